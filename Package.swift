@@ -1,0 +1,136 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "kiln",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "kiln", targets: ["kiln"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages, with tiny non-variadic shims.
+        .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+
+        // Safe Swift over each C library; no domain types.
+        .target(
+            name: "RedisClient",
+            dependencies: ["CHiredis", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresClient",
+            dependencies: ["CLibPQ", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CurlClient",
+            dependencies: ["CCurl"],
+            swiftSettings: swiftSettings
+        ),
+
+        // Domain value types.
+        .target(
+            name: "KilnCore",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The Redis queue engine and its Lua scripts.
+        .target(
+            name: "KilnQueue",
+            dependencies: ["KilnCore", "RedisClient", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("Scripts")],
+            swiftSettings: swiftSettings
+        ),
+        // PostgreSQL as the record, and object paths.
+        .target(
+            name: "KilnStore",
+            dependencies: ["KilnCore", "PostgresClient", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KilnAPI",
+            dependencies: [
+                "KilnCore", "KilnQueue", "KilnStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            resources: [.copy("openapi.json")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "KilnWorker",
+            dependencies: [
+                "KilnCore", "KilnQueue", "KilnStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "kiln",
+            dependencies: [
+                "KilnCore", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient", "RedisClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(
+            name: "KilnCoreTests",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CurlClientTests",
+            dependencies: ["CurlClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KilnStoreTests",
+            dependencies: ["KilnStore", "PostgresClient", "KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KilnIntegrationTests",
+            dependencies: [
+                "KilnCore", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient", "CurlClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

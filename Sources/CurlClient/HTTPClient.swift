@@ -1,0 +1,85 @@
+import Foundation
+
+/// An HTTP/1.1 and HTTP/2 client over libcurl's multi interface.
+///
+/// One dedicated thread drives all transfers of a client, so no libcurl call ever blocks Swift's
+/// cooperative pool; connections are kept alive and reused across requests. Redirects are not followed.
+/// Call ``shutdown()`` when done; dropping the client also stops its thread, without waiting.
+public final class HTTPClient: Sendable {
+    /// The settings this client was created with.
+    public let configuration: HTTPClientConfiguration
+    private let loop: TransferLoop
+
+    /// Creates a client and starts its thread.
+    /// - Throws: ``HTTPClientError`` if libcurl cannot be initialised.
+    public init(configuration: HTTPClientConfiguration = .init()) throws {
+        self.configuration = configuration
+        let loop = try TransferLoop(configuration: configuration)
+        self.loop = loop
+        let thread = Thread { loop.run() }
+        thread.name = "kiln.curl"
+        thread.start()
+    }
+
+    deinit {
+        self.loop.requestStop()
+    }
+
+    /// Fails every unfinished transfer with ``HTTPClientError/Kind/shutdown``, closes all connections and
+    /// stops the thread, returning once it has stopped. Later calls, and later requests, do nothing but fail.
+    ///
+    /// It blocks for at most one turn of the loop, which never waits on the network.
+    public func shutdown() {
+        self.loop.requestStop()
+        self.loop.waitUntilStopped()
+    }
+
+    /// Sends `request` and buffers the whole response.
+    ///
+    /// Cancelling the calling task ends the transfer with ``HTTPClientError/Kind/cancelled``.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: Limit for the whole transfer; `nil` uses ``HTTPClientConfiguration/totalTimeout``.
+    /// - Returns: The response, whatever its status.
+    /// - Throws: ``HTTPClientError`` if no complete response arrived.
+    public func execute(_ request: HTTPRequest, timeout: Duration? = nil) async throws -> HTTPResponse {
+        let transfer = try Transfer(request, timeout: timeout ?? self.configuration.totalTimeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.delivery = .buffered(continuation)
+                self.loop.submit(transfer)
+            }
+        } onCancel: {
+            self.loop.cancel(transfer)
+        }
+    }
+
+    /// Sends `request` and returns as soon as the response head arrives; the body follows as it is received.
+    ///
+    /// Cancelling the calling task, or dropping or cancelling the iteration of the returned body, ends the
+    /// transfer and closes its connection.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: Limit for the whole transfer, body included; `nil` uses ``HTTPClientConfiguration/totalTimeout``.
+    /// - Returns: The status, headers and body stream, whatever the status.
+    /// - Throws: ``HTTPClientError`` if no response head arrived.
+    public func stream(_ request: HTTPRequest, timeout: Duration? = nil) async throws -> HTTPStreamingResponse {
+        let transfer = try Transfer(request, timeout: timeout ?? self.configuration.totalTimeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let (body, bodyContinuation) = Transfer.BodyStream.makeStream()
+                // The closure and the transfer hold each other until the stream finishes or is cancelled;
+                // the loop always finishes it when the transfer ends, which breaks the cycle.
+                bodyContinuation.onTermination = { [loop] termination in
+                    if case .cancelled = termination {
+                        loop.cancel(transfer)
+                    }
+                }
+                transfer.delivery = .awaitingHead(continuation, body, bodyContinuation)
+                self.loop.submit(transfer)
+            }
+        } onCancel: {
+            self.loop.cancel(transfer)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+internal import CCurl
+import Synchronization
+
+/// One request on its way through the ``TransferLoop``: its C header list, the response received so
+/// far, and the continuation or stream that receives the result.
+///
+/// `@unchecked Sendable` is safe because the mutable state has one owner at a time: the submitting
+/// task sets `delivery` before handing the transfer to the loop (the inbox lock orders that handoff),
+/// and from then on only the loop thread touches `delivery`, `easy` and the response fields.
+/// Other threads only read the immutable fields and the atomic `cancelRequested`.
+final class Transfer: @unchecked Sendable {
+    typealias BodyStream = AsyncThrowingStream<[UInt8], any Error>
+
+    enum Delivery {
+        case buffered(CheckedContinuation<HTTPResponse, any Error>)
+        case awaitingHead(CheckedContinuation<HTTPStreamingResponse, any Error>, BodyStream, BodyStream.Continuation)
+        case streaming(BodyStream.Continuation)
+    }
+
+    let request: HTTPRequest
+    let timeoutMilliseconds: Int
+    /// The `CURLOPT_HTTPHEADER` list; it must outlive the transfer, so the transfer owns it.
+    let headerList: UnsafeMutablePointer<curl_slist>?
+    /// Set by any thread that cancels; read by the loop when the transfer reaches it.
+    let cancelRequested = Atomic<Bool>(false)
+
+    /// Where the result goes; `nil` once it has been delivered.
+    var delivery: Delivery?
+    /// The easy handle while the transfer is in the multi handle.
+    var easy: EasyHandle?
+
+    private var status = 0
+    private var headers = HTTPHeaders()
+    private var headComplete = false
+    private var body: [UInt8] = []
+
+    init(_ request: HTTPRequest, timeout: Duration) throws(HTTPClientError) {
+        guard !request.url.utf8.contains(0) else {
+            throw HTTPClientError(kind: .invalidRequest, message: "the URL contains a NUL byte")
+        }
+        guard request.headers.allSatisfy(Self.isValid) else {
+            throw HTTPClientError(kind: .invalidRequest, message: "a header field has an invalid name or value")
+        }
+        self.request = request
+        self.timeoutMilliseconds = timeout.curlMilliseconds
+        self.headerList = try Self.makeHeaderList(request)
+    }
+
+    deinit {
+        curl_slist_free_all(self.headerList)
+    }
+
+    /// A name libcurl sends verbatim, and a value that cannot smuggle in another header line.
+    private static func isValid(_ field: HTTPHeaders.Element) -> Bool {
+        func isForbiddenInName(_ byte: UInt8) -> Bool {
+            byte <= 32 || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ";") || byte == 127
+        }
+        return !field.name.isEmpty
+            && !field.name.utf8.contains(where: isForbiddenInName)
+            && !field.value.utf8.contains { $0 == 0 || $0 == 10 || $0 == 13 }
+    }
+
+    /// Builds the header lines libcurl sends. `Name;` is libcurl's spelling of a field with an empty value,
+    /// and a bare `Expect:` stops libcurl from waiting up to a second for `100 Continue` before large bodies.
+    private static func makeHeaderList(_ request: HTTPRequest) throws(HTTPClientError) -> UnsafeMutablePointer<curl_slist>? {
+        var list: UnsafeMutablePointer<curl_slist>?
+        func append(_ line: String) throws(HTTPClientError) {
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                throw HTTPClientError(kind: .transport, message: "out of memory building the header list")
+            }
+            list = appended
+        }
+        for field in request.headers {
+            try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if request.body != nil, request.headers["expect"] == nil {
+            try append("Expect:")
+        }
+        return list
+    }
+
+    // MARK: Loop thread only
+
+    /// Handles one line from `CURLOPT_HEADERFUNCTION`: a status line, a field, or the blank line that
+    /// ends a response head. Interim `1xx` heads are discarded; trailers after the head are ignored.
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        guard !self.headComplete else { return }
+        var line = bytes[...]
+        while let last = line.last, last == 10 || last == 13 {
+            line = line.dropLast()
+        }
+        if line.isEmpty {
+            if self.status >= 200 {
+                self.headComplete = true
+                self.deliverHead()
+            }
+        } else if line.starts(with: "HTTP/".utf8) {
+            // "HTTP/1.1 200 OK" or "HTTP/2 200": three digits after the first space.
+            let digits = line.drop { $0 != 32 }.dropFirst().prefix(3)
+            let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+            self.status = digits.allSatisfy(isDigit) ? digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) } : 0
+            self.headers = HTTPHeaders()
+        } else if let colon = line.firstIndex(of: UInt8(ascii: ":")) {
+            let rest = line[(colon + 1)...]
+            let isBlank = { (byte: UInt8) in byte == 32 || byte == 9 }
+            let start = rest.firstIndex { !isBlank($0) } ?? rest.endIndex
+            let end = rest.lastIndex { !isBlank($0) }.map { $0 + 1 } ?? start
+            self.headers.add(
+                name: String(decoding: line[..<colon], as: UTF8.self),
+                value: String(decoding: rest[start..<end], as: UTF8.self)
+            )
+        }
+    }
+
+    /// Handles body bytes from `CURLOPT_WRITEFUNCTION`; returns `false` to abort the transfer because
+    /// nobody is reading any more.
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        self.deliverHead()
+        switch self.delivery {
+        case .buffered:
+            self.body.append(contentsOf: bytes)
+            return true
+        case .streaming(let continuation):
+            if case .terminated = continuation.yield(Array(bytes)) { return false }
+            return true
+        case .awaitingHead, nil:
+            return false
+        }
+    }
+
+    /// Delivers the result, or `error`, exactly once.
+    func complete(with error: HTTPClientError?) {
+        guard let delivery = self.delivery else { return }
+        self.delivery = nil
+        switch delivery {
+        case .buffered(let continuation):
+            if let error {
+                continuation.resume(throwing: error)
+            } else {
+                continuation.resume(returning: HTTPResponse(status: self.status, headers: self.headers, body: self.body))
+            }
+        case .awaitingHead(let head, let body, let continuation):
+            if let error {
+                head.resume(throwing: error)
+            } else {
+                head.resume(returning: HTTPStreamingResponse(status: self.status, headers: self.headers, body: body))
+            }
+            continuation.finish(throwing: error)
+        case .streaming(let continuation):
+            continuation.finish(throwing: error)
+        }
+    }
+
+    /// Hands a streaming caller its response head, once; the body follows through the stream.
+    private func deliverHead() {
+        guard case .awaitingHead(let head, let body, let continuation) = self.delivery else { return }
+        self.delivery = .streaming(continuation)
+        head.resume(returning: HTTPStreamingResponse(status: self.status, headers: self.headers, body: body))
+    }
+}

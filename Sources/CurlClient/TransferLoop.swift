@@ -1,0 +1,207 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// Owns the libcurl multi handle and the thread that drives it.
+///
+/// The loop thread runs `curl_multi_poll`, `curl_multi_perform` and `curl_multi_info_read`, and is the
+/// only thread that touches the multi handle, the easy handles and the transfers inside them. Other
+/// threads hand over new transfers and cancellations through `inbox` and wake the thread with
+/// `curl_multi_wakeup`, the one multi function libcurl allows from any thread.
+///
+/// `@unchecked Sendable` is safe because of that confinement and one lock: `isStopped` is guarded by
+/// `stoppedCondition`, and `multi`, `active` and `idleHandles` are used only inside `run()`, except `curl_multi_wakeup`, which is called only with the inbox locked and
+/// `stopRequested` still false; `run()` frees the multi handle only after it has seen `stopRequested`
+/// under the same lock, so a wakeup never reaches a freed handle.
+final class TransferLoop: @unchecked Sendable {
+    private struct Inbox {
+        var submissions: [Transfer] = []
+        var cancellations: [Transfer] = []
+        /// Whether a wakeup has been sent that the loop has not yet answered by draining the inbox.
+        var wakeupPending = false
+        var stopRequested = false
+    }
+
+    /// Easy handles kept for reuse; beyond this many idle ones, finished handles are freed.
+    private static let maxIdleHandles = 256
+    /// libcurl's process-wide setup, run once before the first multi handle exists.
+    private static let globalInitResult = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+    private let multi: UnsafeMutableRawPointer
+    private let connectTimeoutMilliseconds: Int
+    private let inbox = Mutex(Inbox())
+    /// Guards `isStopped`, which turns true once `run()` has freed everything.
+    private let stoppedCondition = NSCondition()
+    private var isStopped = false
+    private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    private var idleHandles: [EasyHandle] = []
+
+    init(configuration: HTTPClientConfiguration) throws(HTTPClientError) {
+        guard Self.globalInitResult == CURLE_OK else {
+            throw .curl(Self.globalInitResult, message: "curl_global_init failed")
+        }
+        guard let multi = curl_multi_init() else {
+            throw HTTPClientError(kind: .transport, message: "curl_multi_init failed")
+        }
+        ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        self.multi = multi
+        self.connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
+    }
+
+    // MARK: Any thread
+
+    /// Queues `transfer` for the loop; after a stop it fails at once with ``HTTPClientError/shutdown``.
+    func submit(_ transfer: Transfer) {
+        let accepted = self.inbox.withLock { inbox in
+            guard !inbox.stopRequested else { return false }
+            inbox.submissions.append(transfer)
+            self.wakeUp(&inbox)
+            return true
+        }
+        if !accepted {
+            transfer.complete(with: .shutdown)
+        }
+    }
+
+    /// Asks the loop to end `transfer` with ``HTTPClientError/cancelled``, whether or not it has been
+    /// submitted yet; a transfer that already finished is left alone.
+    func cancel(_ transfer: Transfer) {
+        transfer.cancelRequested.store(true, ordering: .releasing)
+        self.inbox.withLock { inbox in
+            guard !inbox.stopRequested else { return }
+            inbox.cancellations.append(transfer)
+            self.wakeUp(&inbox)
+        }
+    }
+
+    /// Asks the loop to fail every transfer with ``HTTPClientError/shutdown``, free everything and end.
+    func requestStop() {
+        self.inbox.withLock { inbox in
+            guard !inbox.stopRequested else { return }
+            self.wakeUp(&inbox)
+            inbox.stopRequested = true
+        }
+    }
+
+    /// Blocks until `run()` has returned.
+    func waitUntilStopped() {
+        self.stoppedCondition.lock()
+        defer { self.stoppedCondition.unlock() }
+        while !self.isStopped {
+            self.stoppedCondition.wait()
+        }
+    }
+
+    /// One wakeup per drain is enough: the loop takes everything queued when it drains.
+    private func wakeUp(_ inbox: inout Inbox) {
+        guard !inbox.wakeupPending else { return }
+        inbox.wakeupPending = true
+        curl_multi_wakeup(self.multi)
+    }
+
+    // MARK: Loop thread
+
+    /// The body of the loop thread.
+    func run() {
+        var submissions: [Transfer] = []
+        var cancellations: [Transfer] = []
+        while true {
+            // Swapping keeps both arrays' storage, so draining allocates nothing.
+            let stopRequested = self.inbox.withLock { inbox in
+                swap(&submissions, &inbox.submissions)
+                swap(&cancellations, &inbox.cancellations)
+                inbox.wakeupPending = false
+                return inbox.stopRequested
+            }
+            if stopRequested { break }
+            for transfer in submissions {
+                self.start(transfer)
+            }
+            for transfer in cancellations {
+                self.finish(transfer, error: .cancelled)
+            }
+            submissions.removeAll(keepingCapacity: true)
+            cancellations.removeAll(keepingCapacity: true)
+
+            var running: Int32 = 0
+            curl_multi_perform(self.multi, &running)
+            self.collectCompletions()
+            // Returns early on socket activity, libcurl's own timers, or curl_multi_wakeup.
+            curl_multi_poll(self.multi, nil, 0, 1000, nil)
+        }
+        self.close(failing: submissions)
+    }
+
+    private func start(_ transfer: Transfer) {
+        if transfer.cancelRequested.load(ordering: .acquiring) {
+            transfer.complete(with: .cancelled)
+            return
+        }
+        let easy: EasyHandle
+        do throws(HTTPClientError) {
+            if let idle = self.idleHandles.popLast() {
+                easy = idle
+            } else {
+                easy = try EasyHandle()
+            }
+            try easy.configure(for: transfer, connectTimeoutMilliseconds: self.connectTimeoutMilliseconds)
+        } catch {
+            transfer.complete(with: error)
+            return
+        }
+        let code = curl_multi_add_handle(self.multi, easy.raw)
+        guard code == CURLM_OK else {
+            self.recycle(easy)
+            transfer.complete(with: HTTPClientError(kind: .transport, message: String(cString: curl_multi_strerror(code))))
+            return
+        }
+        transfer.easy = easy
+        self.active[easy.raw] = transfer
+    }
+
+    private func collectCompletions() {
+        var queued: Int32 = 0
+        while let message = curl_multi_info_read(self.multi, &queued) {
+            // The message dies with curl_multi_remove_handle, so copy what is needed first.
+            guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                let transfer = self.active[raw], let easy = transfer.easy
+            else { continue }
+            let code = message.pointee.data.result
+            self.finish(transfer, error: code == CURLE_OK ? nil : easy.error(for: code))
+        }
+    }
+
+    /// Takes `transfer` out of the multi handle, if it is still there, and delivers its result.
+    private func finish(_ transfer: Transfer, error: HTTPClientError?) {
+        guard let easy = transfer.easy else { return }
+        curl_multi_remove_handle(self.multi, easy.raw)
+        transfer.easy = nil
+        self.active[easy.raw] = nil
+        self.recycle(easy)
+        transfer.complete(with: error)
+    }
+
+    private func recycle(_ easy: EasyHandle) {
+        easy.reset()
+        if self.idleHandles.count < Self.maxIdleHandles {
+            self.idleHandles.append(easy)
+        }
+    }
+
+    /// Fails everything still queued or running, then frees the easy handles and the multi handle
+    /// (which closes the cached connections). `submissions` is the final drain: nothing is queued after a stop.
+    private func close(failing submissions: [Transfer]) {
+        for transfer in submissions {
+            transfer.complete(with: .shutdown)
+        }
+        for transfer in Array(self.active.values) {
+            self.finish(transfer, error: .shutdown)
+        }
+        self.idleHandles.removeAll()
+        curl_multi_cleanup(self.multi)
+        self.stoppedCondition.lock()
+        self.isStopped = true
+        self.stoppedCondition.broadcast()
+        self.stoppedCondition.unlock()
+    }
+}

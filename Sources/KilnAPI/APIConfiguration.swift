@@ -1,0 +1,17 @@
+/// Limits and timings of the API node.
+public struct APIConfiguration: Sendable {
+    /// Address to bind.
+    public var host: String = "127.0.0.1"
+    /// Port to listen on.
+    public var port: Int = 8787
+    /// The largest `POST /v1/jobs` body; bigger inputs go through `POST /v1/uploads`.
+    public var maxJobBodyBytes: Int = 256 * 1024
+    /// The largest upload.
+    public var maxUploadBytes: Int = 20 * 1024 * 1024
+    /// How long a verified API key is trusted before it is checked again (so a revocation takes effect within it).
+    public var keyCacheTTL: Duration = .seconds(2)
+    /// How often an idle event stream sends a comment, so proxies keep it open.
+    public var eventHeartbeat: Duration = .seconds(15)
+
+    public init() {}
+}

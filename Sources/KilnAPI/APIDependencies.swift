@@ -1,0 +1,32 @@
+public import KilnCore
+public import KilnQueue
+public import KilnStore
+
+/// What the API node talks to.
+public struct APIDependencies: Sendable {
+    public var queue: JobQueue
+    public var keys: APIKeyStore
+    public var jobs: JobStore
+    public var artifacts: ArtifactStore
+    public var uploads: UploadStore
+    public var catalog: JobKindCatalog
+    /// Throws when PostgreSQL is unreachable.
+    public var checkDatabase: @Sendable () async throws -> Void
+    /// The Prometheus text exposition of the process's metrics.
+    public var metricsText: @Sendable () -> String
+
+    public init(
+        queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
+        catalog: JobKindCatalog, checkDatabase: @escaping @Sendable () async throws -> Void,
+        metricsText: @escaping @Sendable () -> String
+    ) {
+        self.queue = queue
+        self.keys = keys
+        self.jobs = jobs
+        self.artifacts = artifacts
+        self.uploads = uploads
+        self.catalog = catalog
+        self.checkDatabase = checkDatabase
+        self.metricsText = metricsText
+    }
+}

@@ -1,0 +1,30 @@
+public import Hummingbird
+public import Logging
+
+/// `kiln api`: the HTTP front of Kiln. It authenticates, admits and enqueues in one Redis round trip, and reads
+/// results; it never calls a provider and never waits on a job.
+public enum APIServer {
+    /// The router with every route, for the application and for tests that list the routes.
+    public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        let authenticator = Authenticator(keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL)
+        JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
+        UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
+        OperationRoutes(dependencies: dependencies).register(on: router)
+        return router
+    }
+
+    /// - Parameter onListening: called with the bound port once the server listens (port 0 picks a free one).
+    public static func application(
+        dependencies: APIDependencies, configuration: APIConfiguration, logger: Logger,
+        onListening: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
+        Application(
+            router: router(dependencies: dependencies, configuration: configuration),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "kiln"),
+            onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}

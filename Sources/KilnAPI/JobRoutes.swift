@@ -1,0 +1,144 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnQueue
+import KilnStore
+import NIOCore
+
+/// `/v1/jobs`: submit, read, cancel, follow and download.
+struct JobRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+    let authenticator: Authenticator
+    let configuration: APIConfiguration
+
+    func register(on router: Router<Context>) {
+        router.post("/v1/jobs", use: submit)
+        router.get("/v1/jobs/{id}", use: show)
+        router.post("/v1/jobs/{id}/cancel", use: cancel)
+        router.get("/v1/jobs/{id}/events", use: events)
+        router.get("/v1/jobs/{id}/artifacts/{name}", use: artifact)
+    }
+
+    @Sendable func submit(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        var request = request
+        let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
+        let submission = try SubmissionParser(catalog: dependencies.catalog).parse(
+            body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
+        switch try await dependencies.queue.enqueue(submission) {
+        case .created(let id):
+            return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)")
+        case .replayed(let id):
+            guard let job = try await dependencies.queue.snapshot(id, tenant: caller.tenant.id, identity: caller.identity) else {
+                return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)")
+            }
+            return .json(JobView(job).json, status: .accepted, location: "/v1/jobs/\(id)")
+        case .conflict(let id):
+            var problem = Problem(.unprocessableContent, "idempotency_conflict", "this Idempotency-Key was used with a different body")
+            problem.extra["job_id"] = .string(id.rawValue)
+            throw problem
+        }
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        var view = try await find(try jobID(context), caller)
+        view.artifacts = try await dependencies.artifacts.list(job: view.id, tenant: caller.tenant.id)
+        return .json(view.json, status: .ok)
+    }
+
+    @Sendable func cancel(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let id = try jobID(context)
+        switch try await dependencies.queue.cancel(id, tenant: caller.tenant.id, identity: caller.identity) {
+        case .cancelled, .requested:
+            return .json(try await find(id, caller).json, status: .accepted)
+        case .alreadyFinished(let state):
+            throw Problem(.conflict, "job_finished", "the job has already finished: \(state.rawValue)")
+        case .notFound:
+            // Gone from Redis: finished long ago, or never this caller's.
+            let view = try await find(id, caller)
+            throw Problem(.conflict, "job_finished", "the job has already finished: \(view.state.rawValue)")
+        }
+    }
+
+    /// Server-Sent Events: everything after `Last-Event-ID` (or from the start), then new events as they come,
+    /// until the job finishes.
+    @Sendable func events(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let id = try jobID(context)
+        let view = try await find(id, caller)
+        let queue = dependencies.queue
+        let heartbeat = configuration.eventHeartbeat
+        let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("last_event_id")
+        if let given = lastEventID, !Self.isStreamID(given) {
+            throw Problem(.badRequest, "invalid_last_event_id", "Last-Event-ID must be an event id this stream sent")
+        }
+        let finalWithoutStream = view.state.isTerminal ? view : nil
+        let body = ResponseBody { writer in
+            var cursor = lastEventID
+            var backlog = try await queue.events(of: id, after: cursor)
+            if backlog.isEmpty, cursor == nil, let finished = finalWithoutStream {
+                // The stream expired with the job's Redis copy: say how it ended.
+                let data = JSONValue.object(["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))])
+                try await writer.write(ByteBuffer(string: "event: status\ndata: \(data.canonicalJSON())\n\n"))
+                try await writer.finish(nil)
+                return
+            }
+            while true {
+                for event in backlog {
+                    try await writer.write(ByteBuffer(string: "id: \(event.id)\nevent: \(event.type)\ndata: \(event.data)\n\n"))
+                    cursor = event.id
+                    if event.isFinal {
+                        try await writer.finish(nil)
+                        return
+                    }
+                }
+                backlog = try await queue.waitForEvents(of: id, after: cursor ?? "0-0", timeout: heartbeat)
+                if backlog.isEmpty { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
+            }
+        }
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    @Sendable func artifact(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let id = try jobID(context)
+        _ = try await find(id, caller)
+        let name = try context.parameters.require("name")
+        guard let artifact = try await dependencies.artifacts.find(job: id, tenant: caller.tenant.id, name: name) else {
+            throw Problem(.notFound, "artifact_not_found", "the job has no artifact named '\(name)'")
+        }
+        let bytes = try await dependencies.artifacts.read(artifact)
+        var headers = HTTPFields()
+        headers[.contentType] = artifact.contentType
+        headers[.eTag] = "\"\(artifact.sha256)\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The caller's job, from Redis while it is live and from PostgreSQL after; another tenant's or identity's
+    /// job is not found (404, never 403: its existence is not disclosed).
+    private func find(_ id: JobID, _ caller: Caller) async throws -> JobView {
+        if let job = try await dependencies.queue.snapshot(id, tenant: caller.tenant.id, identity: caller.identity) {
+            return JobView(job)
+        }
+        guard let record = try await dependencies.jobs.find(id: id, tenant: caller.tenant.id), record.identity == caller.identity else {
+            throw Problem.jobNotFound
+        }
+        return JobView(record)
+    }
+
+    private func jobID(_ context: Context) throws -> JobID {
+        guard let id = context.parameters.get("id").flatMap(JobID.init(validating:)) else { throw Problem.jobNotFound }
+        return id
+    }
+
+    private static func isStreamID(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+    }
+}

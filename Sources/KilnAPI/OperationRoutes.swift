@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnQueue
+import NIOCore
+
+/// Health, readiness, metrics and the OpenAPI document; no credentials needed.
+struct OperationRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+
+    func register(on router: Router<Context>) {
+        router.get("/healthz", use: health)
+        router.get("/readyz", use: ready)
+        router.get("/metrics", use: metrics)
+        router.get("/openapi.json", use: openAPI)
+    }
+
+    @Sendable func health(_ request: Request, context: Context) async throws -> Response {
+        .json(.object(["status": .string("ok")]), status: .ok)
+    }
+
+    /// Ready when Redis and PostgreSQL both answer.
+    @Sendable func ready(_ request: Request, context: Context) async throws -> Response {
+        try await dependencies.queue.ping()
+        do {
+            try await dependencies.checkDatabase()
+        } catch {
+            var problem = Problem(.serviceUnavailable, "database_unavailable", "PostgreSQL is unreachable")
+            problem.headers[.retryAfter] = "2"
+            throw problem
+        }
+        return .json(.object(["status": .string("ready")]), status: .ok)
+    }
+
+    @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/plain; version=0.0.4"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: dependencies.metricsText())))
+    }
+
+    @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: try OpenAPIDocument.bytes())))
+    }
+}

@@ -1,0 +1,14 @@
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import NIOCore
+
+extension Response {
+    /// A JSON answer.
+    static func json(_ value: JSONValue, status: HTTPResponse.Status, location: String? = nil) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        if let location { headers[.location] = location }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: value.canonicalJSON())))
+    }
+}

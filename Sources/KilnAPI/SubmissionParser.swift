@@ -1,0 +1,67 @@
+import HTTPTypes
+import Foundation
+import KilnCore
+import KilnQueue
+import KilnStore
+
+/// Turns a `POST /v1/jobs` body into a validated submission, or the 4xx that says what is wrong.
+struct SubmissionParser {
+    let catalog: JobKindCatalog
+
+    func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> Submission {
+        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let fields) = document else {
+            throw Problem(.badRequest, "malformed_json", "the body must be a JSON object")
+        }
+        let allowed: Set<String> = ["kind", "input", "priority", "delay_seconds"]
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw field(unknown, "is not a known field")
+        }
+        guard case .string(let kindName)? = fields["kind"] else { throw field("kind", "is required and must be a string") }
+        guard let kind = catalog[kindName] else {
+            var problem = Problem(.badRequest, "unknown_kind", "there is no job kind named '\(kindName)'")
+            problem.extra["field"] = .string("kind")
+            throw problem
+        }
+        if kind.isDiagnostic && !caller.tenant.diagnostics {
+            throw Problem(.forbidden, "kind_not_enabled", "diagnostic kinds are not enabled for this tenant")
+        }
+        guard let input = fields["input"] else { throw field("input", "is required") }
+        let timeout: Duration
+        do {
+            timeout = try kind.admit(input)
+        } catch {
+            throw Problem.invalidInput(error)
+        }
+        var priority = Priority.normal
+        if let value = fields["priority"] {
+            guard case .string(let text) = value, let parsed = Priority(rawValue: text) else {
+                throw field("priority", "must be one of high, normal, low")
+            }
+            priority = parsed
+        }
+        var delay = Duration.zero
+        if let value = fields["delay_seconds"] {
+            guard case .number(let seconds) = value, seconds >= 0, seconds <= 7 * 86_400 else {
+                throw field("delay_seconds", "must be a number of seconds between 0 and 604800")
+            }
+            delay = .milliseconds(Int64(seconds * 1000))
+        }
+        if let idempotencyKey {
+            guard (1...255).contains(idempotencyKey.utf8.count), idempotencyKey.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+                throw Problem(.badRequest, "invalid_idempotency_key", "Idempotency-Key must be 1–255 printable characters without spaces")
+            }
+        }
+        let canonicalInput = input.canonicalJSON()
+        let bodyHash = Digest.sha256Hex(
+            JSONValue.object(["kind": .string(kindName), "input": input, "priority": .string(priority.rawValue),
+                              "delay_ms": .number(Double(delay.milliseconds))]).canonicalJSON())
+        return Submission(
+            tenant: caller.tenant.id, identity: caller.identity, kind: kindName, jobClass: kind.jobClass, priority: priority,
+            input: canonicalInput, maxAttempts: kind.retry.maxAttempts, timeout: timeout, delay: delay,
+            runningCap: caller.tenant.runningCap, weight: caller.tenant.weight, idempotencyKey: idempotencyKey, bodyHash: bodyHash)
+    }
+
+    private func field(_ name: String, _ reason: String) -> Problem {
+        Problem.invalidInput(InputError(field: name, reason: reason))
+    }
+}

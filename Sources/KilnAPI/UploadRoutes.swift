@@ -1,0 +1,36 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnStore
+import NIOCore
+
+/// `POST /v1/uploads`: inputs too large for a job body (images, drawings); jobs reference them by id.
+struct UploadRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+    let authenticator: Authenticator
+    let configuration: APIConfiguration
+
+    func register(on router: Router<Context>) {
+        router.post("/v1/uploads", use: upload)
+    }
+
+    @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        guard let contentType = request.headers[.contentType], !contentType.isEmpty else {
+            throw Problem(.badRequest, "content_type_required", "send the upload's media type in Content-Type")
+        }
+        var request = request
+        let body = try await request.collectBody(upTo: configuration.maxUploadBytes)
+        guard body.readableBytes > 0 else { throw Problem(.badRequest, "empty_upload", "the upload has no bytes") }
+        let upload = try await dependencies.uploads.save(
+            tenant: caller.tenant.id, identity: caller.identity, contentType: contentType, bytes: Array(buffer: body))
+        let view = JSONValue.object([
+            "id": .string(upload.id.uuidString.lowercased()),
+            "content_type": .string(upload.contentType),
+            "size": .number(Double(upload.size)),
+            "sha256": .string(upload.sha256),
+        ])
+        return .json(view, status: .created)
+    }
+}

@@ -1,0 +1,31 @@
+
+/// Tenants' API keys: shown once at creation, stored only as a SHA-256 hash.
+public enum APIKey {
+    /// A new key: `kiln_` and 32 random bytes in hex.
+    public static func generate() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return "kiln_" + bytes.hexString
+    }
+
+    /// The stored form of a key.
+    public static func hash(_ key: String) -> String {
+        Digest.sha256Hex(key)
+    }
+
+    /// The first characters of a key, safe to show in listings.
+    public static func displayPrefix(_ key: String) -> String {
+        String(key.prefix(13))
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lowercase hexadecimal.
+    public var hexString: String {
+        var text = ""
+        for byte in self {
+            text += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+        }
+        return text
+    }
+}

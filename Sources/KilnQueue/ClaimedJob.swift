@@ -1,0 +1,26 @@
+public import KilnCore
+
+/// One attempt of a job, as a worker claimed it. `attempt` is the fencing token of every later write.
+public struct ClaimedJob: Sendable {
+    public let id: JobID
+    public let attempt: Int
+    public let tenant: TenantID
+    public let identity: Identity
+    public let kind: String
+    /// The input as JSON text.
+    public let input: String
+    public let timeout: Duration
+    /// When the job was submitted, in milliseconds since 1970 (Redis's clock).
+    public let createdAtMilliseconds: Int64
+    public let maxAttempts: Int
+    /// Attempts spent, this one included (throttling and hand-backs spend none).
+    public let tries: Int
+    public let priority: Priority
+}
+
+/// What one claim returned.
+public struct ClaimBatch: Sendable {
+    public let jobs: [ClaimedJob]
+    /// When a delayed job falls due or a lease expires (milliseconds since 1970), nil when nothing is pending.
+    public let nextWakeMilliseconds: Int64?
+}

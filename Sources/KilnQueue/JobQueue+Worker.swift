@@ -1,0 +1,130 @@
+import Foundation
+public import KilnCore
+public import RedisClient
+
+extension JobQueue {
+    /// Settles finished attempts and claims the next jobs in one round trip.
+    /// - Returns: each settlement's new state (nil where the attempt had lost its lease), and the claim.
+    public func settleAndClaim(
+        _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
+    ) async throws -> (settled: [JobState?], claimed: ClaimBatch) {
+        var calls: [RedisScriptCall] = []
+        if !settlements.isEmpty { calls.append(settleCall(settlements)) }
+        if count > 0 {
+            calls.append(RedisScriptCall(
+                scripts.claim,
+                keys: [keys.active(jobClass), keys.virtualClock(jobClass), keys.wake(jobClass), keys.inflight, keys.delayed],
+                arguments: [keys.base, jobClass.rawValue, String(configuration.leaseDuration.milliseconds), String(count), worker,
+                            streamCap, String(configuration.sweepLimit)]))
+        }
+        guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeMilliseconds: nil)) }
+        let pipelined = calls
+        let replies = try await redis.withConnection { connection in try self.redis.evaluate(pipelined, on: connection) }
+        for reply in replies { if case .error(let message) = reply { throw RedisError.server(message) } }
+        let settled = settlements.isEmpty ? [] : Self.parseSettled(replies[0])
+        let claimed = count > 0 ? try Self.parseClaim(replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeMilliseconds: nil)
+        return (settled, claimed)
+    }
+
+    /// Settles finished attempts. - Returns: each one's new state, nil where the attempt had lost its lease.
+    public func settle(_ settlements: [Settlement]) async throws -> [JobState?] {
+        try await settleAndClaim(settlements, jobClass: .io, count: 0, worker: "").settled
+    }
+
+    private func settleCall(_ settlements: [Settlement]) -> RedisScriptCall {
+        RedisScriptCall(
+            scripts.settle, keys: [keys.inflight, keys.delayed],
+            arguments: [keys.base, streamCap] + settlements.flatMap(\.scriptArguments))
+    }
+
+    private static func parseSettled(_ reply: RedisValue) -> [JobState?] {
+        (reply.array ?? []).map { $0.string.flatMap(JobState.init(rawValue:)) }
+    }
+
+    private static func parseClaim(_ reply: RedisValue) throws -> ClaimBatch {
+        guard let values = reply.array, values.count >= 2, let next = values[0].int, let count = values[1].int else {
+            throw RedisError.server("ERR unexpected reply from claim")
+        }
+        var jobs: [ClaimedJob] = []
+        jobs.reserveCapacity(Int(count))
+        var index = 2
+        for _ in 0..<count {
+            let field = { (offset: Int) in values[index + offset] }
+            guard let id = field(0).string.flatMap(JobID.init(validating:)),
+                let attempt = field(1).int,
+                let tenant = field(2).string.flatMap(TenantID.init(validating:)),
+                let identity = field(3).string.flatMap(Identity.init(validating:)),
+                let kind = field(4).string, let input = field(5).string,
+                let timeout = field(6).int, let created = field(7).int, let maxAttempts = field(8).int,
+                let tries = field(9).int, let priority = field(10).int.flatMap({ Priority(rank: Int($0)) })
+            else { throw RedisError.server("ERR malformed job in claim reply") }
+            jobs.append(ClaimedJob(
+                id: id, attempt: Int(attempt), tenant: tenant, identity: identity, kind: kind, input: input,
+                timeout: .milliseconds(timeout), createdAtMilliseconds: created, maxAttempts: Int(maxAttempts),
+                tries: Int(tries), priority: priority))
+            index += 11
+        }
+        return ClaimBatch(jobs: jobs, nextWakeMilliseconds: next < 0 ? nil : next)
+    }
+
+    /// Extends the leases of running attempts.
+    /// - Returns: the jobs whose lease was lost (stop them: another worker may run them), and those whose owner asked
+    ///   to cancel them.
+    public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
+        guard !leases.isEmpty else { return ([], []) }
+        let reply = try await redis.evaluate(
+            scripts.renew, keys: [keys.inflight],
+            arguments: [keys.base, String(configuration.leaseDuration.milliseconds)] + leases.flatMap { [$0.0.rawValue, String($0.1)] })
+        let lists = reply.array ?? []
+        func ids(_ index: Int) -> Set<JobID> {
+            Set((lists.count > index ? lists[index].array ?? [] : []).compactMap { $0.string.flatMap(JobID.init(validating:)) })
+        }
+        return (ids(0), ids(1))
+    }
+
+    /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease.
+    @discardableResult
+    public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil) async throws -> Bool {
+        let reply = try await redis.evaluate(
+            scripts.event, keys: [keys.job(job)],
+            arguments: [keys.base, job.rawValue, String(attempt), type, data, streamCap, progress ?? ""])
+        return reply.int == 1
+    }
+
+    /// Blocks until one of the wake-up lists (``QueueKeys/wake(_:)`` or a worker's own) gets a token, or `timeout`
+    /// passes; on a connection of its own.
+    public func waitForWork(_ wakeKeys: [String], timeout: Duration) async throws {
+        let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
+        _ = try await blockingRedis.withConnection { connection in
+            try connection.sendBlocking(["BLPOP"] + wakeKeys + [seconds], blockFor: timeout)
+        }
+    }
+
+    /// Wakes the worker blocked on `wakeKey`; the token expires in case that worker is gone.
+    public func poke(_ wakeKey: String) async throws {
+        _ = try await redis.pipeline([["LPUSH", wakeKey, "1"], ["EXPIRE", wakeKey, "60"]])
+    }
+
+    /// Finished jobs that no worker has written to PostgreSQL for `age` (their worker died in between, or they
+    /// finished without a worker: cancelled while queued, or their lease ran out for the last time).
+    public func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot] {
+        let ids = try await redis.withConnection { [keys] connection -> [RedisValue] in
+            let now = try connection.send(["TIME"]).array?.first?.int ?? 0
+            let cutoff = now * 1000 - age.milliseconds
+            return try connection.send(["ZRANGE", keys.unrecorded, "-inf", String(cutoff), "BYSCORE", "LIMIT", "0", String(limit)]).array ?? []
+        }
+        let jobIDs = ids.compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        let jobs = try await snapshots(jobIDs)
+        // A purged job leaves nothing to record: drop it, or it would come back on every sweep.
+        try await markRecorded(zip(jobIDs, jobs).filter { $0.1 == nil }.map(\.0))
+        return jobs.compactMap { $0 }
+    }
+
+    /// Marks jobs as recorded in PostgreSQL; finished ones then expire from Redis after the retention period.
+    public func markRecorded(_ ids: [JobID]) async throws {
+        guard !ids.isEmpty else { return }
+        _ = try await redis.evaluate(
+            scripts.recorded, keys: [keys.unrecorded],
+            arguments: [keys.base, String(configuration.retention.components.seconds)] + ids.map(\.rawValue))
+    }
+}

@@ -1,0 +1,58 @@
+public import KilnCore
+
+/// A job as Redis holds it now.
+public struct JobSnapshot: Sendable {
+    public let id: JobID
+    public let tenant: TenantID
+    public let identity: Identity
+    public let kind: String
+    public let priority: Priority
+    public let state: JobState
+    public let attempt: Int
+    public let tries: Int
+    public let maxAttempts: Int
+    /// JSON text.
+    public let input: String
+    /// JSON text, once succeeded.
+    public let result: String?
+    public let errorCode: String?
+    public let errorMessage: String?
+    /// The last progress reported, JSON text.
+    public let progress: String?
+    public let cancelRequested: Bool
+    /// Milliseconds since 1970 (Redis's clock).
+    public let createdAtMilliseconds: Int64
+    public let startedAtMilliseconds: Int64?
+    public let finishedAtMilliseconds: Int64?
+
+    /// Reads an `HGETALL` reply; nil when the hash is missing or not a job's.
+    init?(fields: [String: String]) {
+        guard let id = fields["id"].flatMap(JobID.init(validating:)),
+            let tenant = fields["tenant"].flatMap(TenantID.init(validating:)),
+            let identity = fields["identity"].flatMap(Identity.init(validating:)),
+            let kind = fields["kind"],
+            let priority = fields["rank"].flatMap(Int.init).flatMap(Priority.init(rank:)),
+            let state = fields["state"].flatMap(JobState.init(rawValue:)),
+            let input = fields["input"],
+            let created = fields["created"].flatMap(Int64.init)
+        else { return nil }
+        self.id = id
+        self.tenant = tenant
+        self.identity = identity
+        self.kind = kind
+        self.priority = priority
+        self.state = state
+        self.attempt = fields["attempt"].flatMap(Int.init) ?? 0
+        self.tries = fields["tries"].flatMap(Int.init) ?? 0
+        self.maxAttempts = fields["max"].flatMap(Int.init) ?? 1
+        self.input = input
+        self.result = fields["result"]
+        self.errorCode = fields["err_code"]
+        self.errorMessage = fields["err_msg"]
+        self.progress = fields["progress"]
+        self.cancelRequested = fields["cancel"] == "1"
+        self.createdAtMilliseconds = created
+        self.startedAtMilliseconds = fields["started"].flatMap(Int64.init)
+        self.finishedAtMilliseconds = fields["finished"].flatMap(Int64.init)
+    }
+}

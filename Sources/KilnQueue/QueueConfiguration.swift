@@ -1,0 +1,18 @@
+/// How the queue engine keeps its keys and times its leases.
+public struct QueueConfiguration: Sendable {
+    /// Prefix and hash tag of every key: all keys live in the slot of `{namespace}`, so each script touches one
+    /// Redis Cluster slot. Tests use a namespace of their own.
+    public var namespace: String = "kiln"
+    /// How long a claim stays valid without renewal; a killed worker's jobs come back after at most this.
+    public var leaseDuration: Duration = .seconds(5)
+    /// Events kept per job stream (approximately: Redis trims whole nodes).
+    public var streamCap: Int = 1000
+    /// How long an idempotency key remembers its job.
+    public var idempotencyTTL: Duration = .seconds(86_400)
+    /// How long a finished job stays readable in Redis after PostgreSQL has its record.
+    public var retention: Duration = .seconds(3600)
+    /// The most expired leases, or due delayed jobs, one claim moves.
+    public var sweepLimit: Int = 100
+
+    public init() {}
+}

@@ -1,0 +1,28 @@
+public import KilnCore
+
+/// Key names; they must match the helpers at the top of `Scripts/common.lua`.
+public struct QueueKeys: Sendable {
+    /// The hash-tagged prefix of every key.
+    public let base: String
+
+    public init(namespace: String) {
+        self.base = "{\(namespace)}"
+    }
+
+    public func job(_ id: JobID) -> String { "\(base):job:\(id)" }
+    public func events(_ id: JobID) -> String { "\(base):ev:\(id)" }
+    public func idempotency(_ tenant: TenantID, _ key: String) -> String { "\(base):idem:\(tenant):\(key)" }
+    public func ready(_ jobClass: JobClass, _ tenant: String, _ priority: Priority) -> String {
+        "\(base):ready:\(jobClass.rawValue):\(tenant):\(priority.rank)"
+    }
+    public func active(_ jobClass: JobClass) -> String { "\(base):active:\(jobClass.rawValue)" }
+    public func virtualClock(_ jobClass: JobClass) -> String { "\(base):vclock:\(jobClass.rawValue)" }
+    public func wake(_ jobClass: JobClass) -> String { "\(base):wake:\(jobClass.rawValue)" }
+    public func held(_ tenant: String, _ identity: String) -> String { "\(base):held:\(tenant):\(identity)" }
+    public func running(_ tenant: String, _ identity: String) -> String { "\(base):running:\(tenant):\(identity)" }
+    public var weights: String { "\(base):weights" }
+    public var inflight: String { "\(base):inflight" }
+    public var delayed: String { "\(base):delayed" }
+    public var dead: String { "\(base):dead" }
+    public var unrecorded: String { "\(base):unrecorded" }
+}

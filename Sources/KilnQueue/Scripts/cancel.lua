@@ -1,0 +1,20 @@
+-- Cancels a job for its owner: a waiting job at once, a running one by asking its worker (told at its next
+-- lease renewal, within a second).
+-- KEYS: job, delayed
+-- ARGV: base, id, tenant, identity, stream_cap
+-- Returns {'cancelled'} | {'requested'} | {'not_found'} | {'finished', state}.
+local job, delayed = KEYS[1], KEYS[2]
+local base, id, tenant, identity, stream_cap = unpack(ARGV)
+local owner, who, state, class, rank = unpack(redis.call('HMGET', job, 'tenant', 'identity', 'state', 'class', 'rank'))
+if owner ~= tenant or who ~= identity then return {'not_found'} end
+if state == 'running' then
+  redis.call('HSET', job, 'cancel', '1')
+  return {'requested'}
+end
+if state ~= 'queued' and state ~= 'retrying' then return {'finished', state} end
+redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
+redis.call('LREM', held_key(base, tenant, identity), 1, id)
+redis.call('ZREM', delayed, id)
+redis.call('HSET', job, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
+finish(base, id, 'cancelled', now_ms(), stream_cap)
+return {'cancelled'}

@@ -1,0 +1,92 @@
+-- Claims up to `count` jobs of one class, rotating across tenants by weight, after recovering expired
+-- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
+-- KEYS: active(class), vclock(class), wake(class), inflight, delayed
+-- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
+-- Returns {next_wake_ms, claimed_count, then per job: id, attempt, tenant, identity, kind, input,
+--          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_ms is when a delayed job falls due or
+--          a lease expires (-1: nothing pending); the caller may block until then.
+local active, vclock, wake_list, inflight, delayed = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local base, class, lease_ms, count, worker, stream_cap, sweep_limit = unpack(ARGV)
+count = tonumber(count)
+local now = now_ms()
+
+-- Leases that expired: their worker died or stalled. The attempt was spent; retry or bury the job.
+for _, id in ipairs(redis.call('ZRANGE', inflight, '-inf', now, 'BYSCORE', 'LIMIT', 0, sweep_limit)) do
+  redis.call('ZREM', inflight, id)
+  local key = job_key(base, id)
+  local tenant, identity, tries, max_attempts, attempt = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'max', 'attempt'))
+  if not tenant then
+    -- Its hash is gone (purged by an operator): nothing is left to recover.
+  else
+  release_slot(base, tenant, identity)
+  redis.call('HSET', key, 'err_code', 'lease_expired', 'err_msg', 'the worker running this job stopped renewing its lease')
+  if tonumber(tries) >= tonumber(max_attempts) then
+    finish(base, id, 'dead', now, stream_cap)
+  else
+    redis.call('HSET', key, 'state', 'retrying')
+    emit_state(base, id, 'retrying', attempt, stream_cap)
+    make_ready(base, id, true)
+  end
+  end
+end
+
+-- Delayed jobs and retries that fell due.
+for _, id in ipairs(redis.call('ZRANGE', delayed, '-inf', now, 'BYSCORE', 'LIMIT', 0, sweep_limit)) do
+  redis.call('ZREM', delayed, id)
+  make_ready(base, id, false)
+end
+
+local claimed = {}
+local n = 0
+local clock = tonumber(redis.call('GET', vclock) or '0')
+local lease_until = now + tonumber(lease_ms)
+while n < count do
+  local top = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
+  if #top == 0 then break end
+  local tenant, vtime = top[1], tonumber(top[2])
+  local id = false
+  for rank = 0, 2 do
+    id = redis.call('LPOP', ready_key(base, class, tenant, rank))
+    if id then break end
+  end
+  if not id then
+    redis.call('ZREM', active, tenant)
+  else
+    local key = job_key(base, id)
+    local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank')
+    local identity = fields[1]
+    local running = running_key(base, tenant, identity)
+    if tonumber(redis.call('GET', running) or '0') >= tonumber(fields[2]) then
+      -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
+      redis.call('RPUSH', held_key(base, tenant, identity), id)
+    else
+      redis.call('INCR', running)
+      local attempt = redis.call('HINCRBY', key, 'attempt', 1)
+      local tries = redis.call('HINCRBY', key, 'tries', 1)
+      redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker)
+      redis.call('ZADD', inflight, lease_until, id)
+      emit_state(base, id, 'running', attempt, stream_cap)
+      n = n + 1
+      local weight = tonumber(redis.call('HGET', base .. ':weights', tenant) or '1')
+      clock = vtime + 1 / weight
+      redis.call('ZADD', active, 'XX', clock, tenant)
+      for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9]}) do
+        claimed[#claimed + 1] = value
+      end
+    end
+  end
+end
+redis.call('SET', vclock, clock)
+
+-- More work than this worker took: wake another idle worker.
+if n == count and redis.call('ZCARD', active) > 0 then wake(base, class) end
+
+local next_wake = -1
+local first_due = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
+if #first_due > 0 then next_wake = tonumber(first_due[2]) end
+local first_lease = redis.call('ZRANGE', inflight, 0, 0, 'WITHSCORES')
+if #first_lease > 0 and (next_wake < 0 or tonumber(first_lease[2]) < next_wake) then next_wake = tonumber(first_lease[2]) end
+
+local reply = {next_wake, n}
+for _, value in ipairs(claimed) do reply[#reply + 1] = value end
+return reply

@@ -1,0 +1,68 @@
+-- Shared helpers, prepended to every script by the Swift loader.
+-- Keys: every key of a queue shard starts with the shard base `<namespace>:{<shard>}` (a hash tag), so a
+-- script only ever touches one Redis Cluster slot. Times are Redis's own clock in milliseconds.
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local function job_key(base, id) return base .. ':job:' .. id end
+local function events_key(base, id) return base .. ':ev:' .. id end
+local function ready_key(base, class, tenant, rank) return base .. ':ready:' .. class .. ':' .. tenant .. ':' .. rank end
+local function active_key(base, class) return base .. ':active:' .. class end
+local function vclock_key(base, class) return base .. ':vclock:' .. class end
+local function wake_key(base, class) return base .. ':wake:' .. class end
+local function running_key(base, tenant, identity) return base .. ':running:' .. tenant .. ':' .. identity end
+local function held_key(base, tenant, identity) return base .. ':held:' .. tenant .. ':' .. identity end
+
+-- Appends an event to the job's capped stream; `data` is JSON text.
+local function emit(base, id, kind, data, cap)
+  redis.call('XADD', events_key(base, id), 'MAXLEN', '~', cap, '*', 'type', kind, 'data', data)
+end
+
+local function emit_state(base, id, state, attempt, cap)
+  emit(base, id, 'status', '{"state":"' .. state .. '","attempt":' .. attempt .. '}', cap)
+end
+
+-- Wakes one idle worker of the class (a worker blocks on this list); one token is enough.
+local function wake(base, class)
+  local key = wake_key(base, class)
+  if redis.call('LLEN', key) == 0 then redis.call('LPUSH', key, '1') end
+end
+
+-- Puts a tenant in the class's rotation at the current virtual time, so a newly busy tenant neither
+-- jumps ahead of the others nor waits behind their backlog.
+local function activate(base, class, tenant)
+  local key = active_key(base, class)
+  if not redis.call('ZSCORE', key, tenant) then
+    local clock = redis.call('GET', vclock_key(base, class)) or '0'
+    redis.call('ZADD', key, clock, tenant)
+  end
+end
+
+-- Makes a job claimable: to the tail of its tenant's ready list (or the head, for a job handed back).
+local function make_ready(base, id, at_head)
+  local class, tenant, rank = unpack(redis.call('HMGET', job_key(base, id), 'class', 'tenant', 'rank'))
+  local key = ready_key(base, class, tenant, rank)
+  if at_head then redis.call('LPUSH', key, id) else redis.call('RPUSH', key, id) end
+  activate(base, class, tenant)
+  wake(base, class)
+end
+
+-- A running job of this identity ended: its slot frees, and one job held back by the cap returns.
+local function release_slot(base, tenant, identity)
+  local key = running_key(base, tenant, identity)
+  if tonumber(redis.call('DECR', key)) <= 0 then redis.call('DEL', key) end
+  local held = redis.call('LPOP', held_key(base, tenant, identity))
+  if held then make_ready(base, held, true) end
+end
+
+-- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
+local function finish(base, id, state, now, cap)
+  local key = job_key(base, id)
+  redis.call('HSET', key, 'state', state, 'finished', now)
+  redis.call('ZADD', base .. ':unrecorded', now, id)
+  if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
+  emit_state(base, id, state, redis.call('HGET', key, 'attempt'), cap)
+end

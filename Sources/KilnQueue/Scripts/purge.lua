@@ -1,0 +1,18 @@
+-- Deletes dead-lettered jobs for good: one id, or every one when none is given.
+-- KEYS: dead
+-- ARGV: base, id (or '')
+-- Returns how many were purged.
+local dead = KEYS[1]
+local base, only = ARGV[1], ARGV[2]
+local ids = {}
+if only ~= '' then
+  if redis.call('ZSCORE', dead, only) then ids = {only} end
+else
+  ids = redis.call('ZRANGE', dead, 0, -1)
+end
+for _, id in ipairs(ids) do
+  redis.call('ZREM', dead, id)
+  redis.call('ZREM', base .. ':unrecorded', id)
+  redis.call('DEL', job_key(base, id), events_key(base, id))
+end
+return #ids

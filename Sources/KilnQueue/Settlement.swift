@@ -1,0 +1,50 @@
+public import KilnCore
+
+/// How an attempt ended, reported to the queue.
+public struct Settlement: Sendable {
+    public enum Outcome: Sendable {
+        /// `result` is JSON text.
+        case succeeded(result: String)
+        /// Retried after `delay`, or dead once attempts run out.
+        case retry(code: String, message: String, delay: Duration)
+        /// Permanent: straight to the dead-letter set.
+        case failed(code: String, message: String)
+        case cancelled(message: String)
+        /// Retried after `delay` without spending the attempt.
+        case throttled(code: String, message: String, delay: Duration)
+        /// Handed back unstarted or unfinished at shutdown, to the head of its queue, attempt unspent.
+        case released
+    }
+
+    public let job: JobID
+    public let attempt: Int
+    public let outcome: Outcome
+
+    public init(job: JobID, attempt: Int, outcome: Outcome) {
+        self.job = job
+        self.attempt = attempt
+        self.outcome = outcome
+    }
+
+    /// The six script arguments of `settle.lua`.
+    var scriptArguments: [String] {
+        let (name, payload, code, delay): (String, String, String, Duration) =
+            switch outcome {
+            case .succeeded(let result): ("succeeded", result, "", .zero)
+            case .retry(let code, let message, let delay): ("retry", message, code, delay)
+            case .failed(let code, let message): ("failed", message, code, .zero)
+            case .cancelled(let message): ("cancelled", message, "cancelled", .zero)
+            case .throttled(let code, let message, let delay): ("throttled", message, code, delay)
+            case .released: ("released", "", "", .zero)
+            }
+        return [job.rawValue, String(attempt), name, payload, code, String(delay.milliseconds)]
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

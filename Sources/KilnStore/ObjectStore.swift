@@ -1,0 +1,128 @@
+public import Foundation
+import Dispatch
+import KilnCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Objects' bytes in a local directory, at relative paths such as `tenants/<tenant>/jobs/<job>/<attempt>/<name>`.
+///
+/// A write goes to a temporary file beside the target, is flushed to disk, renamed over the target, and the
+/// directory is flushed too: after a crash the target holds the old bytes or the new, never part of them. The
+/// blocking file calls run on a dispatch queue, off Swift's cooperative pool.
+public struct ObjectStore: Sendable {
+    public let root: URL
+
+    /// Keeps blocking file-system calls off the cooperative pool.
+    private static let queue = DispatchQueue(label: "kiln.object-store", attributes: .concurrent)
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    /// Stores `bytes` at `path`, replacing what was there atomically; returns their size and SHA-256 (hex).
+    public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
+        let target = try fileURL(for: path)
+        try await Self.run { try DurableFile.replace(target, with: bytes) }
+        return (bytes.count, Digest.sha256Hex(bytes))
+    }
+
+    /// The bytes at `path`; throws ``StoreError/Code/notFound`` when there are none.
+    public func read(_ path: String) async throws -> [UInt8] {
+        let file = try fileURL(for: path)
+        return try await Self.run {
+            guard let data = FileManager.default.contents(atPath: file.path) else {
+                throw StoreError(.notFound, "no object at \(path)")
+            }
+            return [UInt8](data)
+        }
+    }
+
+    /// Removes the object at `path`; removing a missing object is not an error.
+    public func delete(_ path: String) async throws {
+        let file = try fileURL(for: path)
+        try await Self.run {
+            guard unlink(file.path) == 0 || errno == ENOENT else { throw DurableFile.failure("unlink", file) }
+        }
+    }
+
+    /// Where `path` lives on disk, for serving the file directly. Throws ``StoreError/Code/invalidPath`` unless
+    /// `path` is relative with non-empty components, none starting with a dot: no `..`, and no clash with the
+    /// temporary files of writes.
+    public func fileURL(for path: String) throws -> URL {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let valid = !path.isEmpty && components.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
+        guard valid else { throw StoreError(.invalidPath, "object path \"\(path)\" is not a relative path of plain names") }
+        return components.reduce(root) { $0.appendingPathComponent(String($1)) }
+    }
+
+    private static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+/// The POSIX calls behind ``ObjectStore``'s atomic, durable writes.
+private enum DurableFile {
+    static func replace(_ target: URL, with bytes: [UInt8]) throws {
+        let directory = target.deletingLastPathComponent()
+        try makeDirectories(directory)
+        let temporary = directory.appendingPathComponent(".\(target.lastPathComponent).\(UInt64.random(in: .min ... .max)).tmp")
+        var renamed = false
+        defer { if !renamed { unlink(temporary.path) } }
+        try writeDurably(bytes, to: temporary)
+        guard rename(temporary.path, target.path) == 0 else { throw failure("rename", target) }
+        renamed = true
+        try syncDirectory(directory)
+    }
+
+    /// Writes a new file and flushes it to disk before returning.
+    private static func writeDurably(_ bytes: [UInt8], to file: URL) throws {
+        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure("open", file) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                // `buffer` is valid for the whole closure; each write resumes after the bytes already written.
+                let written = write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw failure("write", file)
+                }
+                offset += written
+            }
+        }
+        guard fsync(descriptor) == 0 else { throw failure("fsync", file) }
+    }
+
+    /// Creates the missing directories down to `directory`, flushing each new entry into its parent.
+    private static func makeDirectories(_ directory: URL) throws {
+        var missing: [URL] = []
+        var current = directory
+        while access(current.path, F_OK) != 0 {
+            missing.append(current)
+            current = current.deletingLastPathComponent()
+        }
+        for created in missing.reversed() {
+            guard mkdir(created.path, 0o755) == 0 || errno == EEXIST else { throw failure("mkdir", created) }
+            try syncDirectory(created.deletingLastPathComponent())
+        }
+    }
+
+    /// Flushes a directory's entries (a rename, a new file) to disk.
+    private static func syncDirectory(_ directory: URL) throws {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("open", directory) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw failure("fsync", directory) }
+    }
+
+    static func failure(_ call: String, _ file: URL) -> StoreError {
+        StoreError(.io, "\(call) \(file.path): \(String(cString: strerror(errno)))")
+    }
+}

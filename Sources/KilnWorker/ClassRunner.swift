@@ -1,0 +1,183 @@
+import Foundation
+import KilnCore
+import KilnQueue
+import Logging
+import Metrics
+import Synchronization
+
+/// Claims and runs the jobs of one class: settles finished attempts and claims the next ones in one round trip,
+/// and blocks on Redis (never polls) when there is nothing to claim.
+final class ClassRunner: Sendable {
+    private struct State {
+        var finished: [Settlement] = []
+        /// Attempts that ended since the loop last looked, settled or not.
+        var freed = 0
+        /// The loop is blocked on Redis: a finished job must poke it awake.
+        var blocked = false
+    }
+
+    let jobClass: JobClass
+    let concurrency: Int
+    let queue: JobQueue
+    let handlers: HandlerRegistry
+    let running: RunningJobs
+    let configuration: WorkerConfiguration
+    let recordings: SignalledBuffer<JobID>
+    let logger: Logger
+    private let state = Mutex(State())
+    private let draining = Atomic<Bool>(false)
+    /// Signalled whenever an attempt finishes, for a loop that waits for a free slot.
+    private let completions: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
+
+    init(
+        jobClass: JobClass, concurrency: Int, queue: JobQueue, handlers: HandlerRegistry, running: RunningJobs,
+        configuration: WorkerConfiguration, recordings: SignalledBuffer<JobID>, logger: Logger
+    ) {
+        self.jobClass = jobClass
+        self.concurrency = concurrency
+        self.queue = queue
+        self.handlers = handlers
+        self.running = running
+        self.configuration = configuration
+        self.recordings = recordings
+        self.logger = logger
+        self.completions = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Stops claiming; the loop ends once its running jobs have finished and been settled.
+    func drain() async {
+        draining.store(true, ordering: .relaxed)
+        completions.continuation.yield()
+        // The loop may be blocked on Redis: wake it so it sees the drain.
+        try? await queue.poke(pokeKey)
+    }
+
+    private var pokeKey: String { queue.keys.wake(jobClass) + ":" + configuration.id }
+
+    func run() async throws {
+        var inFlight = 0
+        var completionSignals = completions.stream.makeAsyncIterator()
+        try await withThrowingDiscardingTaskGroup { group in
+            while true {
+                let (settlements, freed) = state.withLock { state in
+                    defer {
+                        state.finished = []
+                        state.freed = 0
+                    }
+                    return (state.finished, state.freed)
+                }
+                inFlight -= freed
+                let isDraining = draining.load(ordering: .relaxed)
+                if isDraining && inFlight == 0 && settlements.isEmpty { return }
+                let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
+                let (settled, batch) = try await queue.settleAndClaim(settlements, jobClass: jobClass, count: free, worker: configuration.id)
+                report(settlements, settled)
+                for job in batch.jobs {
+                    inFlight += 1
+                    group.addTask { await self.execute(job) }
+                }
+                if !batch.jobs.isEmpty || !settlements.isEmpty { continue }
+                if inFlight >= concurrency || isDraining {
+                    _ = await completionSignals.next()
+                } else {
+                    try await block(until: batch.nextWakeMilliseconds)
+                }
+            }
+        }
+    }
+
+    /// Blocks on the class's wake-up list and this worker's own, until work arrives, a job of ours finishes, or the
+    /// next delayed job or lease expiry is due.
+    private func block(until nextWake: Int64?) async throws {
+        let mayBlock = state.withLock { state in
+            state.blocked = state.freed == 0
+            return state.blocked
+        }
+        guard mayBlock else { return }
+        var timeout = configuration.maxIdleWait
+        if let nextWake {
+            let now = Int64(Date().timeIntervalSince1970 * 1000)
+            timeout = min(timeout, .milliseconds(max(nextWake - now, 1)))
+        }
+        try await queue.waitForWork([queue.keys.wake(jobClass), pokeKey], timeout: timeout)
+        state.withLock { $0.blocked = false }
+    }
+
+    private func execute(_ job: ClaimedJob) async {
+        let started = ContinuousClock.now
+        let outcome = await attempt(job)
+        let elapsed = ContinuousClock.now - started
+        Timer(label: "kiln_job_duration_seconds", dimensions: [("kind", job.kind)])
+            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+        let poke = state.withLock { state in
+            // A lost lease settles nothing (the attempt is another worker's now); only the slot comes back.
+            if let outcome { state.finished.append(outcome) }
+            state.freed += 1
+            defer { state.blocked = false }
+            return state.blocked
+        }
+        completions.continuation.yield()
+        if poke { try? await queue.poke(pokeKey) }
+    }
+
+    /// Runs the handler under the kind's deadline; nil when the lease was lost.
+    private func attempt(_ job: ClaimedJob) async -> Settlement? {
+        let settle = { (outcome: Settlement.Outcome) in Settlement(job: job.id, attempt: job.attempt, outcome: outcome) }
+        guard let handler = handlers[job.kind] else {
+            return settle(.failed(code: "unknown_kind", message: "no handler for \(job.kind) on this worker"))
+        }
+        let context = JobContext(queue: queue, job: job)
+        let task = Task { try await handler.run(job, context: context) }
+        running.add(job, task: task)
+        let deadline = Task {
+            try await Task.sleep(for: job.timeout)
+            running.stop(job.id, because: .deadline)
+        }
+        let result = await task.result
+        deadline.cancel()
+        let reason = running.remove(job.id)
+        switch (result, reason) {
+        case (.success(let value), _):
+            return settle(.succeeded(result: value))
+        case (_, .leaseLost?):
+            return nil
+        case (_, .cancelRequested?):
+            return settle(.cancelled(message: "cancelled by its owner"))
+        case (_, .shutdown?):
+            return settle(.released)
+        case (_, .deadline?):
+            return retry(job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"))
+        case (.failure(let error), nil):
+            guard let failure = error as? JobFailure else {
+                logger.warning("handler threw an untyped error", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)"])
+                return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"))
+            }
+            return retry(job, failure)
+        }
+    }
+
+    private func retry(_ job: ClaimedJob, _ failure: JobFailure) -> Settlement {
+        let outcome: Settlement.Outcome
+        if let delay = failure.throttleDelay {
+            outcome = .throttled(code: failure.code, message: failure.message, delay: delay)
+        } else if failure.isCancellation {
+            outcome = .cancelled(message: failure.message)
+        } else if failure.isRetryable {
+            let policy = JobKindCatalog.standard[job.kind]?.retry ?? .exponentialJitter()
+            outcome = .retry(code: failure.code, message: failure.message, delay: policy.delay(afterAttempt: job.tries, unitRandom: .random(in: 0..<1)))
+        } else {
+            outcome = .failed(code: failure.code, message: failure.message)
+        }
+        return Settlement(job: job.id, attempt: job.attempt, outcome: outcome)
+    }
+
+    private func report(_ settlements: [Settlement], _ states: [JobState?]) {
+        var finished: [JobID] = []
+        for (settlement, state) in zip(settlements, states) {
+            guard let state else { continue }
+            Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment()
+            if state.isTerminal { finished.append(settlement.job) }
+        }
+        recordings.append(finished)
+    }
+}

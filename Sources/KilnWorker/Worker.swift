@@ -1,0 +1,99 @@
+public import KilnQueue
+public import KilnStore
+public import Logging
+public import ServiceLifecycle
+import KilnCore
+
+/// `kiln worker`: claims the classes it serves, renews its leases, runs handlers, records results, and on
+/// graceful shutdown stops claiming, lets running jobs finish within the grace period and hands the rest back.
+public struct Worker: Service {
+    let queue: JobQueue
+    let recorder: Recorder
+    let handlers: HandlerRegistry
+    let configuration: WorkerConfiguration
+    let logger: Logger
+
+    public init(queue: JobQueue, jobs: JobStore, handlers: HandlerRegistry, configuration: WorkerConfiguration, logger: Logger) {
+        self.queue = queue
+        self.recorder = Recorder(queue: queue, jobs: jobs, logger: logger)
+        self.handlers = handlers
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let running = RunningJobs()
+        let recordings = SignalledBuffer<JobID>()
+        let runners = configuration.concurrency.filter { $0.value > 0 }.map { jobClass, concurrency in
+            ClassRunner(
+                jobClass: jobClass, concurrency: concurrency, queue: queue, handlers: handlers, running: running,
+                configuration: configuration, recordings: recordings, logger: logger)
+        }
+        logger.info("worker started", metadata: ["worker.id": "\(configuration.id)", "worker.classes": "\(configuration.concurrency)"])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.record(recordings) }
+            group.addTask { try await self.keepLeases(running) }
+            group.addTask { try await self.sweep() }
+            try await withGracefulShutdownHandler {
+                try await withThrowingTaskGroup(of: Void.self) { runnersGroup in
+                    for runner in runners { runnersGroup.addTask { try await runner.run() } }
+                    try await runnersGroup.waitForAll()
+                }
+            } onGracefulShutdown: {
+                logger.info("worker draining", metadata: ["job.running": "\(running.count)"])
+                // The handler cannot wait; the grace timer outlives it by design and ends with the process.
+                Task {
+                    for runner in runners { await runner.drain() }
+                    try await Task.sleep(for: configuration.shutdownGrace)
+                    running.stopAll(because: .shutdown)
+                }
+            }
+            // Every runner settled its last attempt: flush the records, then stop the helpers.
+            recordings.finish()
+            group.cancelAll()
+            try await recorder.record(recordings.takeAll())
+        }
+        logger.info("worker stopped", metadata: ["worker.id": "\(configuration.id)"])
+    }
+
+    private func record(_ recordings: SignalledBuffer<JobID>) async throws {
+        for await _ in recordings.signals {
+            var ids = recordings.takeAll()
+            while !ids.isEmpty {
+                let batch = Array(ids.prefix(configuration.recordBatch))
+                ids.removeFirst(batch.count)
+                do {
+                    try await recorder.record(batch)
+                } catch {
+                    // The jobs stay in `unrecorded`; the sweep writes them later.
+                    logger.error("recording failed", metadata: ["error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    private func keepLeases(_ running: RunningJobs) async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: configuration.renewInterval)
+            do {
+                let (lost, cancelRequested) = try await queue.renew(running.leases)
+                for id in lost { running.stop(id, because: .leaseLost) }
+                for id in cancelRequested { running.stop(id, because: .cancelRequested) }
+                if !lost.isEmpty { logger.warning("leases lost", metadata: ["job.count": "\(lost.count)"]) }
+            } catch {
+                logger.error("lease renewal failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    private func sweep() async throws {
+        while !Task.isCancelled {
+            try await Task.sleep(for: configuration.sweepInterval)
+            do {
+                try await recorder.sweep(olderThan: configuration.sweepInterval, limit: configuration.recordBatch)
+            } catch {
+                logger.error("sweep failed", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

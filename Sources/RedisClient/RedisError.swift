@@ -1,0 +1,51 @@
+/// A failure talking to Redis, translated from hiredis at once (hiredis reuses its error buffer).
+public struct RedisError: Error, Sendable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case connect
+        case io
+        case timeout
+        case server
+        case protocolViolation
+        case poolClosed
+    }
+
+    private let kind: Kind
+    /// For a server error reply, its first word (`ERR`, `NOSCRIPT`, `WRONGTYPE`, or a script's own code); otherwise empty.
+    public let code: String
+    public let message: String
+
+    private init(kind: Kind, code: String = "", message: String) {
+        self.kind = kind
+        self.code = code
+        self.message = message
+    }
+
+    static func connect(_ message: String) -> RedisError { RedisError(kind: .connect, message: message) }
+    static func io(_ message: String) -> RedisError { RedisError(kind: .io, message: message) }
+    static func timeout(_ message: String) -> RedisError { RedisError(kind: .timeout, message: message) }
+    static func protocolViolation(_ message: String) -> RedisError { RedisError(kind: .protocolViolation, message: message) }
+    static let poolClosed = RedisError(kind: .poolClosed, message: "the connection pool is closed")
+
+    /// An error reply from the server.
+    public static func server(_ reply: String) -> RedisError {
+        let code = reply.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
+        return RedisError(kind: .server, code: code, message: reply)
+    }
+
+    /// Redis could not be reached or the connection broke: the caller should treat Redis as unavailable.
+    public var isUnavailable: Bool { kind == .connect || kind == .io || kind == .timeout || kind == .poolClosed }
+
+    /// The server answered with an error reply.
+    public var isServerError: Bool { kind == .server }
+
+    public var description: String {
+        switch kind {
+        case .connect: "redis connect failed: \(message)"
+        case .io: "redis connection failed: \(message)"
+        case .timeout: "redis timed out: \(message)"
+        case .server: "redis error: \(message)"
+        case .protocolViolation: "redis protocol error: \(message)"
+        case .poolClosed: message
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import UnixSignals
+import PostgresClient
+import KilnQueue
+import Foundation
+import ArgumentParser
+import KilnAPI
+import KilnCore
+import KilnStore
+import ServiceLifecycle
+
+struct APICommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "api", abstract: "Serve the HTTP API.")
+
+    @OptionGroup var connections: ConnectionOptions
+
+    @Option(help: "Address to bind.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (env KILN_API_PORT).")
+    var port: Int = Int(ProcessInfo.processInfo.environment["KILN_API_PORT"] ?? "") ?? 8787
+
+    func run() async throws {
+        let logger = Bootstrap.logger("kiln.api")
+        let metricsText = Bootstrap.metrics()
+        let runtime = try Runtime(connections, redisPoolSize: 32)
+        try await runtime.queue.prepare()
+        var configuration = APIConfiguration()
+        configuration.host = host
+        configuration.port = port
+        let database = runtime.database
+        let dependencies = APIDependencies(
+            queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
+            artifacts: ArtifactStore(pool: database, objects: runtime.objects),
+            uploads: UploadStore(pool: database, objects: runtime.objects), catalog: .standard,
+            checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
+        let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+        try await runtime.close()
+    }
+}

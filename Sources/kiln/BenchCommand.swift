@@ -1,0 +1,189 @@
+import ArgumentParser
+import CurlClient
+import Foundation
+import Histogram
+import KilnCore
+import KilnQueue
+import KilnStore
+
+/// `kiln bench`: prints HTTP submissions per second, no-op jobs processed per second by one and two worker
+/// processes, and submit → handler-start and submit → result-readable latency at a steady rate. It starts its own
+/// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure throughput and latency; prints figures.")
+
+    @OptionGroup var connections: ConnectionOptions
+    @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000
+    @Option(help: "Seconds of HTTP submissions.") var seconds = 5.0
+    @Option(help: "Concurrent HTTP requests.") var connectionsCount = 64
+    @Option(help: "Jobs per second of the latency run.") var rate = 500
+    @Option(help: "Seconds of the latency run.") var latencySeconds = 10.0
+    @Option(help: "Port of the API the benchmark starts.") var port = 8797
+    @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        let namespace = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        var options = connections
+        options.namespace = namespace
+        try await Runtime.with(options) { runtime in
+            try await runtime.queue.prepare()
+            let tenant = try await benchTenant(runtime)
+            let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
+            defer { Task { [queue = runtime.queue] in try? await queue.deleteNamespace() } }
+
+            let submitRate = try await httpSubmissions(namespace: namespace, key: key)
+            print(String(format: "http submissions: %.0f/s (%d concurrent requests, %.0f s)", submitRate, connectionsCount, seconds))
+            try await runtime.queue.deleteNamespace()
+
+            for workers in [1, 2] {
+                let processed = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
+                print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs)", workers, workers == 1 ? "" : "es", processed, jobs))
+                try await runtime.queue.deleteNamespace()
+            }
+
+            let (start, readable) = try await latency(namespace: namespace, key: key)
+            print(String(format: "latency at %d jobs/s through HTTP: submit→handler start p50 %.2f ms p99 %.2f ms; submit→result readable p50 %.2f ms p99 %.2f ms",
+                         rate, Double(start.valueAtPercentile(50)) / 1000, Double(start.valueAtPercentile(99)) / 1000,
+                         Double(readable.valueAtPercentile(50)) / 1000, Double(readable.valueAtPercentile(99)) / 1000))
+        }
+    }
+
+    private func benchTenant(_ runtime: Runtime) async throws -> Tenant {
+        let tenants = TenantStore(pool: runtime.database)
+        let id = TenantID(validating: "bench")!
+        if let tenant = try await tenants.find(id: id) { return tenant }
+        return try await tenants.create(id: id, name: "Benchmarks", weight: 1, runningCap: 1_000_000, diagnostics: true)
+    }
+
+    private func childArguments(_ command: String, namespace: String) -> [String] {
+        [command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
+         "--object-root", connections.objectRoot, "--schema", connections.schema]
+    }
+
+    private func startAPI(namespace: String) async throws -> ChildProcess {
+        let api = try ChildProcess(childArguments("api", namespace: namespace) + ["--port", String(port)], logTo: "\(logDirectory)/bench-api.log")
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        for _ in 0..<100 {
+            if let response = try? await client.execute(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/readyz")), response.status == 200 {
+                return api
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        api.stop()
+        throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
+    }
+
+    private func submitRequest(key: String) -> HTTPRequest {
+        HTTPRequest(
+            method: "POST", url: "http://127.0.0.1:\(port)/v1/jobs",
+            headers: ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user", "Content-Type": "application/json"],
+            body: Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8))
+    }
+
+    private func httpSubmissions(namespace: String, key: String) async throws -> Double {
+        let api = try await startAPI(namespace: namespace)
+        defer { api.stop() }
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = submitRequest(key: key)
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        let started = ContinuousClock.now
+        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<connectionsCount {
+                group.addTask {
+                    var count = 0
+                    while ContinuousClock.now < deadline {
+                        if try await client.execute(request).status == 202 { count += 1 }
+                    }
+                    return count
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        return Double(accepted) / (ContinuousClock.now - started).seconds
+    }
+
+    private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> Double {
+        let identities = (0..<16).compactMap { Identity(validating: "bench-\($0)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let perTask = jobs / 32
+            for slice in 0..<32 {
+                group.addTask {
+                    for index in 0..<(slice == 31 ? jobs - perTask * 31 : perTask) {
+                        _ = try await runtime.queue.enqueue(Submission(
+                            tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
+                            priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
+                            weight: tenant.weight))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let started = ContinuousClock.now
+        let children = try (0..<workers).map { index in
+            try ChildProcess(
+                childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
+                logTo: "\(logDirectory)/bench-worker-\(index).log")
+        }
+        defer { children.forEach { $0.stop() } }
+        while true {
+            let stats = try await runtime.queue.stats()
+            if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return Double(jobs) / (ContinuousClock.now - started).seconds
+    }
+
+    private func latency(namespace: String, key: String) async throws -> (start: Histogram<UInt64>, readable: Histogram<UInt64>) {
+        let api = try await startAPI(namespace: namespace)
+        defer { api.stop() }
+        let worker = try ChildProcess(childArguments("worker", namespace: namespace), logTo: "\(logDirectory)/bench-worker-latency.log")
+        defer { worker.stop() }
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = submitRequest(key: key)
+        let total = Int(Double(rate) * latencySeconds)
+        let interval = Duration.seconds(1) / rate
+        let begin = ContinuousClock.now
+        // Submissions go out on schedule, each on its own task, so a slow answer does not delay the next one.
+        let submitted: [(String, Int64)] = try await withThrowingTaskGroup(of: (String, Int64)?.self) { group in
+            for index in 0..<total {
+                try await Task.sleep(until: begin + interval * index, clock: .continuous)
+                group.addTask {
+                    let sentAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
+                    let response = try await client.execute(request)
+                    guard response.status == 202, let id = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"],
+                        case .string(let text) = id
+                    else { return nil }
+                    return (text, sentAt)
+                }
+            }
+            return try await group.reduce(into: []) { if let pair = $1 { $0.append(pair) } }
+        }
+        try await Task.sleep(for: .seconds(1))
+        var start = Histogram<UInt64>(highestTrackableValue: 60_000_000)
+        var readable = Histogram<UInt64>(highestTrackableValue: 60_000_000)
+        for (id, sentAt) in submitted {
+            let response = try await client.execute(HTTPRequest(
+                method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)",
+                headers: ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"]))
+            guard let job = JSONValue.parse(String(decoding: response.body, as: UTF8.self)),
+                case .number(let startedAt)? = job["result"]?["started_at_us"],
+                case .string(let finished)? = job["finished_at"],
+                let finishedAt = try? Date(finished, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            else { continue }
+            _ = start.record(UInt64(max(0, Int64(startedAt) - sentAt)))
+            _ = readable.record(UInt64(max(0, Int64(finishedAt.timeIntervalSince1970 * 1_000_000) - sentAt)))
+        }
+        return (start, readable)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

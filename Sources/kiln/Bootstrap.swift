@@ -1,0 +1,29 @@
+import Foundation
+import Logging
+import Metrics
+import Prometheus
+
+/// Process-wide logging and metrics, set up once by the long-running commands.
+enum Bootstrap {
+    /// Logs to standard error at `LOG_LEVEL` (default info).
+    static func logger(_ label: String) -> Logger {
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: label)
+    }
+
+    /// Bootstraps the Prometheus backend and returns what renders its text exposition.
+    static func metrics() -> @Sendable () -> String {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return {
+            var buffer: [UInt8] = []
+            registry.emit(into: &buffer)
+            return String(decoding: buffer, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Another `kiln` process (an API node or a worker) that a benchmark starts and stops.
+final class ChildProcess {
+    private let process = Process()
+
+    init(_ arguments: [String], logTo logPath: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = arguments
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+    }
+
+    /// SIGTERM, then waits for the process to drain and exit.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { stop() }
+}

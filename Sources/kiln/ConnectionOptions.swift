@@ -1,0 +1,20 @@
+import ArgumentParser
+import Foundation
+
+/// Where Redis, PostgreSQL and the object root are; flags win over the environment, which wins over defaults.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: "Redis URL (env KILN_REDIS_URL).")
+    var redisURL: String = ProcessInfo.processInfo.environment["KILN_REDIS_URL"] ?? "redis://127.0.0.1:6391"
+
+    @Option(help: "PostgreSQL URL (env KILN_DATABASE_URL).")
+    var databaseURL: String = ProcessInfo.processInfo.environment["KILN_DATABASE_URL"] ?? "postgresql://kiln@127.0.0.1:5491/kiln"
+
+    @Option(help: "Directory that holds artifacts and uploads (env KILN_OBJECT_ROOT).")
+    var objectRoot: String = ProcessInfo.processInfo.environment["KILN_OBJECT_ROOT"] ?? ".kiln/objects"
+
+    @Option(help: "Prefix and hash tag of every Redis key (env KILN_NAMESPACE).")
+    var namespace: String = ProcessInfo.processInfo.environment["KILN_NAMESPACE"] ?? "kiln"
+
+    @Option(help: "PostgreSQL schema (env KILN_DATABASE_SCHEMA).")
+    var schema: String = ProcessInfo.processInfo.environment["KILN_DATABASE_SCHEMA"] ?? "public"
+}

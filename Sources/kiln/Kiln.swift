@@ -1,0 +1,12 @@
+import ArgumentParser
+
+@main
+struct Kiln: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "kiln",
+        abstract: "Kiln: the job queue and worker fleet behind the apps.",
+        subcommands: [
+            APICommand.self, WorkerCommand.self, MigrateCommand.self, TenantCommand.self, KeyCommand.self,
+            QueueCommand.self, DeadCommand.self, JobCommand.self, BenchCommand.self,
+        ])
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import KilnQueue
+import KilnStore
+import PostgresClient
+import RedisClient
+
+/// The connections and stores one command uses, built from its options and closed when it ends.
+struct Runtime {
+    let redis: RedisPool
+    let blockingRedis: RedisPool
+    let database: PostgresPool
+    let queue: JobQueue
+    let objects: ObjectStore
+
+    init(_ options: ConnectionOptions, redisPoolSize: Int = 16, blockingConnections: Int = 64) throws {
+        guard var redisConfiguration = RedisConfiguration(url: options.redisURL) else {
+            throw ValidationError("--redis-url must look like redis://host:port")
+        }
+        redisConfiguration.poolSize = redisPoolSize
+        var blockingConfiguration = redisConfiguration
+        blockingConfiguration.poolSize = blockingConnections
+        redis = RedisPool(configuration: redisConfiguration)
+        blockingRedis = RedisPool(configuration: blockingConfiguration)
+        var databaseConfiguration = PostgresConfiguration(url: options.databaseURL)
+        databaseConfiguration.searchPath = options.schema
+        database = PostgresPool(configuration: databaseConfiguration)
+        var queueConfiguration = QueueConfiguration()
+        queueConfiguration.namespace = options.namespace
+        queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
+        objects = try ObjectStore(root: URL(fileURLWithPath: options.objectRoot, isDirectory: true))
+    }
+
+    func close() async throws {
+        try await redis.close()
+        try await blockingRedis.close()
+        try await database.close()
+    }
+
+    /// Runs `body` with a runtime, closing it afterwards whatever happens.
+    static func with<T>(_ options: ConnectionOptions, _ body: (Runtime) async throws -> T) async throws -> T {
+        let runtime = try Runtime(options)
+        do {
+            let value = try await body(runtime)
+            try await runtime.close()
+            return value
+        } catch {
+            try? await runtime.close()
+            throw error
+        }
+    }
+}

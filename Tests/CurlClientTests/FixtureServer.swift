@@ -1,0 +1,83 @@
+import CurlClient
+import Foundation
+
+/// `Fixtures/server.py` on a free loopback port, owned by one test.
+final class FixtureServer {
+    struct StartError: Error {
+        let message: String
+    }
+
+    let port: Int
+    private let process = Process()
+    /// The server exits when this pipe closes, so it cannot outlive the test process either.
+    private let input = Pipe()
+
+    init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/server.py")
+        let output = Pipe()
+        self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        self.process.arguments = ["python3", script.path, "0"]
+        self.process.standardInput = self.input
+        self.process.standardOutput = output
+        try self.process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw StartError(message: "server.py exited before printing its port") }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw StartError(message: "server.py printed no port")
+        }
+        self.port = port
+    }
+
+    func url(_ path: String) -> String {
+        "http://127.0.0.1:\(self.port)\(path)"
+    }
+
+    /// Closes the server's stdin, which ends it at once; nothing waits, so no test thread blocks.
+    func stop() {
+        try? self.input.fileHandleForWriting.close()
+    }
+
+    /// Stops the server and waits until its port is closed.
+    func stopAndWait() async throws {
+        self.stop()
+        while self.process.isRunning {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+/// Runs `body` with a fresh server and client, and stops both afterwards.
+func withFixture(
+    configuration: HTTPClientConfiguration = .init(),
+    _ body: (FixtureServer, HTTPClient) async throws -> Void
+) async throws {
+    let server = try FixtureServer()
+    defer { server.stop() }
+    let client = try HTTPClient(configuration: configuration)
+    defer { client.shutdown() }
+    try await body(server, client)
+}
+
+/// What `/echo` saw.
+struct Echo: Decodable {
+    let method: String
+    let path: String
+    let headers: [[String]]
+    let body: String
+
+    init(_ response: HTTPResponse) throws {
+        self = try JSONDecoder().decode(Echo.self, from: Data(response.body))
+    }
+
+    func header(_ name: String) -> String? {
+        self.headers.first { $0.first?.lowercased() == name.lowercased() }?.last
+    }
+
+    var bodyBytes: [UInt8]? {
+        Data(base64Encoded: self.body).map { [UInt8]($0) }
+    }
+}

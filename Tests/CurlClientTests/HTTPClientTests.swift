@@ -1,0 +1,178 @@
+import CurlClient
+import Foundation
+import Testing
+
+@Suite("HTTPClient against a loopback server")
+struct HTTPClientTests {
+    @Test func getSendsHeadersAndReadsTheResponse() async throws {
+        try await withFixture { server, client in
+            let request = HTTPRequest(url: server.url("/echo?x=1"), headers: ["X-Trace": "abc", "X-Empty": ""])
+            let response = try await client.execute(request)
+            #expect(response.status == 200)
+            #expect(response.header("CONTENT-TYPE") == "application/json")
+            let echo = try Echo(response)
+            #expect(echo.method == "GET")
+            #expect(echo.path == "/echo?x=1")
+            #expect(echo.header("x-trace") == "abc")
+            #expect(echo.header("x-empty") == "")
+            #expect(echo.bodyBytes == [])
+        }
+    }
+
+    @Test(arguments: ["POST", "PUT", "PATCH", "DELETE"])
+    func binaryBodyRoundTrips(method: String) async throws {
+        // Over 1 MiB, where libcurl would otherwise send `Expect: 100-continue`; every byte value, NULs included.
+        let body = (0..<(2 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+        try await withFixture { server, client in
+            let request = HTTPRequest(
+                method: method,
+                url: server.url("/echo"),
+                headers: ["Content-Type": "application/octet-stream"],
+                body: body
+            )
+            let echo = try Echo(try await client.execute(request))
+            #expect(echo.method == method)
+            #expect(echo.header("content-length") == String(body.count))
+            #expect(echo.header("expect") == nil)
+            #expect(echo.bodyBytes == body)
+        }
+    }
+
+    @Test func postWithoutBodySendsAnEmptyOne() async throws {
+        try await withFixture { server, client in
+            let echo = try Echo(try await client.execute(HTTPRequest(method: "POST", url: server.url("/echo"))))
+            #expect(echo.method == "POST")
+            #expect(echo.header("content-length") == "0")
+        }
+    }
+
+    @Test func hundredConcurrentRequestsAllSucceed() async throws {
+        try await withFixture { server, client in
+            let url = server.url("/echo")
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<100 {
+                    group.addTask {
+                        let body = Array("request \(index)".utf8)
+                        let request = HTTPRequest(method: "POST", url: url, headers: ["X-Index": "\(index)"], body: body)
+                        let response = try await client.execute(request)
+                        #expect(response.status == 200)
+                        let echo = try Echo(response)
+                        #expect(echo.header("x-index") == "\(index)")
+                        #expect(echo.bodyBytes == body)
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test func timeoutFires() async throws {
+        try await withFixture { server, client in
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(HTTPRequest(url: server.url("/slow?seconds=10")), timeout: .milliseconds(300))
+            }
+            #expect(error?.kind == .timeout)
+        }
+    }
+
+    @Test func cancellingTheTaskCancelsTheTransfer() async throws {
+        try await withFixture { server, client in
+            let slow = HTTPRequest(url: server.url("/slow?seconds=10"))
+            let task = Task { try await client.execute(slow) }
+            try await Task.sleep(for: .milliseconds(200))
+            task.cancel()
+            let error = await #expect(throws: HTTPClientError.self) { try await task.value }
+            #expect(error?.kind == .cancelled)
+        }
+    }
+
+    @Test func streamDeliversChunksAndEndsTheTransferWhenDropped() async throws {
+        try await withFixture { server, client in
+            let openStreams = {
+                let response = try await client.execute(HTTPRequest(url: server.url("/streams")))
+                return try JSONDecoder().decode([String: Int].self, from: Data(response.body))["open"]
+            }
+            do {
+                let response = try await client.stream(HTTPRequest(url: server.url("/stream")))
+                #expect(response.status == 200)
+                #expect(response.header("content-type") == "text/event-stream")
+                var text = ""
+                var chunks = 0
+                for try await chunk in response.body {
+                    text += String(decoding: chunk, as: UTF8.self)
+                    chunks += 1
+                    if chunks == 3 { break }
+                }
+                #expect(text.hasPrefix("data: 0\n\ndata: 1\n\n"))
+                #expect(try await openStreams() == 1)
+            }
+            // The response is gone, so the client drops the connection and the server's next write fails.
+            let deadline = ContinuousClock.now + .seconds(5)
+            var open = try await openStreams()
+            while open != 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                open = try await openStreams()
+            }
+            #expect(open == 0)
+        }
+    }
+
+    @Test func streamOfAFiniteBodyFinishes() async throws {
+        try await withFixture { server, client in
+            let response = try await client.stream(HTTPRequest(method: "POST", url: server.url("/echo"), body: [1, 2, 3]))
+            var body: [UInt8] = []
+            for try await chunk in response.body {
+                body += chunk
+            }
+            let echo = try Echo(HTTPResponse(status: response.status, headers: response.headers, body: body))
+            #expect(echo.bodyBytes == [1, 2, 3])
+        }
+    }
+
+    @Test func connectionRefusedIsAConnectError() async throws {
+        let server = try FixtureServer()
+        let url = server.url("/echo")
+        try await server.stopAndWait()
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer secret-token"])
+        let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request) }
+        #expect(error?.kind == .connect)
+        #expect(error.map { !$0.description.contains("secret-token") } == true)
+    }
+
+    @Test func shutdownFailsRunningAndLaterRequests() async throws {
+        try await withFixture { server, client in
+            let slow = HTTPRequest(url: server.url("/slow?seconds=10"))
+            let running = Task { try await client.execute(slow) }
+            try await Task.sleep(for: .milliseconds(200))
+            client.shutdown()
+            client.shutdown()
+            let runningError = await #expect(throws: HTTPClientError.self) { try await running.value }
+            #expect(runningError?.kind == .shutdown)
+            let laterError = await #expect(throws: HTTPClientError.self) {
+                try await client.execute(HTTPRequest(url: server.url("/echo")))
+            }
+            #expect(laterError?.kind == .shutdown)
+        }
+    }
+
+    @Test func headerWithALineBreakIsRejected() async throws {
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let request = HTTPRequest(url: "http://127.0.0.1:1/", headers: ["X-Injected": "a\r\nHost: elsewhere"])
+        let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request) }
+        #expect(error?.kind == .invalidRequest)
+    }
+}
+
+@Suite struct HTTPHeadersTests {
+    @Test func lookupIgnoresCaseAndKeepsOrderAndDuplicates() {
+        var headers: HTTPHeaders = ["Set-Cookie": "a=1", "Content-Type": "text/plain"]
+        headers.add(name: "set-cookie", value: "b=2")
+        #expect(headers["content-type"] == "text/plain")
+        #expect(headers["SET-COOKIE"] == "a=1")
+        #expect(headers["missing"] == nil)
+        #expect(headers.map(\.value) == ["a=1", "text/plain", "b=2"])
+    }
+}

@@ -1,0 +1,39 @@
+import KilnCore
+import Testing
+
+@Suite struct JobKindTests {
+    @Test(arguments: [
+        (#"{"seconds":"soon"}"#, "input.seconds"),
+        (#"{}"#, "input.seconds"),
+        (#"{"seconds":5000}"#, "input.seconds"),
+        (#"{"seconds":1,"progress_steps":0}"#, "input.progress_steps"),
+    ])
+    func badSleepInputNamesTheField(input: String, field: String) throws {
+        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        let json = try #require(JSONValue.parse(input))
+        let error = #expect(throws: InputError.self) { try kind.admit(json) }
+        #expect(error?.field == field)
+    }
+
+    @Test func inputMayShortenButNotLengthenTheDeadline() throws {
+        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))) == .seconds(2))
+        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":99999}"#))) == kind.timeout)
+    }
+
+    @Test func identifiersRejectKeySyntax() {
+        #expect(TenantID(validating: "talevonia") != nil)
+        #expect(TenantID(validating: "a:b") == nil)
+        #expect(TenantID(validating: "-x") == nil)
+        #expect(JobID(validating: "not-a-uuid") == nil)
+        #expect(JobID(validating: "6F9619FF-8B86-D011-B42D-00C04FC964FF")?.rawValue == "6f9619ff-8b86-d011-b42d-00c04fc964ff")
+        #expect(Identity(validating: "has space") == nil)
+    }
+
+    @Test func canonicalJSONIgnoresKeyOrder() throws {
+        let first = try #require(JSONValue.parse(#"{"b":1,"a":[true,null,"x"]}"#))
+        let second = try #require(JSONValue.parse(#"{"a":[true,null,"x"],"b":1}"#))
+        #expect(first.canonicalJSON() == second.canonicalJSON())
+        #expect(first.canonicalJSON() == #"{"a":[true,null,"x"],"b":1}"#)
+    }
+}

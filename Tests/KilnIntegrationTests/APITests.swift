@@ -1,0 +1,175 @@
+import CurlClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnAPI
+import KilnCore
+import KilnStore
+import KilnQueue
+import RedisClient
+import ServiceLifecycle
+import Testing
+
+/// The HTTP API on a live socket, with in-process workers, against the real servers.
+@Suite struct APITests {
+    @Test func aSubmittedJobRunsAndItsResultIsRecorded() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            harness.startWorker()
+            let id = try await harness.submit(#"{"kind":"diag.echo","input":{"message":"hi"}}"#, as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["status"]?.stringValue == "succeeded")
+            #expect(job["result"]?["echo"]?["message"]?.stringValue == "hi")
+            // PostgreSQL gets the record once the worker has settled the job.
+            var record: JobRecord?
+            for _ in 0..<100 where record == nil {
+                record = try await JobStore(pool: harness.database).find(id: id, tenant: client.tenant.id)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(record?.state == .succeeded)
+            #expect(record?.result?.contains("hi") == true)
+        }
+    }
+
+    @Test func everyBadInputGetsItsOwn4xx() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            let other = try await harness.tenant("rival")
+            try await harness.startAPI { $0.maxJobBodyBytes = 1024 }
+            let cases: [(body: String?, headers: [(String, String)], status: Int, code: String)] = [
+                ("{not json", [], 400, "malformed_json"),
+                (#"{"kind":"nope.nothing","input":{}}"#, [], 400, "unknown_kind"),
+                (#"{"kind":"diag.sleep","input":{"seconds":"ten"}}"#, [], 400, "invalid_input"),
+                (#"{"kind":"diag.echo","input":{},"priority":"urgent"}"#, [], 400, "invalid_input"),
+                (#"{"kind":"diag.echo","input":{"message":"\#(String(repeating: "x", count: 2000))"}}"#, [], 413, "body_too_large"),
+            ]
+            for bad in cases {
+                let (status, json, response) = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: bad.body, headers: bad.headers))
+                #expect(status == bad.status, "\(bad.code)")
+                #expect(json?["code"]?.stringValue == bad.code)
+                #expect(response.header("Content-Type") == "application/problem+json")
+            }
+            let field = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.sleep","input":{"seconds":"ten"}}"#))
+            #expect(field.json?["field"]?.stringValue == "input.seconds")
+
+            var noKey = try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{}}"#)
+            noKey.headers = ["Kiln-Identity": "user-1"]
+            #expect(try await harness.send(noKey).json?["code"]?.stringValue == "missing_api_key")
+
+            let revoked = try await harness.tenant("gone")
+            _ = try await APIKeyStore(pool: harness.database).revoke(String(revoked.key.prefix(13)))
+            let afterRevoke = try await harness.send(try harness.request("POST", "/v1/jobs", as: revoked, body: #"{"kind":"diag.echo","input":{}}"#))
+            #expect(afterRevoke.status == 401)
+
+            let id = try await harness.submit(#"{"kind":"diag.echo","input":{}}"#, as: client)
+            let stranger = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: other))
+            #expect(stranger.status == 404)
+            let otherUser = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: client, identity: "user-2"))
+            #expect(otherUser.status == 404)
+            let conflict = try await harness.send(try harness.request(
+                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            #expect(conflict.status == 202)
+            let reused = try await harness.send(try harness.request(
+                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":2}}"#, headers: [("Idempotency-Key", "k1")]))
+            #expect(reused.status == 422)
+            #expect(reused.json?["code"]?.stringValue == "idempotency_conflict")
+        }
+    }
+
+    @Test func cancellingARunningSleepStopsIt() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            harness.startWorker()
+            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":60,"progress_steps":600}}"#, as: client)
+            for _ in 0..<200 {
+                let (_, json, _) = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: client))
+                if json?["status"]?.stringValue == "running" { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let cancel = try await harness.send(try harness.request("POST", "/v1/jobs/\(id)/cancel", as: client))
+            #expect(cancel.status == 202)
+            let job = try await harness.awaitFinished(id, as: client, within: .seconds(5))
+            #expect(job["status"]?.stringValue == "cancelled")
+        }
+    }
+
+    @Test func eventsArriveInOrderAndResumeWithoutLossOrDuplication() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            harness.startWorker()
+            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":0.6,"progress_steps":6}}"#, as: client)
+            _ = try await harness.awaitFinished(id, as: client)
+            let all = try await Self.events(harness, id, client, after: nil)
+            #expect(all.first?.data.contains("queued") == true)
+            #expect(all.last?.data.contains("succeeded") == true)
+            #expect(all.filter { $0.type == "progress" }.count == 6)
+            let ids = all.map(\.id)
+            #expect(ids == ids.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
+            let resumed = try await Self.events(harness, id, client, after: all[3].id)
+            #expect(resumed.map(\.id) == Array(ids.dropFirst(4)))
+        }
+    }
+
+    struct Event { let id: String; let type: String; let data: String }
+
+    static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?) async throws -> [Event] {
+        let request = try harness.request("GET", "/v1/jobs/\(id)/events", as: client, headers: after.map { [("Last-Event-ID", $0)] } ?? [])
+        let response = try await harness.http.execute(request, timeout: .seconds(10))
+        #expect(response.header("Content-Type") == "text/event-stream")
+        return String(decoding: response.body, as: UTF8.self).components(separatedBy: "\n\n").compactMap { block in
+            var fields: [String: String] = [:]
+            for line in block.split(separator: "\n") {
+                let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            guard let id = fields["id"], let type = fields["event"], let data = fields["data"] else { return nil }
+            return Event(id: id, type: type, data: data)
+        }
+    }
+
+    @Test func redisUnreachableIsA503WithRetryAfter() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            // An API whose queue points at a port where no Redis listens.
+            var redis = harness.redis.configuration
+            redis.port = 1
+            redis.connectTimeout = .milliseconds(200)
+            let deadRedis = RedisPool(configuration: redis)
+            let queue = try JobQueue(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.queue.configuration)
+            var dependencies = harness.dependencies
+            dependencies.queue = queue
+            let port = PortBox()
+            var configuration = APIConfiguration()
+            configuration.port = 0
+            let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: harness.logger) { port.set($0) }
+            let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: harness.logger)
+            Task { try await group.run() }
+            defer { Task { await group.triggerGracefulShutdown() } }
+            let bound = try await port.wait()
+            let response = try await harness.http.execute(CurlClient.HTTPRequest(
+                method: "POST", url: "http://127.0.0.1:\(bound)/v1/jobs",
+                headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "u", "Content-Type": "application/json"],
+                body: Array(#"{"kind":"diag.echo","input":{}}"#.utf8)))
+            #expect(response.status == 503)
+            #expect(response.header("Retry-After") != nil)
+        }
+    }
+
+    @Test func theOpenAPIDocumentListsExactlyTheRoutes() async throws {
+        try await Harness.with { harness in
+            let router = APIServer.router(dependencies: harness.dependencies, configuration: APIConfiguration())
+            let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
+            let document = try #require(JSONValue.parse(String(decoding: try OpenAPIDocument.bytes(), as: UTF8.self)))
+            guard case .object(let paths)? = document["paths"] else { throw TestFailure("no paths") }
+            var documented = Set<String>()
+            for (path, item) in paths {
+                guard case .object(let operations) = item else { continue }
+                for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
+            }
+            #expect(served == documented)
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import CurlClient
+import Foundation
+import KilnAPI
+import KilnCore
+import KilnQueue
+import KilnStore
+import KilnWorker
+import Logging
+import PostgresClient
+import RedisClient
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// One test's world: its own Redis namespace and PostgreSQL schema on the real servers, an API node on a free
+/// port, and in-process workers, all torn down afterwards.
+final class Harness: Sendable {
+    struct Client: Sendable {
+        let tenant: Tenant
+        let key: String
+    }
+
+    let namespace = "test-\(UUID().uuidString.prefix(8).lowercased())"
+    let schema = "test_\(UUID().uuidString.prefix(8).lowercased())"
+    let redis: RedisPool
+    let blockingRedis: RedisPool
+    let database: PostgresPool
+    let queue: JobQueue
+    let objects: ObjectStore
+    let http: HTTPClient
+    let logger = Logger(label: "kiln.test")
+    private let services = Mutex<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
+    private let apiPort = PortBox()
+
+    init(queueConfiguration: QueueConfiguration = QueueConfiguration()) async throws {
+        guard let redisConfiguration = RedisConfiguration(url: try TestServers.redisURL) else {
+            throw TestFailure("KILN_TEST_REDIS_URL is not a redis:// URL")
+        }
+        var blocking = redisConfiguration
+        blocking.poolSize = 32
+        redis = RedisPool(configuration: redisConfiguration)
+        blockingRedis = RedisPool(configuration: blocking)
+        var databaseConfiguration = PostgresConfiguration(url: try TestServers.databaseURL)
+        databaseConfiguration.searchPath = schema
+        database = PostgresPool(configuration: databaseConfiguration)
+        var configuration = queueConfiguration
+        configuration.namespace = namespace
+        queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: configuration)
+        objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
+        http = try HTTPClient()
+        try await queue.prepare()
+        _ = try await Migrator(pool: database, directory: TestServers.repositoryRoot.appendingPathComponent("migrations")).migrate()
+    }
+
+    /// A tenant with diagnostics enabled and a key for it.
+    func tenant(_ name: String, weight: Int = 1, runningCap: Int = 100) async throws -> Client {
+        let tenant = try await TenantStore(pool: database).create(
+            id: try #require(TenantID(validating: name)), name: name, weight: weight, runningCap: runningCap, diagnostics: true)
+        return Client(tenant: tenant, key: try await APIKeyStore(pool: database).create(tenant: tenant.id).key)
+    }
+
+    var dependencies: APIDependencies {
+        let database = self.database
+        return APIDependencies(
+            queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
+            artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
+            catalog: .standard, checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
+    }
+
+    /// Starts the API node; returns its base URL.
+    @discardableResult
+    func startAPI(_ configure: (inout APIConfiguration) -> Void = { _ in }) async throws -> String {
+        var configuration = APIConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        let port = apiPort
+        let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger) { port.set($0) }
+        run(app)
+        return "http://127.0.0.1:\(try await apiPort.wait())"
+    }
+
+    var apiURL: String {
+        get throws { "http://127.0.0.1:\(try #require(apiPort.value, "start the API first"))" }
+    }
+
+    /// Starts an in-process worker.
+    func startWorker(_ configure: (inout WorkerConfiguration) -> Void = { _ in }) {
+        var configuration = WorkerConfiguration()
+        configuration.id = "test-worker-\(UUID().uuidString.prefix(6))"
+        configuration.concurrency = [.io: 16, .cpu: 2]
+        configuration.renewInterval = .milliseconds(200)
+        configuration.sweepInterval = .milliseconds(300)
+        configure(&configuration)
+        run(Worker(queue: queue, jobs: JobStore(pool: database), handlers: .diagnostics, configuration: configuration, logger: logger))
+    }
+
+    private func run(_ service: some Service) {
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: logger)
+        let task = Task { try await group.run() }
+        services.withLock { $0.append((group, task)) }
+    }
+
+    /// A request with the client's key and identity.
+    func request(
+        _ method: String, _ path: String, as client: Client, identity: String = "user-1", body: String? = nil,
+        headers extra: [(String, String)] = []
+    ) throws -> HTTPRequest {
+        var headers: HTTPHeaders = ["Authorization": "Bearer \(client.key)", "Kiln-Identity": identity, "Content-Type": "application/json"]
+        for (name, value) in extra { headers.add(name: name, value: value) }
+        return HTTPRequest(method: method, url: try apiURL + path, headers: headers, body: body.map { Array($0.utf8) })
+    }
+
+    func send(_ request: HTTPRequest) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
+        let response = try await http.execute(request, timeout: .seconds(30))
+        return (response.status, JSONValue.parse(String(decoding: response.body, as: UTF8.self)), response)
+    }
+
+    /// Submits a job over HTTP and returns its id.
+    func submit(_ body: String, as client: Client, identity: String = "user-1") async throws -> JobID {
+        let (status, json, _) = try await send(try request("POST", "/v1/jobs", as: client, identity: identity, body: body))
+        try #require(status == 202, "submission answered \(status): \(String(describing: json))")
+        guard case .string(let text)? = json?["id"] else { throw TestFailure("no job id") }
+        return try #require(JobID(validating: text))
+    }
+
+    /// Polls the job over HTTP until it reaches a terminal state.
+    func awaitFinished(_ id: JobID, as client: Client, identity: String = "user-1", within limit: Duration = .seconds(30)) async throws -> JSONValue {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            let (_, json, _) = try await send(try request("GET", "/v1/jobs/\(id)", as: client, identity: identity))
+            if case .string(let state)? = json?["status"], ["succeeded", "failed", "cancelled", "dead"].contains(state), let json {
+                return json
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("job \(id) did not finish within \(limit)")
+    }
+
+    /// Stops services, deletes the namespace and the schema.
+    func tearDown() async {
+        let running = services.withLock { $0 }
+        for service in running { await service.group.triggerGracefulShutdown() }
+        for service in running { try? await service.task.value }
+        try? await queue.deleteNamespace()
+        _ = try? await database.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
+        http.shutdown()
+        try? await redis.close()
+        try? await blockingRedis.close()
+        try? await database.close()
+        try? FileManager.default.removeItem(at: objects.root)
+    }
+
+    /// Runs `body` with a fresh harness and always tears it down.
+    static func with(_ configuration: QueueConfiguration = QueueConfiguration(), _ body: (Harness) async throws -> Void) async throws {
+        let harness = try await Harness(queueConfiguration: configuration)
+        do {
+            try await body(harness)
+        } catch {
+            await harness.tearDown()
+            throw error
+        }
+        await harness.tearDown()
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension JSONValue {
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    var numberValue: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+}

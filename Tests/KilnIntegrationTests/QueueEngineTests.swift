@@ -1,0 +1,123 @@
+import Foundation
+import KilnCore
+import KilnQueue
+import Testing
+
+/// The Redis queue engine alone, against the real Redis.
+@Suite struct QueueEngineTests {
+    static func submission(_ tenant: String, identity: String = "user-1", kind: String = "diag.echo", key: String? = nil,
+                           input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1) -> Submission {
+        Submission(
+            tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: .io, priority: .normal,
+            input: input, maxAttempts: maxAttempts, timeout: .seconds(30), runningCap: cap, weight: weight, idempotencyKey: key,
+            bodyHash: key == nil ? "" : "body-\(input)")
+    }
+
+    @Test func fiftyConcurrentSubmissionsWithOneKeyMakeOneJob() async throws {
+        try await Harness.with { harness in
+            let outcomes = try await withThrowingTaskGroup(of: EnqueueOutcome.self) { group in
+                for _ in 0..<50 { group.addTask { try await harness.queue.enqueue(Self.submission("a", key: "same-key")) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let ids = Set(outcomes.map { outcome -> JobID in
+                switch outcome {
+                case .created(let id), .replayed(let id), .conflict(let id): id
+                }
+            })
+            #expect(ids.count == 1)
+            #expect(outcomes.filter { if case .created = $0 { true } else { false } }.count == 1)
+            let conflict = try await harness.queue.enqueue(Self.submission("a", key: "same-key", input: #"{"other":1}"#))
+            #expect(conflict == .conflict(try #require(ids.first)))
+        }
+    }
+
+    @Test func aFloodFromOneTenantDoesNotStarveAnother() async throws {
+        try await Harness.with { harness in
+            for _ in 0..<10 {
+                _ = try await withThrowingTaskGroup(of: Void.self) { group in
+                    for _ in 0..<1000 { group.addTask { _ = try await harness.queue.enqueue(Self.submission("a")) } }
+                    try await group.waitForAll()
+                }
+            }
+            _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
+            let late = try await harness.queue.enqueue(Self.submission("b"))
+            let (_, batch) = try await harness.queue.settleAndClaim([], jobClass: .io, count: 4, worker: "w")
+            guard case .created(let bID) = late else { throw TestFailure("not created") }
+            #expect(batch.jobs.contains { $0.id == bID }, "tenant b's job must start within one claim round")
+        }
+    }
+
+    @Test func oneIdentityNeverExceedsItsRunningCap() async throws {
+        try await Harness.with { harness in
+            for _ in 0..<20 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "flooder", cap: 3)) }
+            _ = try await harness.queue.enqueue(Self.submission("a", identity: "other", cap: 3))
+            let (_, batch) = try await harness.queue.settleAndClaim([], jobClass: .io, count: 50, worker: "w")
+            #expect(batch.jobs.filter { $0.identity.rawValue == "flooder" }.count == 3)
+            #expect(batch.jobs.contains { $0.identity.rawValue == "other" })
+            // One of the flooder's jobs ends: exactly one more becomes claimable.
+            let done = try #require(batch.jobs.first { $0.identity.rawValue == "flooder" })
+            let (_, next) = try await harness.queue.settleAndClaim(
+                [Settlement(job: done.id, attempt: done.attempt, outcome: .succeeded(result: "{}"))], jobClass: .io, count: 50, worker: "w")
+            #expect(next.jobs.count == 1)
+        }
+    }
+
+    @Test func aWorkerThatLostItsLeaseCannotAckRetryOrRenew() async throws {
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .milliseconds(200)
+        try await Harness.with(configuration) { harness in
+            _ = try await harness.queue.enqueue(Self.submission("a"))
+            let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "zombie").claimed.jobs.first)
+            try await Task.sleep(for: .milliseconds(400))
+            let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "live").claimed.jobs.first)
+            #expect(second.id == first.id)
+            #expect(second.attempt == first.attempt + 1)
+            let renewed = try await harness.queue.renew([(first.id, first.attempt)])
+            #expect(renewed.lost == [first.id])
+            for outcome: Settlement.Outcome in [.succeeded(result: #"{"from":"zombie"}"#), .retry(code: "x", message: "x", delay: .zero)] {
+                #expect(try await harness.queue.settle([Settlement(job: first.id, attempt: first.attempt, outcome: outcome)]) == [nil])
+            }
+            #expect(try await harness.queue.settle([Settlement(job: second.id, attempt: second.attempt, outcome: .succeeded(result: #"{"from":"live"}"#))]) == [.succeeded])
+            let job = try #require(try await harness.queue.snapshots([first.id]).first ?? nil)
+            #expect(job.result == #"{"from":"live"}"#)
+        }
+    }
+
+    @Test func retriesBackOffThenDeadLetterThenReplay() async throws {
+        try await Harness.with { harness in
+            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", kind: "diag.fail", maxAttempts: 2)) else {
+                throw TestFailure("not created")
+            }
+            let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            let (states, immediate) = try await harness.queue.settleAndClaim(
+                [Settlement(job: id, attempt: first.attempt, outcome: .retry(code: "boom", message: "boom", delay: .milliseconds(300)))],
+                jobClass: .io, count: 1, worker: "w")
+            #expect(states == [.retrying])
+            #expect(immediate.jobs.isEmpty, "a retry waits for its backoff")
+            #expect(immediate.nextWakeMilliseconds != nil)
+            try await Task.sleep(for: .milliseconds(400))
+            let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            #expect(second.tries == 2)
+            let final = try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .retry(code: "boom", message: "boom", delay: .zero))])
+            #expect(final == [.dead])
+            #expect(try await harness.queue.deadLetters().map(\.id) == [id])
+            #expect(try await harness.queue.replay(id))
+            #expect(try await harness.queue.deadLetters().isEmpty)
+            let replayed = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            #expect(replayed.id == id)
+            #expect(replayed.tries == 1)
+        }
+    }
+
+    @Test func cancellingAQueuedJobEndsItAtOnce() async throws {
+        try await Harness.with { harness in
+            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            let tenant = try #require(TenantID(validating: "a"))
+            let identity = try #require(Identity(validating: "user-1"))
+            #expect(try await harness.queue.cancel(id, tenant: tenant, identity: identity) == .cancelled)
+            #expect(try await harness.queue.snapshot(id, tenant: tenant)?.state == .cancelled)
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.isEmpty)
+            #expect(try await harness.queue.cancel(id, tenant: tenant, identity: identity) == .alreadyFinished(.cancelled))
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import KilnQueue
+import KilnStore
+import PostgresClient
+import RedisClient
+import Testing
+
+/// The real Redis and PostgreSQL the test command started. A missing server fails the tests; it never skips them.
+enum TestServers {
+    static var redisURL: String {
+        get throws {
+            try #require(ProcessInfo.processInfo.environment["KILN_TEST_REDIS_URL"], "KILN_TEST_REDIS_URL is not set: run the tests with deploy/local/test.sh")
+        }
+    }
+
+    static var databaseURL: String {
+        get throws {
+            try #require(ProcessInfo.processInfo.environment["KILN_TEST_DATABASE_URL"], "KILN_TEST_DATABASE_URL is not set: run the tests with deploy/local/test.sh")
+        }
+    }
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// The `kiln` executable this test run built.
+    static var kilnExecutable: URL {
+        get throws {
+            let candidates = [".build/debug/kiln", ".build/x86_64-unknown-linux-gnu/debug/kiln", ".build/aarch64-unknown-linux-gnu/debug/kiln"]
+            let found = candidates.map { repositoryRoot.appendingPathComponent($0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            return try #require(found, "build the kiln executable first (swift build)")
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import PostgresClient
+import Testing
+
+@Suite struct PostgresClientTests {
+    static let awkwardStrings = [
+        "plain", "", "with space", "comma,inside", "quote\"inside", "back\\slash", "both \\\" end\\", "{braces}",
+        "NULL", "null", "unicode: héllo, 世界, 🎉", "new\nline\ttab", "'single'",
+    ]
+
+    @Test func scalarParametersRoundTrip() async throws {
+        try await TestDatabase.withSchema(.empty) { pool in
+            let date = Date(timeIntervalSince1970: 1_795_490_433.123456)
+            let early = Date(timeIntervalSince1970: -12_345.5)
+            let bytes = (0...255).map(UInt8.init) + [0, 0]
+            let uuid = UUID()
+            let row = try #require(
+                try await pool.query(
+                    """
+                    SELECT $1::text AS text, $2::bigint AS big, $3::int AS small, $4::bool AS yes, $5::bool AS no,
+                        $6::float8 AS double, $7::timestamptz AS date, $8::timestamptz AS early, $9::bytea AS bytes,
+                        $10::text AS null_text, $11::uuid AS uuid, $12::float8 AS infinite, $13::bytea AS data,
+                        length($9::bytea) AS byte_count, extract(epoch FROM $7::timestamptz)::float8 AS epoch,
+                        $1::text = 'unicode: héllo, 世界, 🎉 \\ " ''' AS server_saw_text
+                    """,
+                    [
+                        "unicode: héllo, 世界, 🎉 \\ \" '", Int64.min, Int32.max, true, false, 0.1, date, early, bytes,
+                        String?.none, uuid, -Double.infinity, Data([1, 2, 3]),
+                    ]
+                ).first)
+            #expect(try row.decode("text", as: String.self) == "unicode: héllo, 世界, 🎉 \\ \" '")
+            #expect(try row.decode("server_saw_text", as: Bool.self))
+            #expect(try row.decode("big", as: Int64.self) == .min)
+            #expect(try row.decode("small", as: Int32.self) == .max)
+            #expect(try row.decode("small", as: Int.self) == Int(Int32.max))
+            #expect(try row.decode("yes", as: Bool.self))
+            #expect(try !row.decode("no", as: Bool.self))
+            #expect(try row.decode("double", as: Double.self) == 0.1)
+            #expect(try row.decode("infinite", as: Double.self) == -.infinity)
+            #expect(try abs(row.decode("date", as: Date.self).timeIntervalSince(date)) < 1e-6)
+            #expect(try abs(row.decode("epoch", as: Double.self) - 1_795_490_433.123456) < 1e-6)
+            #expect(try abs(row.decode("early", as: Date.self).timeIntervalSince(early)) < 1e-6)
+            #expect(try row.decode("bytes", as: [UInt8].self) == bytes)
+            #expect(try row.decode("byte_count", as: Int.self) == 258)
+            #expect(try row.decode("data", as: Data.self) == Data([1, 2, 3]))
+            #expect(try row.decode("null_text", as: String?.self) == nil)
+            #expect(try row.decode("uuid", as: UUID.self) == uuid)
+            #expect(try row.decode(10, as: UUID.self) == uuid)
+        }
+    }
+
+    @Test func arrayParametersRoundTrip() async throws {
+        try await TestDatabase.withSchema(.empty) { pool in
+            let strings = Self.awkwardStrings
+            let optionals: [String?] = ["a", nil, "NULL", nil, "b,\"c\""]
+            let numbers: [Int64] = [.min, -1, 0, 1, .max]
+            let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_490_433.5)]
+            let row = try #require(
+                try await pool.query(
+                    """
+                    SELECT $1::text[] AS strings, array_length($1::text[], 1) AS count, ($1::text[])[5] AS fifth,
+                        $2::text[] AS optionals, ($2::text[])[2] IS NULL AS second_is_null, ($2::text[])[3] AS third,
+                        $3::bigint[] AS numbers, $4::timestamptz[] AS dates, $5::text[] AS empty,
+                        (SELECT count(*) FROM unnest($1::text[], $3::bigint[])) AS zipped
+                    """,
+                    [strings, optionals, numbers, dates, [String]()]
+                ).first)
+            #expect(try row.decode("strings", as: [String].self) == strings)
+            #expect(try row.decode("count", as: Int.self) == strings.count)
+            #expect(try row.decode("fifth", as: String.self) == strings[4])
+            #expect(try row.decode("optionals", as: [String?].self) == optionals)
+            #expect(try row.decode("second_is_null", as: Bool.self))
+            #expect(try row.decode("third", as: String.self) == "NULL")
+            #expect(try row.decode("numbers", as: [Int64].self) == numbers)
+            #expect(try row.decode("dates", as: [Date].self) == dates)
+            #expect(try row.decode("empty", as: [String].self).isEmpty)
+            #expect(try row.decode("zipped", as: Int.self) == strings.count)
+            #expect(throws: PostgresError.self) { try row.decode("optionals", as: [String].self) }
+        }
+    }
+
+    @Test func decodingErrorsNameTheColumn() async throws {
+        try await TestDatabase.withSchema(.empty) { pool in
+            let row = try #require(try await pool.query("SELECT 'secret-value'::text AS label, NULL::int AS nothing").first)
+            let mismatch = try #require(throws: PostgresError.self) { try row.decode("label", as: Int.self) }
+            #expect(mismatch.description.contains("\"label\""))
+            #expect(mismatch.description.contains("text"))
+            #expect(!mismatch.description.contains("secret-value"))
+            let missing = try #require(throws: PostgresError.self) { try row.decode("absent", as: String.self) }
+            #expect(missing.description.contains("\"absent\""))
+            let null = try #require(throws: PostgresError.self) { try row.decode("nothing", as: Int.self) }
+            #expect(null.description.contains("NULL"))
+            #expect(try row.decode("nothing", as: Int?.self) == nil)
+            #expect(throws: PostgresError.self) { try row.decode(7, as: String.self) }
+        }
+    }
+
+    @Test func uniqueViolationCarriesSQLState() async throws {
+        try await TestDatabase.withSchema(.empty) { pool in
+            try await pool.withConnection { connection in
+                try connection.execute("CREATE TABLE things (name text PRIMARY KEY)")
+                try connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
+                let error = try #require(throws: PostgresError.self) {
+                    try connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
+                }
+                #expect(error.code == "23505")
+                #expect(error.isUniqueViolation)
+                #expect(error.isServerError)
+                #expect(!error.isUnavailable)
+                #expect(error.category == "integrity constraint violation")
+                #expect(!error.description.contains("private-name"))
+                #expect(!error.description.contains("INSERT"))
+                #expect(error.debugDescription.contains("private-name"))
+                // The connection stays usable after a server error.
+                #expect(try connection.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
+            }
+        }
+    }
+
+    @Test func transactionRollsBackWhenTheBodyThrows() async throws {
+        struct Abort: Error {}
+        try await TestDatabase.withSchema(.empty) { pool in
+            try await pool.execute("CREATE TABLE counters (n int)")
+            await #expect(throws: Abort.self) {
+                try await pool.withTransaction { connection in
+                    try connection.execute("INSERT INTO counters VALUES (1)")
+                    throw Abort()
+                }
+            }
+            // A statement failed inside the body but the body caught it: the transaction still must not commit.
+            await #expect(throws: PostgresError.self) {
+                try await pool.withTransaction { connection in
+                    try connection.execute("INSERT INTO counters VALUES (2)")
+                    _ = try? connection.execute("SELECT 1 / 0")
+                }
+            }
+            _ = try await pool.withTransaction { try $0.execute("INSERT INTO counters VALUES (3)") }
+            let values = try await pool.query("SELECT n FROM counters").map { try $0.decode("n", as: Int.self) }
+            #expect(values == [3])
+        }
+    }
+
+    @Test func statementTimeoutCancelsLongStatements() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.statementTimeout = .milliseconds(200) }) { pool in
+            let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(5)") }
+            #expect(error.code == "57014")
+        }
+    }
+
+    @Test func brokenConnectionIsReplaced() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.poolSize = 1 }) { pool in
+            let first = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            let error = try await #require(throws: PostgresError.self) {
+                try await pool.query("SELECT pg_terminate_backend(pg_backend_pid())")
+            }
+            #expect(error.isUnavailable)
+            let second = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            #expect(first != nil && second != nil && first != second)
+        }
+    }
+
+    @Test func connectErrorsHideThePassword() async throws {
+        var configuration = PostgresConfiguration(url: "postgresql://kiln:pa55-w0rd-secret@127.0.0.1:1/kiln")
+        configuration.connectTimeout = .seconds(2)
+        let error = try #require(throws: PostgresError.self) { try PostgresConnection(configuration: configuration) }
+        #expect(error.isUnavailable)
+        #expect(!error.description.contains("pa55-w0rd-secret"))
+        #expect(!error.debugDescription.contains("pa55-w0rd-secret"))
+        #expect(!error.message.contains("pa55-w0rd-secret"))
+
+        let malformed = try #require(throws: PostgresError.self) {
+            try PostgresConnection(configuration: PostgresConfiguration(url: "postgresql://kiln:pa55-w0rd-secret@127.0.0.1:notaport/kiln"))
+        }
+        #expect(!malformed.description.contains("pa55-w0rd-secret"))
+    }
+
+    @Test func parametersWithNULBytesAreRefused() async throws {
+        try await TestDatabase.withSchema(.empty) { pool in
+            let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT $1::text", ["a\u{0}b"]) }
+            #expect(error.description.contains("$1"))
+        }
+    }
+}

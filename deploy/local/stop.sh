@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Stops everything up.sh and the start-* scripts started: API, worker, Redis, PostgreSQL.
+# Idempotent: anything already stopped is skipped. Data under $KILN_STATE_DIR is kept.
+set -euo pipefail
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=env.sh source-path=SCRIPTDIR
+source "$here/env.sh"
+
+# Services first, so they do not log connection errors while the servers go away.
+kiln_stop_pidfile "$KILN_STATE_DIR/run/api.pid"
+kiln_stop_pidfile "$KILN_STATE_DIR/run/worker.pid"
+
+# Only shut down the Redis we started (its pidfile names a live process), never someone else's on that port.
+redis_pid=$(cat "$KILN_STATE_DIR/redis.pid" 2>/dev/null || true)
+if [[ -n $redis_pid ]] && kill -0 "$redis_pid" 2>/dev/null && kiln_redis_up; then
+  redis-cli -h 127.0.0.1 -p "$KILN_REDIS_PORT" shutdown >/dev/null || true  # flushes the AOF first
+  for _ in $(seq 50); do kill -0 "$redis_pid" 2>/dev/null || break; sleep 0.2; done
+  echo "Redis stopped"
+fi
+
+data="$KILN_STATE_DIR/postgres"
+if [[ -f $data/postmaster.pid ]]; then
+  bindir=$(kiln_pg_bindir)
+  if kiln_as_pg "$bindir/pg_ctl" -D "$data" status >/dev/null 2>&1; then
+    kiln_as_pg "$bindir/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+    echo "PostgreSQL stopped"
+  fi
+fi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the test suite against real Redis and PostgreSQL (started here if needed). Extra arguments go
+# to `swift test`, e.g. `deploy/local/test.sh --filter Queue`. Used by CI via .ci/run.
+set -euo pipefail
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=env.sh source-path=SCRIPTDIR
+source "$here/env.sh"
+
+bash "$here/install-deps.sh"
+# Integration tests need both servers; in CI a missing server must fail the run, never skip tests.
+bash "$here/start-redis.sh" || kiln_die "Redis did not come up on 127.0.0.1:$KILN_REDIS_PORT"
+bash "$here/start-postgres.sh" || kiln_die "PostgreSQL did not come up on 127.0.0.1:$KILN_PG_PORT"
+kiln_redis_up || kiln_die "Redis is not answering on 127.0.0.1:$KILN_REDIS_PORT"
+kiln_pg_up || kiln_die "PostgreSQL is not accepting connections on 127.0.0.1:$KILN_PG_PORT"
+
+export KILN_TEST_REDIS_URL="$KILN_REDIS_URL"
+export KILN_TEST_DATABASE_URL="$KILN_DATABASE_URL"
+mkdir -p "$KILN_OBJECT_ROOT"
+
+cd "$KILN_ROOT"
+swift build --build-tests
+# No --parallel: Swift Testing already runs tests concurrently.
+exec swift test "$@"

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
+# and key, the API and the worker in the background; then runs one demo job end to end. Safe to re-run
+# (API and worker are restarted on the new build).
+set -euo pipefail
+here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=env.sh source-path=SCRIPTDIR
+source "$here/env.sh"
+
+bash "$here/install-deps.sh"
+bash "$here/start-redis.sh"
+bash "$here/start-postgres.sh"
+
+cd "$KILN_ROOT"
+echo "Building kiln (release). The first build fetches and compiles dependencies: expect several minutes."
+swift build -c release --product kiln
+kiln="$(swift build -c release --show-bin-path)/kiln"
+
+mkdir -p "$KILN_STATE_DIR/logs" "$KILN_STATE_DIR/run" "$KILN_OBJECT_ROOT"
+"$kiln" migrate
+
+key_file="$KILN_STATE_DIR/demo-api-key"
+if [[ ! -s $key_file ]]; then
+  rc=0
+  "$kiln" tenant create demo --name "Demo app" --diagnostics || rc=$?
+  ((rc == 0 || rc == 3)) || kiln_die "kiln tenant create failed (exit $rc)"  # 3 = already exists
+  # Write via a temp file so a failed command never leaves an empty key file that would skip this next time.
+  (umask 077 && "$kiln" key create demo --raw >"$key_file.tmp")
+  [[ -s $key_file.tmp ]] || kiln_die "kiln key create printed no key"
+  mv "$key_file.tmp" "$key_file"
+fi
+key=$(<"$key_file")
+
+# (Re)start the services. setsid + nohup detach them from this script's session and terminal, so a
+# Ctrl-C here or closing the terminal does not take them down.
+for svc in api worker; do
+  kiln_stop_pidfile "$KILN_STATE_DIR/run/$svc.pid"
+  log="$KILN_STATE_DIR/logs/$svc.log"
+  if [[ -f $log ]]; then mv "$log" "$log.1"; fi  # keep the previous run's log for post-mortems
+  setsid nohup "$kiln" "$svc" >"$log" 2>&1 </dev/null &
+  echo $! >"$KILN_STATE_DIR/run/$svc.pid"
+done
+
+api_pid=$(<"$KILN_STATE_DIR/run/api.pid")
+for i in $(seq 30); do
+  curl -fsS "$KILN_API_URL/readyz" >/dev/null 2>&1 && break
+  if ! kill -0 "$api_pid" 2>/dev/null || ((i == 30)); then
+    echo "API not ready at $KILN_API_URL/readyz; log tail:" >&2
+    tail -n 30 "$KILN_STATE_DIR/logs/api.log" >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+echo "API ready at $KILN_API_URL"
+
+# The demo job: proves API -> Redis queue -> worker -> PostgreSQL works end to end.
+hdrs=(-H "Authorization: Bearer $key" -H "Kiln-Identity: demo-user")
+json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], ""))' "$1"; }
+job=$(curl -sS --fail-with-body "${hdrs[@]}" -H "Content-Type: application/json" \
+  -d '{"kind":"diag.echo","input":{"message":"hello from kiln"}}' "$KILN_API_URL/v1/jobs")
+id=$(json_field id <<<"$job")
+[[ -n $id ]] || kiln_die "no job id in response: $job"
+echo "Submitted demo job $id"
+
+status=""
+for _ in $(seq 60); do  # 30 s
+  job=$(curl -sS --fail-with-body "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id")
+  status=$(json_field status <<<"$job")
+  case $status in succeeded | failed | dead | cancelled) break ;; esac
+  sleep 0.5
+done
+python3 -m json.tool <<<"$job"
+
+cat <<MSG
+
+Logs:    $KILN_STATE_DIR/logs/{api,worker}.log  (Redis: $KILN_STATE_DIR/redis.log, PostgreSQL: $KILN_STATE_DIR/postgres.log)
+Stop:    deploy/local/stop.sh
+Try:
+  KEY=\$(cat $key_file)
+  curl -sS -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" -H "Content-Type: application/json" \\
+    -d '{"kind":"diag.echo","input":{"message":"hi"}}' $KILN_API_URL/v1/jobs
+  curl -sS -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" $KILN_API_URL/v1/jobs/<id>
+MSG
+
+[[ $status == succeeded ]] || kiln_die "demo job $id ended as '${status:-still pending after 30 s}'; see the logs above"
