@@ -9,10 +9,11 @@ import Synchronization
 /// threads hand over new transfers and cancellations through `inbox` and wake the thread with
 /// `curl_multi_wakeup`, the one multi function libcurl allows from any thread.
 ///
-/// `@unchecked Sendable` is safe because of that confinement and one lock: `isStopped` is guarded by
-/// `stoppedCondition`, and `multi`, `active` and `idleHandles` are used only inside `run()`, except `curl_multi_wakeup`, which is called only with the inbox locked and
-/// `stopRequested` still false; `run()` frees the multi handle only after it has seen `stopRequested`
-/// under the same lock, so a wakeup never reaches a freed handle.
+/// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active` and
+/// `idleHandles` are used only inside `run()`, except `curl_multi_wakeup`, which is called only with
+/// the inbox locked and `stopRequested` still false; `run()` frees the multi handle only after it has
+/// seen `stopRequested` under the same lock, so a wakeup never reaches a freed handle. `isStopped` is
+/// guarded by `stoppedCondition`.
 final class TransferLoop: @unchecked Sendable {
     private struct Inbox {
         var submissions: [Transfer] = []

@@ -1,6 +1,8 @@
 /// `diag.echo`: returns its input, with the time the handler started.
 public struct EchoInput: KindInput {
     public let message: String?
+    /// Stored as the job's artifact `echo.txt` when present.
+    public let artifact: String?
 }
 
 /// `diag.sleep`: sleeps, reporting progress, and stops at once when cancelled.

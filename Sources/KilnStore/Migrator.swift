@@ -66,7 +66,8 @@ public struct Migrator: Sendable {
         var files: [File] = []
         for name in names.sorted() where !name.hasPrefix(".") {
             guard let version = version(ofFileNamed: name) else {
-                throw MigrationError(.invalidFileName, file: name, "migration files are named NNNN_name.sql (digits, then lowercase letters, digits and _)")
+                throw MigrationError(
+                    .invalidFileName, file: name, "migration files are named NNNN_name.sql (digits, then lowercase letters, digits and _)")
             }
             guard let bytes = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
                 throw MigrationError(.unreadable, file: name, "cannot read the file")

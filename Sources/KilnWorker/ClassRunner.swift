@@ -1,6 +1,7 @@
 import Foundation
 import KilnCore
 import KilnQueue
+import KilnStore
 import Logging
 import Metrics
 import Synchronization
@@ -19,6 +20,7 @@ final class ClassRunner: Sendable {
     let jobClass: JobClass
     let concurrency: Int
     let queue: JobQueue
+    let artifacts: ArtifactStore
     let handlers: HandlerRegistry
     let running: RunningJobs
     let configuration: WorkerConfiguration
@@ -30,12 +32,13 @@ final class ClassRunner: Sendable {
     private let completions: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
     init(
-        jobClass: JobClass, concurrency: Int, queue: JobQueue, handlers: HandlerRegistry, running: RunningJobs,
+        jobClass: JobClass, concurrency: Int, queue: JobQueue, artifacts: ArtifactStore, handlers: HandlerRegistry, running: RunningJobs,
         configuration: WorkerConfiguration, recordings: SignalledBuffer<JobID>, logger: Logger
     ) {
         self.jobClass = jobClass
         self.concurrency = concurrency
         self.queue = queue
+        self.artifacts = artifacts
         self.handlers = handlers
         self.running = running
         self.configuration = configuration
@@ -126,7 +129,7 @@ final class ClassRunner: Sendable {
         guard let handler = handlers[job.kind] else {
             return settle(.failed(code: "unknown_kind", message: "no handler for \(job.kind) on this worker"))
         }
-        let context = JobContext(queue: queue, job: job)
+        let context = JobContext(queue: queue, artifacts: artifacts, job: job)
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
         let deadline = Task {

@@ -1,10 +1,12 @@
 public import KilnCore
 public import KilnQueue
 import Foundation
+import KilnStore
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
 public struct JobContext: Sendable {
     let queue: JobQueue
+    let artifacts: ArtifactStore
     public let job: ClaimedJob
 
     /// Reports progress in `0...1`, with an optional short message.
@@ -18,5 +20,11 @@ public struct JobContext: Sendable {
     /// Streams a piece of generated text to the job's listeners.
     public func delta(_ text: String) async throws {
         try await queue.emit("delta", data: JSONValue.object(["text": .string(text)]).canonicalJSON(), job: job.id, attempt: job.attempt)
+    }
+
+    /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary
+    /// file and renamed, so a crash leaves no half-written artifact; a later attempt's artifact of the same name wins.
+    public func saveArtifact(_ name: String, contentType: String, bytes: [UInt8]) async throws {
+        _ = try await artifacts.save(job: job.id, tenant: job.tenant, attempt: job.attempt, name: name, contentType: contentType, bytes: bytes)
     }
 }

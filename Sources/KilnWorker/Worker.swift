@@ -8,13 +8,18 @@ import KilnCore
 /// graceful shutdown stops claiming, lets running jobs finish within the grace period and hands the rest back.
 public struct Worker: Service {
     let queue: JobQueue
+    let artifacts: ArtifactStore
     let recorder: Recorder
     let handlers: HandlerRegistry
     let configuration: WorkerConfiguration
     let logger: Logger
 
-    public init(queue: JobQueue, jobs: JobStore, handlers: HandlerRegistry, configuration: WorkerConfiguration, logger: Logger) {
+    public init(
+        queue: JobQueue, jobs: JobStore, artifacts: ArtifactStore, handlers: HandlerRegistry, configuration: WorkerConfiguration,
+        logger: Logger
+    ) {
         self.queue = queue
+        self.artifacts = artifacts
         self.recorder = Recorder(queue: queue, jobs: jobs, logger: logger)
         self.handlers = handlers
         self.configuration = configuration
@@ -26,7 +31,7 @@ public struct Worker: Service {
         let recordings = SignalledBuffer<JobID>()
         let runners = configuration.concurrency.filter { $0.value > 0 }.map { jobClass, concurrency in
             ClassRunner(
-                jobClass: jobClass, concurrency: concurrency, queue: queue, handlers: handlers, running: running,
+                jobClass: jobClass, concurrency: concurrency, queue: queue, artifacts: artifacts, handlers: handlers, running: running,
                 configuration: configuration, recordings: recordings, logger: logger)
         }
         logger.info("worker started", metadata: ["worker.id": "\(configuration.id)", "worker.classes": "\(configuration.concurrency)"])

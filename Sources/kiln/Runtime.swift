@@ -28,7 +28,7 @@ struct Runtime {
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
         queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
-        objects = try ObjectStore(root: URL(fileURLWithPath: options.objectRoot, isDirectory: true))
+        objects = ObjectStore(root: URL(fileURLWithPath: options.objectRoot, isDirectory: true))
     }
 
     func close() async throws {

@@ -35,7 +35,8 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let worker = Worker(
-            queue: runtime.queue, jobs: JobStore(pool: runtime.database), handlers: .diagnostics,
+            queue: runtime.queue, jobs: JobStore(pool: runtime.database),
+            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .diagnostics,
             configuration: configuration, logger: logger)
         let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()

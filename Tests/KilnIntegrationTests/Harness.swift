@@ -91,7 +91,9 @@ final class Harness: Sendable {
         configuration.renewInterval = .milliseconds(200)
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
-        run(Worker(queue: queue, jobs: JobStore(pool: database), handlers: .diagnostics, configuration: configuration, logger: logger))
+        run(Worker(
+            queue: queue, jobs: JobStore(pool: database), artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics,
+            configuration: configuration, logger: logger))
     }
 
     private func run(_ service: some Service) {
@@ -141,7 +143,7 @@ final class Harness: Sendable {
         let running = services.withLock { $0 }
         for service in running { await service.group.triggerGracefulShutdown() }
         for service in running { try? await service.task.value }
-        try? await queue.deleteNamespace()
+        _ = try? await queue.deleteNamespace()
         _ = try? await database.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
         http.shutdown()
         try? await redis.close()

@@ -1,6 +1,7 @@
 import Foundation
 import KilnCore
 import KilnStore
+import PostgresClient
 import Testing
 
 @Suite struct ArtifactStoreTests {
@@ -13,11 +14,13 @@ import Testing
                 let job = JobID()
                 let newer = Array("attempt two".utf8)
                 let saved = try #require(
-                    try await store.save(job: job, tenant: tenant, attempt: 2, name: "story.txt", contentType: "text/plain", bytes: newer))
+                    try await store.save(job: job, tenant: tenant, attempt: 2, name: "story.txt", contentType: "text/plain", bytes: newer)
+                )
                 #expect(saved.path == "tenants/acme/jobs/\(job)/2/story.txt")
                 #expect(saved.sha256 == Digest.sha256Hex(newer) && saved.size == newer.count)
 
-                let fenced = try await store.save(job: job, tenant: tenant, attempt: 1, name: "story.txt", contentType: "text/html", bytes: Array("attempt one".utf8))
+                let fenced = try await store.save(
+                    job: job, tenant: tenant, attempt: 1, name: "story.txt", contentType: "text/html", bytes: Array("attempt one".utf8))
                 #expect(fenced == nil)
                 let found = try #require(try await store.find(job: job, tenant: tenant, name: "story.txt"))
                 #expect(found.attempt == 2 && found.contentType == "text/plain" && found.sha256 == saved.sha256)
@@ -26,7 +29,9 @@ import Testing
                 await #expect(throws: StoreError.self) { try await objects.read("tenants/acme/jobs/\(job)/1/story.txt") }
 
                 let third = try #require(
-                    try await store.save(job: job, tenant: tenant, attempt: 3, name: "story.txt", contentType: "text/plain", bytes: Array("three".utf8)))
+                    try await store.save(
+                        job: job, tenant: tenant, attempt: 3, name: "story.txt", contentType: "text/plain", bytes: Array("three".utf8))
+                )
                 #expect(try await store.find(job: job, tenant: tenant, name: "story.txt") == third)
                 _ = try await store.save(job: job, tenant: tenant, attempt: 3, name: "cover.png", contentType: "image/png", bytes: [0x89, 0x50])
                 #expect(try await store.list(job: job, tenant: tenant).map(\.name) == ["cover.png", "story.txt"])
@@ -71,8 +76,10 @@ import Testing
                 let objects = ObjectStore(root: root)
                 let store = UploadStore(pool: pool, objects: objects)
                 // No such tenant: the foreign key refuses the row.
-                await #expect(throws: (any Error).self) {
-                    try await store.save(tenant: #require(TenantID(validating: "ghost")), identity: #require(Identity(validating: "d")), contentType: "x/y", bytes: [1])
+                let ghost = try #require(TenantID(validating: "ghost"))
+                let identity = try #require(Identity(validating: "d"))
+                await #expect(throws: PostgresError.self) {
+                    try await store.save(tenant: ghost, identity: identity, contentType: "x/y", bytes: [1])
                 }
                 let uploads = try objects.fileURL(for: "tenants/ghost/uploads")
                 #expect(try FileManager.default.contentsOfDirectory(atPath: uploads.path).isEmpty)

@@ -5,10 +5,15 @@ import PostgresClient
 import Testing
 
 @Suite struct JobStoreTests {
-    static let tenant = TenantID(validating: "acme")!
-    static let identity = Identity(validating: "user-1")!
+    private let tenant: TenantID
+    private let identity: Identity
 
-    static func job(_ id: JobID, attempt: Int, state: JobState, result: String? = nil, errorMessage: String? = nil) -> JobRecord {
+    init() throws {
+        tenant = try #require(TenantID(validating: "acme"))
+        identity = try #require(Identity(validating: "user-1"))
+    }
+
+    private func job(_ id: JobID, attempt: Int, state: JobState, result: String? = nil, errorMessage: String? = nil) -> JobRecord {
         JobRecord(
             id: id, tenant: tenant, identity: identity, kind: "diag.echo", priority: .normal, state: state,
             attempt: attempt, maxAttempts: 3, input: #"{"message": "hi"}"#, result: result,
@@ -20,12 +25,12 @@ import Testing
 
     @Test func olderAttemptNeverOverwritesNewer() async throws {
         try await TestDatabase.withSchema { pool in
-            _ = try await TenantStore(pool: pool).create(id: Self.tenant, name: "Acme")
+            _ = try await TenantStore(pool: pool).create(id: tenant, name: "Acme")
             let store = JobStore(pool: pool)
             let id = JobID()
-            #expect(try await store.record([Self.job(id, attempt: 2, state: .succeeded, result: #"{"ok": 2}"#)]) == 1)
-            #expect(try await store.record([Self.job(id, attempt: 1, state: .failed, errorMessage: "late")]) == 0)
-            let found = try #require(try await store.find(id: id, tenant: Self.tenant))
+            #expect(try await store.record([job(id, attempt: 2, state: .succeeded, result: #"{"ok": 2}"#)]) == 1)
+            #expect(try await store.record([job(id, attempt: 1, state: .failed, errorMessage: "late")]) == 0)
+            let found = try #require(try await store.find(id: id, tenant: tenant))
             #expect(found.attempt == 2)
             #expect(found.state == .succeeded)
             #expect(found.result == #"{"ok": 2}"#)
@@ -35,26 +40,26 @@ import Testing
             #expect(found.finishedAt == Date(timeIntervalSince1970: 1_795_490_002))
 
             // The same attempt may move its own record on; a later one replaces it.
-            #expect(try await store.record([Self.job(id, attempt: 3, state: .dead, errorMessage: "gave up")]) == 1)
-            #expect(try await store.find(id: id, tenant: Self.tenant)?.state == .dead)
+            #expect(try await store.record([job(id, attempt: 3, state: .dead, errorMessage: "gave up")]) == 1)
+            #expect(try await store.find(id: id, tenant: tenant)?.state == .dead)
 
             // Tenant-scoped: another tenant neither sees nor overwrites it.
             let other = try #require(TenantID(validating: "other"))
             _ = try await TenantStore(pool: pool).create(id: other, name: "Other")
             #expect(try await store.find(id: id, tenant: other) == nil)
-            var intruder = Self.job(id, attempt: 9, state: .succeeded)
+            var intruder = job(id, attempt: 9, state: .succeeded)
             intruder.tenant = other
             #expect(try await store.record([intruder]) == 0)
-            #expect(try await store.find(id: id, tenant: Self.tenant)?.attempt == 3)
+            #expect(try await store.find(id: id, tenant: tenant)?.attempt == 3)
         }
     }
 
     @Test func thousandRecordsInOneCall() async throws {
         try await TestDatabase.withSchema { pool in
-            _ = try await TenantStore(pool: pool).create(id: Self.tenant, name: "Acme")
+            _ = try await TenantStore(pool: pool).create(id: tenant, name: "Acme")
             let store = JobStore(pool: pool)
             let jobs = (0..<1000).map { index in
-                var job = Self.job(JobID(), attempt: 1, state: index.isMultiple(of: 2) ? .succeeded : .failed)
+                var job = job(JobID(), attempt: 1, state: index.isMultiple(of: 2) ? .succeeded : .failed)
                 job.input = #"{"index": \#(index), "text": "quote \" backslash \\ comma , brace } 世界"}"#
                 job.result = index.isMultiple(of: 2) ? #"["a", {"b": null}]"# : nil
                 job.errorMessage = index.isMultiple(of: 2) ? nil : "failed: \"NULL\", {x}, \\ \(index)"
@@ -64,7 +69,7 @@ import Testing
             #expect(try await store.record(jobs) == 1000)
             #expect(try await pool.query("SELECT count(*) AS n FROM jobs").first?.decode("n", as: Int.self) == 1000)
             for index in [0, 1, 3, 998, 999] {
-                let found = try #require(try await store.find(id: jobs[index].id, tenant: Self.tenant))
+                let found = try #require(try await store.find(id: jobs[index].id, tenant: tenant))
                 #expect(found.state == jobs[index].state)
                 #expect(found.errorMessage == jobs[index].errorMessage)
                 #expect(found.startedAt == jobs[index].startedAt)
@@ -78,14 +83,14 @@ import Testing
 
     @Test func duplicatesInOneBatchKeepTheLatestAttempt() async throws {
         try await TestDatabase.withSchema { pool in
-            _ = try await TenantStore(pool: pool).create(id: Self.tenant, name: "Acme")
+            _ = try await TenantStore(pool: pool).create(id: tenant, name: "Acme")
             let store = JobStore(pool: pool)
             let id = JobID()
             let written = try await store.record([
-                Self.job(id, attempt: 2, state: .running), Self.job(id, attempt: 1, state: .failed), Self.job(id, attempt: 2, state: .succeeded),
+                job(id, attempt: 2, state: .running), job(id, attempt: 1, state: .failed), job(id, attempt: 2, state: .succeeded),
             ])
             #expect(written == 1)
-            #expect(try await store.find(id: id, tenant: Self.tenant)?.state == .succeeded)
+            #expect(try await store.find(id: id, tenant: tenant)?.state == .succeeded)
             #expect(try await store.record([]) == 0)
         }
     }

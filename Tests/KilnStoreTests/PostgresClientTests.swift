@@ -25,7 +25,7 @@ import Testing
                     """,
                     [
                         "unicode: héllo, 世界, 🎉 \\ \" '", Int64.min, Int32.max, true, false, 0.1, date, early, bytes,
-                        String?.none, uuid, -Double.infinity, Data([1, 2, 3]),
+                        .null, uuid, -Double.infinity, Data([1, 2, 3]),
                     ]
                 ).first)
             #expect(try row.decode("text", as: String.self) == "unicode: héllo, 世界, 🎉 \\ \" '")

@@ -1,0 +1,50 @@
+import CurlClient
+import Foundation
+import KilnAPI
+import KilnCore
+import Testing
+
+/// Bytes in and out: uploads, and artifacts served to their job's owner only.
+@Suite struct ArtifactAndUploadTests {
+    @Test func anArtifactIsServedToItsOwnerOnly() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            let rival = try await harness.tenant("rival")
+            try await harness.startAPI()
+            harness.startWorker()
+            let text = "Once upon a time — «héllo» 👋"
+            let id = try await harness.submit(#"{"kind":"diag.echo","input":{"artifact":"\#(text)"}}"#, as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            guard case .array(let artifacts)? = job["artifacts"], let first = artifacts.first else { throw TestFailure("no artifacts: \(job)") }
+            #expect(first["name"]?.stringValue == "echo.txt")
+            #expect(first["sha256"]?.stringValue == Digest.sha256Hex(text))
+            let path = "/v1/jobs/\(id)/artifacts/echo.txt"
+            let own = try await harness.send(try harness.request("GET", path, as: client))
+            #expect(own.status == 200)
+            #expect(String(decoding: own.response.body, as: UTF8.self) == text)
+            #expect(own.response.header("Content-Type")?.hasPrefix("text/plain") == true)
+            #expect(try await harness.send(try harness.request("GET", path, as: client, identity: "someone-else")).status == 404)
+            #expect(try await harness.send(try harness.request("GET", path, as: rival)).status == 404)
+            #expect(try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/artifacts/missing.txt", as: client)).status == 404)
+        }
+    }
+
+    @Test func uploadsAreStoredAndLimited() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI { $0.maxUploadBytes = 4096 }
+            let bytes = (0..<3000).map { UInt8($0 % 251) }
+            var upload = try harness.request("POST", "/v1/uploads", as: client, headers: [("Content-Type", "image/png")])
+            upload.body = bytes
+            upload.headers = ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": "image/png"]
+            let stored = try await harness.send(upload)
+            #expect(stored.status == 201)
+            #expect(stored.json?["size"]?.numberValue == 3000)
+            #expect(stored.json?["sha256"]?.stringValue == Digest.sha256Hex(Data(bytes)))
+            upload.body = [UInt8](repeating: 1, count: 5000)
+            let tooLarge = try await harness.send(upload)
+            #expect(tooLarge.status == 413)
+            #expect(tooLarge.json?["code"]?.stringValue == "body_too_large")
+        }
+    }
+}

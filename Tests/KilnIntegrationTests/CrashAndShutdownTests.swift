@@ -1,0 +1,79 @@
+import Foundation
+import KilnCore
+import KilnQueue
+import KilnStore
+import PostgresClient
+import Testing
+
+/// Workers that die or stop: nothing is lost and nothing runs to completion twice.
+@Suite struct CrashAndShutdownTests {
+    /// Waits until the job is running (as Redis says), returning its attempt.
+    static func awaitRunning(_ harness: Harness, _ id: JobID, _ tenant: TenantID) async throws -> JobSnapshot {
+        for _ in 0..<500 {
+            if let job = try await harness.queue.snapshot(id, tenant: tenant), job.state == .running { return job }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("job \(id) never started")
+    }
+
+    @Test func aJobOfAWorkerKilledWithSigkillIsRunAgainAndRecordedOnce() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            let doomed = try WorkerProcess(harness)
+            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":1.5,"progress_steps":3}}"#, as: client)
+            let first = try await Self.awaitRunning(harness, id, client.tenant.id)
+            #expect(first.attempt == 1)
+            doomed.kill(SIGKILL)
+            #expect(try await doomed.waitForExit(within: .seconds(5)))
+            let killedAt = ContinuousClock.now
+            harness.startWorker()
+            let job = try await harness.awaitFinished(id, as: client, within: .seconds(20))
+            #expect(job["status"]?.stringValue == "succeeded")
+            #expect(job["attempt"]?.numberValue == 2)
+            // Default lease settings bring the job back well within 10 seconds (it also ran for 1.5 s).
+            #expect(ContinuousClock.now - killedAt < .seconds(10))
+            var rows: [JobRecord] = []
+            for _ in 0..<100 where rows.isEmpty {
+                rows = try await JobStore(pool: harness.database).find(id: id, tenant: client.tenant.id).map { [$0] } ?? []
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(rows.count == 1)
+            #expect(rows.first?.attempt == 2)
+            #expect(rows.first?.state == .succeeded)
+            let count = try await harness.database.query("SELECT count(*) FROM jobs WHERE id = $1::uuid", [id.rawValue])
+            #expect(try count.first?.decode(0, as: Int.self) == 1)
+        }
+    }
+
+    @Test func sigtermFinishesShortJobsAndHandsBackLongOnesWithoutSpendingTheAttempt() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            let stopping = try WorkerProcess(harness, grace: 0.3)
+            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":1.5,"progress_steps":3}}"#, as: client)
+            _ = try await Self.awaitRunning(harness, long, client.tenant.id)
+            stopping.kill(SIGTERM)
+            #expect(try await stopping.waitForExit(within: .seconds(10)))
+            let handedBack = try #require(try await harness.queue.snapshot(long, tenant: client.tenant.id))
+            #expect(handedBack.state == .queued)
+            #expect(handedBack.tries == 0)
+            harness.startWorker()
+            let job = try await harness.awaitFinished(long, as: client)
+            #expect(job["status"]?.stringValue == "succeeded")
+        }
+    }
+
+    @Test func anAttemptPastItsDeadlineIsStoppedAndRetried() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            harness.startWorker()
+            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":30,"timeout_seconds":0.2}}"#, as: client)
+            let job = try await harness.awaitFinished(id, as: client, within: .seconds(20))
+            #expect(job["status"]?.stringValue == "dead")
+            #expect(job["error"]?["code"]?.stringValue == "deadline_exceeded")
+            #expect(job["attempt"]?.numberValue == 3)
+        }
+    }
+}

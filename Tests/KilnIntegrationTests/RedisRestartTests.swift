@@ -1,0 +1,80 @@
+import Foundation
+import KilnCore
+import KilnQueue
+import RedisClient
+import Testing
+
+/// A Redis of the test's own (AOF on, as deployed), restarted under the queue: accepted jobs survive.
+@Suite struct RedisRestartTests {
+    final class PrivateRedis {
+        let port = Int.random(in: 20_000..<30_000)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-redis-\(UUID().uuidString.prefix(8))")
+
+        func start() async throws {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [
+                "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
+                "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "", "--daemonize", "yes",
+                "--pidfile", directory.appendingPathComponent("redis.pid").path,
+            ]
+            try process.run()
+            process.waitUntilExit()
+            var configuration = RedisConfiguration()
+            configuration.port = port
+            for _ in 0..<100 {
+                if (try? RedisConnection(configuration: configuration).send(["PING"])) != nil { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            throw TestFailure("redis-server did not start on \(port)")
+        }
+
+        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
+        func stop() throws {
+            var configuration = RedisConfiguration()
+            configuration.port = port
+            _ = try? RedisConnection(configuration: configuration).send(["SHUTDOWN"])
+        }
+
+        deinit {
+            try? stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    @Test func aRestartLosesNoAcceptedJob() async throws {
+        let redis = PrivateRedis()
+        try await redis.start()
+        var configuration = RedisConfiguration()
+        configuration.port = redis.port
+        let pool = RedisPool(configuration: configuration)
+        let queue = try JobQueue(redis: pool, blockingRedis: pool)
+        try await queue.prepare()
+        var accepted: Set<JobID> = []
+        for index in 0..<200 {
+            let submission = QueueEngineTests.submission("a", identity: "user-\(index % 7)")
+            if case .created(let id) = try await queue.enqueue(submission) { accepted.insert(id) }
+        }
+        let running = try await queue.settleAndClaim([], jobClass: .io, count: 20, worker: "before-restart").claimed.jobs
+        try redis.stop()
+        try await Task.sleep(for: .milliseconds(200))
+        try await redis.start()
+        // Pooled connections to the old server fail once (a client sees one 503) and are replaced; scripts are
+        // reloaded on NOSCRIPT by themselves.
+        for _ in 0..<50 {
+            if (try? await queue.ping()) != nil { break }
+        }
+        var seen = Set(running.map(\.id))
+        var settlements = running.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
+        while true {
+            let (states, batch) = try await queue.settleAndClaim(settlements, jobClass: .io, count: 50, worker: "after-restart")
+            #expect(states.allSatisfy { $0 == .succeeded })
+            if batch.jobs.isEmpty { break }
+            seen.formUnion(batch.jobs.map(\.id))
+            settlements = batch.jobs.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
+        }
+        #expect(seen == accepted)
+        try await pool.close()
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import KilnStore
+import Testing
+
+/// A `kiln worker` process on the harness's namespace and schema, for tests that kill or stop it.
+final class WorkerProcess {
+    private let process = Process()
+    let id: String
+
+    init(_ harness: Harness, grace: Double = 10) throws {
+        id = "process-\(UUID().uuidString.prefix(6))"
+        process.executableURL = try TestServers.kilnExecutable
+        process.arguments = [
+            "worker", "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
+            "--schema", harness.schema, "--object-root", harness.objects.root.path, "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func kill(_ signal: Int32) {
+        Foundation.kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit; false when it is still running after `limit`.
+    func waitForExit(within limit: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return !process.isRunning
+    }
+
+    deinit {
+        if process.isRunning { kill(SIGKILL) }
+    }
+}
