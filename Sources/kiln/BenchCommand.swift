@@ -71,7 +71,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        api.stop()
+        await api.stop()
         throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
     }
 
@@ -82,10 +82,24 @@ struct BenchCommand: AsyncParsableCommand {
             body: Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8))
     }
 
+    /// Runs `body`, then stops the processes, whether it succeeded or not.
+    private func stopping<T>(_ children: [ChildProcess], _ body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            for child in children { await child.stop() }
+            return value
+        } catch {
+            for child in children { await child.stop() }
+            throw error
+        }
+    }
+
     private func httpSubmissions(namespace: String, key: String) async throws -> Double {
-        let api = try await startAPI(namespace: namespace)
-        defer { api.stop() }
-        let client = try HTTPClient()
+        try await stopping([try await startAPI(namespace: namespace)]) { try await measureSubmissions(key: key) }
+    }
+
+    private func measureSubmissions(key: String) async throws -> Double {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connectionsCount))
         defer { client.shutdown() }
         let request = submitRequest(key: key)
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
@@ -127,21 +141,24 @@ struct BenchCommand: AsyncParsableCommand {
                 childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
                 logTo: "\(logDirectory)/bench-worker-\(index).log")
         }
-        defer { children.forEach { $0.stop() } }
-        while true {
-            let stats = try await runtime.queue.stats()
-            if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
-            try await Task.sleep(for: .milliseconds(10))
+        return try await stopping(children) {
+            while true {
+                let stats = try await runtime.queue.stats()
+                if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            return Double(jobs) / (ContinuousClock.now - started).seconds
         }
-        return Double(jobs) / (ContinuousClock.now - started).seconds
     }
 
     private func latency(namespace: String, key: String) async throws -> (start: Histogram<UInt64>, readable: Histogram<UInt64>) {
         let api = try await startAPI(namespace: namespace)
-        defer { api.stop() }
         let worker = try ChildProcess(childArguments("worker", namespace: namespace), logTo: "\(logDirectory)/bench-worker-latency.log")
-        defer { worker.stop() }
-        let client = try HTTPClient()
+        return try await stopping([api, worker]) { try await measureLatency(key: key) }
+    }
+
+    private func measureLatency(key: String) async throws -> (start: Histogram<UInt64>, readable: Histogram<UInt64>) {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
         defer { client.shutdown() }
         let request = submitRequest(key: key)
         let total = Int(Double(rate) * latencySeconds)

@@ -14,12 +14,14 @@ final class ChildProcess {
         try process.run()
     }
 
-    /// SIGTERM, then waits for the process to drain and exit.
-    func stop() {
+    /// SIGTERM, then waits (without blocking a thread) for the process to drain and exit.
+    func stop() async {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
     }
 
-    deinit { stop() }
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
 }

@@ -10,17 +10,20 @@ import Testing
         let port = Int.random(in: 20_000..<30_000)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-redis-\(UUID().uuidString.prefix(8))")
 
+        private var process: Process?
+
         func start() async throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = [
                 "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
-                "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "", "--daemonize", "yes",
-                "--pidfile", directory.appendingPathComponent("redis.pid").path,
+                "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
             ]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
+            self.process = process
             var configuration = RedisConfiguration()
             configuration.port = port
             for _ in 0..<100 {
@@ -30,15 +33,16 @@ import Testing
             throw TestFailure("redis-server did not start on \(port)")
         }
 
-        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
-        func stop() throws {
-            var configuration = RedisConfiguration()
-            configuration.port = port
-            _ = try? RedisConnection(configuration: configuration).send(["SHUTDOWN"])
+        /// SIGTERM: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
+        func stop() async throws {
+            guard let process else { return }
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            self.process = nil
         }
 
         deinit {
-            try? stop()
+            if let process, process.isRunning { process.interrupt() }
             try? FileManager.default.removeItem(at: directory)
         }
     }
@@ -57,8 +61,7 @@ import Testing
             if case .created(let id) = try await queue.enqueue(submission) { accepted.insert(id) }
         }
         let running = try await queue.settleAndClaim([], jobClass: .io, count: 20, worker: "before-restart").claimed.jobs
-        try redis.stop()
-        try await Task.sleep(for: .milliseconds(200))
+        try await redis.stop()
         try await redis.start()
         // Pooled connections to the old server fail once (a client sees one 503) and are replaced; scripts are
         // reloaded on NOSCRIPT by themselves.
@@ -76,5 +79,6 @@ import Testing
         }
         #expect(seen == accepted)
         try await pool.close()
+        try await redis.stop()
     }
 }
