@@ -33,13 +33,18 @@ let package = Package(
 
         // Safe Swift over each C library; no domain types.
         .target(
+            name: "ConnectionPooling",
+            dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "RedisClient",
-            dependencies: ["CHiredis", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["CHiredis", "ConnectionPooling"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PostgresClient",
-            dependencies: ["CLibPQ", .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["CLibPQ", "ConnectionPooling"],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,4 +1,5 @@
 internal import CLibPQ
+public import ConnectionPooling
 import Foundation
 
 /// One blocking connection to PostgreSQL, owning its libpq `PGconn`.
@@ -8,7 +9,7 @@ import Foundation
 /// decoders read, and to the configuration's statement timeout and search path.
 /// `@unchecked Sendable`: it is handed between threads by the pool, but only ever used by the one caller that
 /// holds it, so its `PGconn` is never touched concurrently (libpq allows that for distinct connections).
-public final class PostgresConnection: @unchecked Sendable {
+public final class PostgresConnection: PooledConnection, @unchecked Sendable {
     /// The `PGconn`; nil once closed.
     private var handle: OpaquePointer?
 
@@ -65,7 +66,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Whether the pool may hand the connection to the next caller: working, and outside any transaction.
-    var isReusable: Bool {
+    public var isReusable: Bool {
         guard let handle, PQstatus(handle) == CONNECTION_OK else { return false }
         return PQtransactionStatus(handle) == PQTRANS_IDLE
     }

@@ -1,4 +1,5 @@
 internal import CHiredis
+public import ConnectionPooling
 
 /// One blocking connection to Redis, owning its hiredis context.
 ///
@@ -6,7 +7,7 @@ internal import CHiredis
 /// cooperative pool. After an I/O error the connection is broken for good and the pool drops it.
 /// `@unchecked Sendable`: it is handed between threads by the pool, but only ever used by the one caller
 /// that holds it, so its context is never touched concurrently.
-public final class RedisConnection: @unchecked Sendable {
+public final class RedisConnection: PooledConnection, @unchecked Sendable {
     private var context: UnsafeMutablePointer<redisContext>?
     private let configuration: RedisConfiguration
     /// The read timeout now in force, in milliseconds, so blocking commands can change it and put it back.
@@ -42,8 +43,8 @@ public final class RedisConnection: @unchecked Sendable {
 
     deinit { close() }
 
-    /// Whether an I/O error has made this connection unusable.
-    public var isBroken: Bool { context == nil }
+    /// False once an I/O error (or `close()`) has made this connection unusable.
+    public var isReusable: Bool { context != nil }
 
     /// Frees the context; idempotent.
     public func close() {
