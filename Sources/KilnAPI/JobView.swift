@@ -22,20 +22,8 @@ struct JobView {
     var artifacts: [Artifact] = []
 
     init(_ job: JobSnapshot) {
-        func date(_ milliseconds: Int64?) -> Date? { milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) } }
-        id = job.id
-        kind = job.kind
-        state = job.state
-        priority = job.priority
-        attempt = job.attempt
-        maxAttempts = job.maxAttempts
-        createdAt = Date(timeIntervalSince1970: Double(job.createdAtMilliseconds) / 1000)
-        startedAt = date(job.startedAtMilliseconds)
-        finishedAt = date(job.finishedAtMilliseconds)
+        self.init(job.record)
         progress = job.progress
-        result = job.result
-        errorCode = job.errorCode
-        errorMessage = job.errorMessage
         cancelRequested = job.cancelRequested
     }
 

@@ -1,3 +1,4 @@
+public import Foundation
 public import KilnCore
 
 /// A job as Redis holds it now.
@@ -54,5 +55,17 @@ public struct JobSnapshot: Sendable {
         self.createdAtMilliseconds = created
         self.startedAtMilliseconds = fields["started"].flatMap(Int64.init)
         self.finishedAtMilliseconds = fields["finished"].flatMap(Int64.init)
+    }
+
+    /// The job as PostgreSQL records it.
+    public var record: JobRecord {
+        func date(_ milliseconds: Int64?) -> Date? {
+            milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        }
+        return JobRecord(
+            id: id, tenant: tenant, identity: identity, kind: kind, priority: priority, state: state, attempt: attempt,
+            maxAttempts: maxAttempts, input: input, result: result, errorCode: errorCode, errorMessage: errorMessage,
+            createdAt: Date(timeIntervalSince1970: Double(createdAtMilliseconds) / 1000), startedAt: date(startedAtMilliseconds),
+            finishedAt: date(finishedAtMilliseconds))
     }
 }

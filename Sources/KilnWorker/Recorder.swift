@@ -26,22 +26,8 @@ struct Recorder: Sendable {
 
     private func write(_ snapshots: [JobSnapshot]) async throws {
         guard !snapshots.isEmpty else { return }
-        try await jobs.record(snapshots.map(JobRecord.init(snapshot:)))
+        try await jobs.record(snapshots.map(\.record))
         try await queue.markRecorded(snapshots.map(\.id))
         logger.trace("recorded jobs", metadata: ["job.count": "\(snapshots.count)"])
-    }
-}
-
-extension JobRecord {
-    init(snapshot: JobSnapshot) {
-        func date(_ milliseconds: Int64?) -> Date? {
-            milliseconds.map { Date(timeIntervalSince1970: Double($0) / 1000) }
-        }
-        self.init(
-            id: snapshot.id, tenant: snapshot.tenant, identity: snapshot.identity, kind: snapshot.kind,
-            priority: snapshot.priority, state: snapshot.state, attempt: snapshot.attempt, maxAttempts: snapshot.maxAttempts,
-            input: snapshot.input, result: snapshot.result, errorCode: snapshot.errorCode, errorMessage: snapshot.errorMessage,
-            createdAt: Date(timeIntervalSince1970: Double(snapshot.createdAtMilliseconds) / 1000),
-            startedAt: date(snapshot.startedAtMilliseconds), finishedAt: date(snapshot.finishedAtMilliseconds))
     }
 }
