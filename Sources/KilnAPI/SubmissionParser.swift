@@ -52,7 +52,8 @@ struct SubmissionParser {
             }
         }
         let canonicalInput = input.canonicalJSON()
-        let bodyHash = Digest.sha256Hex(
+        // Only an idempotency key needs the digest of what was submitted.
+        let bodyHash = idempotencyKey == nil ? "" : Digest.sha256Hex(
             JSONValue.object(["kind": .string(kindName), "input": input, "priority": .string(priority.rawValue),
                               "delay_ms": .number(Double(delay.milliseconds))]).canonicalJSON())
         return Submission(

@@ -22,10 +22,13 @@ public enum APIKey {
 extension Sequence where Element == UInt8 {
     /// Lowercase hexadecimal.
     public var hexString: String {
-        var text = ""
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text += String(byte >> 4, radix: 16) + String(byte & 0x0F, radix: 16)
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -29,11 +29,4 @@ import Testing
         #expect(JobID(validating: "6F9619FF-8B86-D011-B42D-00C04FC964FF")?.rawValue == "6f9619ff-8b86-d011-b42d-00c04fc964ff")
         #expect(Identity(validating: "has space") == nil)
     }
-
-    @Test func canonicalJSONIgnoresKeyOrder() throws {
-        let first = try #require(JSONValue.parse(#"{"b":1,"a":[true,null,"x"]}"#))
-        let second = try #require(JSONValue.parse(#"{"a":[true,null,"x"],"b":1}"#))
-        #expect(first.canonicalJSON() == second.canonicalJSON())
-        #expect(first.canonicalJSON() == #"{"a":[true,null,"x"],"b":1}"#)
-    }
 }
