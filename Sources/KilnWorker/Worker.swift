@@ -61,17 +61,22 @@ public struct Worker: Service {
         logger.info("worker stopped", metadata: ["worker.id": "\(configuration.id)"])
     }
 
+    /// Writes what the runners settled, several batches at once (as many as the PostgreSQL pool has connections), so
+    /// recording keeps up with claiming.
     private func record(_ recordings: SignalledBuffer<JobID>) async throws {
-        for await _ in recordings.signals {
-            var ids = recordings.takeAll()
-            while !ids.isEmpty {
-                let batch = Array(ids.prefix(configuration.recordBatch))
-                ids.removeFirst(batch.count)
-                do {
-                    try await recorder.record(batch)
-                } catch {
-                    // The jobs stay in `unrecorded`; the sweep writes them later.
-                    logger.error("recording failed", metadata: ["error": "\(error)"])
+        await withDiscardingTaskGroup { group in
+            for await _ in recordings.signals {
+                let ids = recordings.takeAll()
+                for start in stride(from: 0, to: ids.count, by: configuration.recordBatch) {
+                    let batch = Array(ids[start..<min(start + configuration.recordBatch, ids.count)])
+                    group.addTask {
+                        do {
+                            try await recorder.record(batch)
+                        } catch {
+                            // The jobs stay in `unrecorded`; the sweep writes them later.
+                            logger.error("recording failed", metadata: ["error": "\(error)"])
+                        }
+                    }
                 }
             }
         }

@@ -1,22 +1,26 @@
 /// The text form of one-dimensional arrays: `{"a","b \"c\"",NULL}`.
 enum PostgresArrayLiteral {
     /// Quotes every element, so commas, braces, spaces, quotes, backslashes and the word `NULL` stay data.
+    /// Works on UTF-8 bytes: `"` and `\` are ASCII, so they never occur inside a multi-byte character.
     static func encode(_ elements: [String?]) -> String {
-        var text = "{"
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        bytes.reserveCapacity(elements.reduce(2) { $0 + ($1?.utf8.count ?? 4) + 3 })
         for (index, element) in elements.enumerated() {
-            if index > 0 { text += "," }
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
             guard let element else {
-                text += "NULL"
+                bytes.append(contentsOf: "NULL".utf8)
                 continue
             }
-            text += "\""
-            for character in element.unicodeScalars {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.unicodeScalars.append(character)
+            bytes.append(quote)
+            for byte in element.utf8 {
+                if byte == quote || byte == backslash { bytes.append(backslash) }
+                bytes.append(byte)
             }
-            text += "\""
+            bytes.append(quote)
         }
-        return text + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads the server's output of a one-dimensional array; nil for other shapes (several dimensions, bounds
