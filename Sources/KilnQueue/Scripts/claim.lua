@@ -40,43 +40,62 @@ local claimed = {}
 local n = 0
 local clock = tonumber(redis.call('GET', vclock) or '0')
 local lease_until = now + tonumber(lease_ms)
+local weights = {}
+-- Running counts by identity key, read once and written back once per call.
+local running = {}
 while n < count do
-  local top = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
+  local top = redis.call('ZRANGE', active, 0, 1, 'WITHSCORES')
   if #top == 0 then break end
   local tenant, vtime = top[1], tonumber(top[2])
-  local id = false
-  for rank = 0, 2 do
-    id = redis.call('LPOP', ready_key(base, class, tenant, rank))
-    if id then break end
+  local weight = weights[tenant]
+  if not weight then
+    weight = tonumber(redis.call('HGET', base .. ':weights', tenant) or '1')
+    weights[tenant] = weight
   end
-  if not id then
+  -- The tenant keeps its turn until its virtual time passes the next tenant's: take that many jobs at once.
+  local turn = count - n
+  if #top == 4 then turn = math.min(turn, math.floor((tonumber(top[4]) - vtime) * weight) + 1) end
+  local ids = {}
+  for rank = 0, 2 do
+    local popped = redis.call('LPOP', ready_key(base, class, tenant, rank), turn - #ids)
+    if popped then
+      for _, id in ipairs(popped) do ids[#ids + 1] = id end
+      if #ids >= turn then break end
+    end
+  end
+  if #ids == 0 then
     redis.call('ZREM', active, tenant)
   else
-    local key = job_key(base, id)
-    local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank')
-    local identity = fields[1]
-    local running = running_key(base, tenant, identity)
-    if tonumber(redis.call('GET', running) or '0') >= tonumber(fields[2]) then
-      -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
-      redis.call('RPUSH', held_key(base, tenant, identity), id)
-    else
-      redis.call('INCR', running)
-      local attempt = redis.call('HINCRBY', key, 'attempt', 1)
-      local tries = redis.call('HINCRBY', key, 'tries', 1)
-      redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker)
-      redis.call('ZADD', inflight, lease_until, id)
-      emit_state(base, id, 'running', attempt, stream_cap)
-      n = n + 1
-      local weight = tonumber(redis.call('HGET', base .. ':weights', tenant) or '1')
-      clock = vtime + 1 / weight
-      redis.call('ZADD', active, 'XX', clock, tenant)
-      for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9]}) do
-        claimed[#claimed + 1] = value
+    local served = 0
+    for _, id in ipairs(ids) do
+      local key = job_key(base, id)
+      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt')
+      local identity = fields[1]
+      local counter = running_key(base, tenant, identity)
+      if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
+      if running[counter] >= tonumber(fields[2]) then
+        -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
+        redis.call('RPUSH', held_key(base, tenant, identity), id)
+      else
+        running[counter] = running[counter] + 1
+        local attempt = tonumber(fields[10]) + 1
+        local tries = tonumber(fields[8]) + 1
+        redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker, 'attempt', attempt, 'tries', tries)
+        redis.call('ZADD', inflight, lease_until, id)
+        emit_state(base, id, 'running', attempt, stream_cap)
+        n = n + 1
+        served = served + 1
+        for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9]}) do
+          claimed[#claimed + 1] = value
+        end
       end
     end
+    clock = vtime + served / weight
+    redis.call('ZADD', active, 'XX', clock, tenant)
   end
 end
 redis.call('SET', vclock, clock)
+for counter, value in pairs(running) do redis.call('SET', counter, value) end
 
 -- More work than this worker took: wake another idle worker.
 if n == count and redis.call('ZCARD', active) > 0 then wake(base, class) end
