@@ -6,10 +6,11 @@ import Testing
 /// The Redis queue engine alone, against the real Redis.
 @Suite struct QueueEngineTests {
     static func submission(_ tenant: String, identity: String = "user-1", kind: String = "diag.echo", key: String? = nil,
-                           input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1) -> Submission {
+                           input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1,
+                           priority: Priority = .normal, delay: Duration = .zero) -> Submission {
         Submission(
-            tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: .io, priority: .normal,
-            input: input, maxAttempts: maxAttempts, timeout: .seconds(30), runningCap: cap, weight: weight, idempotencyKey: key,
+            tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: .io, priority: priority,
+            input: input, maxAttempts: maxAttempts, timeout: .seconds(30), delay: delay, runningCap: cap, weight: weight, idempotencyKey: key,
             bodyHash: key == nil ? "" : "body-\(input)")
     }
 
@@ -118,6 +119,37 @@ import Testing
             #expect(try await harness.queue.snapshot(id, tenant: tenant)?.state == .cancelled)
             #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.isEmpty)
             #expect(try await harness.queue.cancel(id, tenant: tenant, identity: identity) == .alreadyFinished(.cancelled))
+        }
+    }
+
+    @Test func higherPrioritiesGoFirstAndDelayedJobsWait() async throws {
+        try await Harness.with { harness in
+            var ids: [Priority: JobID] = [:]
+            for priority in [Priority.low, .normal, .high] {
+                guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", priority: priority)) else {
+                    throw TestFailure("not created")
+                }
+                ids[priority] = id
+            }
+            guard case .created(let later) = try await harness.queue.enqueue(Self.submission("a", priority: .high, delay: .milliseconds(300))) else {
+                throw TestFailure("not created")
+            }
+            let order = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.map(\.id)
+            #expect(order == [ids[.high], ids[.normal], ids[.low]].compactMap { $0 })
+            try await Task.sleep(for: .milliseconds(400))
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.map(\.id) == [later])
+        }
+    }
+
+    @Test func heavierTenantsGetProportionallyMoreTurns() async throws {
+        try await Harness.with { harness in
+            for _ in 0..<60 {
+                _ = try await harness.queue.enqueue(Self.submission("heavy", weight: 3))
+                _ = try await harness.queue.enqueue(Self.submission("light", weight: 1))
+            }
+            let jobs = try await harness.queue.settleAndClaim([], jobClass: .io, count: 40, worker: "w").claimed.jobs
+            let heavy = jobs.filter { $0.tenant.rawValue == "heavy" }.count
+            #expect((29...31).contains(heavy), "weight 3 against 1 should take about three quarters of 40 claims, took \(heavy)")
         }
     }
 }

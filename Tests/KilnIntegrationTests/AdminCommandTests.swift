@@ -1,0 +1,54 @@
+import Foundation
+import KilnCore
+import KilnQueue
+import KilnStore
+import Testing
+
+/// The operator's `kiln` subcommands, run as a process against the test's namespace and schema.
+@Suite struct AdminCommandTests {
+    static func kiln(_ harness: Harness, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = try TestServers.kilnExecutable
+        process.arguments = arguments + [
+            "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
+            "--schema", harness.schema, "--object-root", harness.objects.root.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        // Polled rather than waitUntilExit(), which blocks a thread of the small test pool.
+        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    @Test func tenantsKeysAndTheDeadLetterSetFromTheCommandLine() async throws {
+        try await Harness.with { harness in
+            #expect(try await Self.kiln(harness, ["tenant", "create", "cli-app", "--diagnostics", "--weight", "2"]).status == 0)
+            #expect(try await Self.kiln(harness, ["tenant", "create", "cli-app"]).status == 3)
+            #expect(try await Self.kiln(harness, ["tenant", "list"]).output.contains("cli-app\tcli-app\t2"))
+            #expect(try await Self.kiln(harness, ["tenant", "create", "Bad:Name"]).status != 0)
+
+            let key = try await Self.kiln(harness, ["key", "create", "cli-app", "--raw"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(key.hasPrefix("kiln_"))
+            let listed = try await Self.kiln(harness, ["key", "list", "cli-app"]).output
+            #expect(listed.contains(APIKey.displayPrefix(key)))
+            #expect(!listed.contains(key), "a key is shown once, never listed")
+            #expect(try await Self.kiln(harness, ["key", "revoke", APIKey.displayPrefix(key)]).status == 0)
+            #expect(try await Self.kiln(harness, ["key", "list", "cli-app"]).output.contains("\t-") == false)
+
+            guard case .created(let id) = try await harness.queue.enqueue(QueueEngineTests.submission("cli-app", kind: "diag.fail", maxAttempts: 1)) else {
+                throw TestFailure("not created")
+            }
+            let stats = try await Self.kiln(harness, ["queue", "stats"]).output
+            #expect(stats.contains("cli-app\tio\tnormal\t1"))
+            let job = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            _ = try await harness.queue.settle([Settlement(job: id, attempt: job.attempt, outcome: .failed(code: "boom", message: "broken"))])
+            #expect(try await Self.kiln(harness, ["dead", "list"]).output.contains("\(id)\tcli-app\tdiag.fail\tfailed"))
+            #expect(try await Self.kiln(harness, ["job", "show", id.rawValue]).output.contains("redis: failed"))
+            #expect(try await Self.kiln(harness, ["dead", "replay", id.rawValue]).output.contains("replayed \(id)"))
+            #expect(try await Self.kiln(harness, ["dead", "replay", id.rawValue]).status == 1)
+            #expect(try await harness.queue.snapshot(id, tenant: job.tenant)?.state == .queued)
+        }
+    }
+}
