@@ -41,11 +41,11 @@ struct BenchCommand: AsyncParsableCommand {
                 try await runtime.queue.deleteNamespace()
             }
 
-            // Polling for results adds load, so handler start is measured in a run of its own that reads each job once,
-            // a second after submitting it.
-            let start = try await latency(namespace: namespace, key: key, pollResults: false)
-            let readable = try await latency(namespace: namespace, key: key, pollResults: true)
-            for (name, histogram) in [("submit→handler start", start), ("submit→result readable (polled every ms)", readable)] {
+            // Following each job's events adds load, so handler start is measured in a run of its own that reads each job
+            // once, a second after submitting it.
+            let start = try await latency(namespace: namespace, key: key, followEvents: false)
+            let readable = try await latency(namespace: namespace, key: key, followEvents: true)
+            for (name, histogram) in [("submit→handler start", start), ("submit→result readable (its event stream)", readable)] {
                 print(String(format: "latency at %d jobs/s through HTTP, %@: p50 %.2f ms p99 %.2f ms (%llu jobs)", rate, name,
                              Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000, histogram.totalCount))
             }
@@ -155,14 +155,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func latency(namespace: String, key: String, pollResults: Bool) async throws -> Histogram<UInt64> {
+    private func latency(namespace: String, key: String, followEvents: Bool) async throws -> Histogram<UInt64> {
         let api = try await startAPI(namespace: namespace)
         let worker = try ChildProcess(childArguments("worker", namespace: namespace), logTo: "\(logDirectory)/bench-worker-latency.log")
-        return try await stopping([api, worker]) { try await measureLatency(key: key, pollResults: pollResults) }
+        return try await stopping([api, worker]) { try await measureLatency(key: key, followEvents: followEvents) }
     }
 
-    /// Microseconds from sending each submission to its handler's start, or (`pollResults`) to its result being readable.
-    private func measureLatency(key: String, pollResults: Bool) async throws -> Histogram<UInt64> {
+    /// Microseconds from sending each submission to its handler's start, or (`followEvents`) to its result arriving on the
+    /// job's event stream.
+    private func measureLatency(key: String, followEvents: Bool) async throws -> Histogram<UInt64> {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
         defer { client.shutdown() }
         let request = submitRequest(key: key)
@@ -174,7 +175,7 @@ struct BenchCommand: AsyncParsableCommand {
         let samples: [Int64] = try await withThrowingTaskGroup(of: Int64?.self) { group in
             for index in 0..<total {
                 try await Task.sleep(until: begin + interval * index, clock: .continuous)
-                group.addTask { try await submitAndRead(request, key: key, client: client, poll: pollResults) }
+                group.addTask { try await submitAndRead(request, key: key, client: client, follow: followEvents) }
             }
             return try await group.reduce(into: []) { if let sample = $1 { $0.append(sample) } }
         }
@@ -183,27 +184,32 @@ struct BenchCommand: AsyncParsableCommand {
         return histogram
     }
 
-    /// Submits one job and reads it: every millisecond until it succeeded (`poll`), or once a second later.
-    /// - Returns: microseconds from sending the submission to the result being readable (`poll`) or to the handler's
+    /// Submits one job and follows its event stream until the result arrives (`follow`), or reads it once a second later.
+    /// - Returns: microseconds from sending the submission to the result being readable (`follow`) or to the handler's
     ///   start; nil when the job did not succeed.
-    private func submitAndRead(_ request: HTTPRequest, key: String, client: HTTPClient, poll: Bool) async throws -> Int64? {
+    private func submitAndRead(_ request: HTTPRequest, key: String, client: HTTPClient, follow: Bool) async throws -> Int64? {
         func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
         let sentAt = now()
         let response = try await client.execute(request)
         guard response.status == 202, case .string(let id)? = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"] else {
             return nil
         }
-        let read = HTTPRequest(
-            method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"])
-        if !poll { try await Task.sleep(for: .seconds(1)) }
-        for _ in 0..<10_000 {
-            let job = JSONValue.parse(String(decoding: try await client.execute(read).body, as: UTF8.self))
-            if case .string("succeeded")? = job?["status"], case .number(let startedAt)? = job?["result"]?["started_at_us"] {
-                return poll ? now() - sentAt : Int64(startedAt) - sentAt
+        let headers: HTTPHeaders = ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"]
+        if follow {
+            let events = try await client.stream(
+                HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(30))
+            var text = ""
+            for try await chunk in events.body {
+                text += String(decoding: chunk, as: UTF8.self)
+                if text.contains("event: result") { return now() - sentAt }
             }
-            try await Task.sleep(for: .milliseconds(1))
+            return nil
         }
-        return nil
+        try await Task.sleep(for: .seconds(1))
+        let job = JSONValue.parse(String(decoding: try await client.execute(
+            HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: headers)).body, as: UTF8.self))
+        guard case .number(let startedAt)? = job?["result"]?["started_at_us"] else { return nil }
+        return Int64(startedAt) - sentAt
     }
 }
 
