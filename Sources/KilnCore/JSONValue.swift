@@ -123,11 +123,6 @@ public enum JSONValue: Sendable, Hashable, Codable {
         try JSONDecoder().decode(type, from: Data(canonicalJSON().utf8))
     }
 
-    /// A typed value as a document.
-    public static func encode(_ value: some Encodable) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-    }
-
     public subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[key] }
         return nil

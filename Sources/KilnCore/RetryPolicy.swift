@@ -24,9 +24,4 @@ public struct RetryPolicy: Sendable, Hashable {
     public func delay(afterAttempt attempt: Int, unitRandom: Double) -> Duration {
         delayCeiling(afterAttempt: attempt) * unitRandom
     }
-
-    /// Whether another attempt follows `attempt` failed ones.
-    public func allowsRetry(afterAttempt attempt: Int) -> Bool {
-        attempt < maxAttempts
-    }
 }

@@ -73,7 +73,22 @@ final class ClassRunner: Sendable {
                 let isDraining = draining.load(ordering: .relaxed)
                 if isDraining && inFlight == 0 && settlements.isEmpty { return }
                 let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
-                let (settled, batch) = try await queue.settleAndClaim(settlements, jobClass: jobClass, count: free, worker: configuration.id)
+                let settled: [JobState?]
+                let batch: ClaimBatch
+                do {
+                    (settled, batch) = try await queue.settleAndClaim(settlements, jobClass: jobClass, count: free, worker: configuration.id)
+                } catch {
+                    // Redis is away: keep the settlements and try again. An attempt that was settled before the
+                    // connection broke is fenced the second time and recorded by the sweep.
+                    logger.error("settle and claim failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
+                    state.withLock { state in
+                        state.finished.insert(contentsOf: settlements, at: 0)
+                        state.freed += freed
+                    }
+                    inFlight += freed
+                    try await Task.sleep(for: .seconds(1))
+                    continue
+                }
                 report(settlements, settled)
                 for job in batch.jobs {
                     inFlight += 1
@@ -102,7 +117,12 @@ final class ClassRunner: Sendable {
             let now = Int64(Date().timeIntervalSince1970 * 1000)
             timeout = min(timeout, .milliseconds(max(nextWake - now, 1)))
         }
-        try await queue.waitForWork([queue.keys.wake(jobClass), pokeKey], timeout: timeout)
+        do {
+            try await queue.waitForWork([queue.keys.wake(jobClass), pokeKey], timeout: timeout)
+        } catch {
+            logger.error("waiting for work failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
+            try await Task.sleep(for: .seconds(1))
+        }
         state.withLock { $0.blocked = false }
     }
 

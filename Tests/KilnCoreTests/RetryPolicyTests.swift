@@ -10,10 +10,4 @@ import Testing
         #expect(policy.delay(afterAttempt: attempt, unitRandom: 0) == .zero)
         #expect(policy.delay(afterAttempt: attempt, unitRandom: 0.999) < ceiling)
     }
-
-    @Test func attemptsRunOut() {
-        let policy = RetryPolicy.exponentialJitter(maxAttempts: 3)
-        #expect(policy.allowsRetry(afterAttempt: 2))
-        #expect(!policy.allowsRetry(afterAttempt: 3))
-    }
 }

@@ -1,7 +1,10 @@
 import Foundation
 import KilnCore
 import KilnQueue
+import KilnStore
+import KilnWorker
 import RedisClient
+import ServiceLifecycle
 import Testing
 
 /// A Redis of the test's own (AOF on, as deployed), restarted under the queue: accepted jobs survive.
@@ -78,6 +81,48 @@ import Testing
             settlements = batch.jobs.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
         }
         #expect(seen == accepted)
+        try await pool.close()
+        try await redis.stop()
+    }
+}
+
+extension RedisRestartTests {
+    @Test func aWorkerRidesOutARedisRestart() async throws {
+        let redis = PrivateRedis()
+        try await redis.start()
+        var configuration = RedisConfiguration()
+        configuration.port = redis.port
+        configuration.connectTimeout = .milliseconds(200)
+        let pool = RedisPool(configuration: configuration)
+        try await Harness.with { harness in
+            let queue = try JobQueue(redis: pool, blockingRedis: pool)
+            try await queue.prepare()
+            _ = try await harness.tenant("a")
+            var workerConfiguration = WorkerConfiguration()
+            workerConfiguration.concurrency = [.io: 4]
+            workerConfiguration.maxIdleWait = .milliseconds(200)
+            let worker = Worker(
+                queue: queue, jobs: JobStore(pool: harness.database), artifacts: ArtifactStore(pool: harness.database, objects: harness.objects),
+                handlers: .diagnostics, configuration: workerConfiguration, logger: harness.logger)
+            let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: harness.logger)
+            let running = Task { try await group.run() }
+            try await redis.stop()
+            try await Task.sleep(for: .milliseconds(500))
+            try await redis.start()
+            var submitted: JobID?
+            for _ in 0..<50 where submitted == nil {
+                if case .created(let id)? = try? await queue.enqueue(QueueEngineTests.submission("a")) { submitted = id }
+            }
+            let id = try #require(submitted)
+            var state: JobState?
+            for _ in 0..<200 where state != .succeeded {
+                state = try? await queue.snapshot(id, tenant: #require(TenantID(validating: "a")))?.state
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(state == .succeeded)
+            await group.triggerGracefulShutdown()
+            try await running.value
+        }
         try await pool.close()
         try await redis.stop()
     }
