@@ -3,7 +3,7 @@
 # `kiln bench`, which starts its own API and workers. Extra arguments go to `kiln bench` (see --help).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../deploy/local/env.sh
+# shellcheck source=../deploy/local/env.sh source-path=SCRIPTDIR
 source "$here/../deploy/local/env.sh"
 bash "$KILN_ROOT/deploy/local/install-deps.sh"
 bash "$KILN_ROOT/deploy/local/start-redis.sh"

@@ -36,7 +36,8 @@ struct OperationRoutes<Context: RequestContext> {
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: dependencies.metricsText())))
+        let text = dependencies.metricsText() + QueueMetrics.text(try await dependencies.queue.stats())
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     @Sendable func openAPI(_ request: Request, context: Context) async throws -> Response {

@@ -62,7 +62,7 @@ struct BenchCommand: AsyncParsableCommand {
 
     private func childArguments(_ command: String, namespace: String) -> [String] {
         [command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
-         "--object-root", connections.objectRoot, "--schema", connections.schema]
+         "--object-root", connections.objectRoot, "--schema", connections.schema] + (command == "worker" ? ["--metrics-port", "0"] : [])
     }
 
     private func startAPI(namespace: String) async throws -> ChildProcess {

@@ -158,6 +158,21 @@ import Testing
         }
     }
 
+    @Test func metricsShowTheQueue() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            _ = try await harness.submit(#"{"kind":"diag.echo","input":{}}"#, as: client)
+            _ = try await harness.submit(#"{"kind":"diag.echo","input":{},"delay_seconds":60}"#, as: client)
+            let response = try await harness.http.execute(CurlClient.HTTPRequest(url: try harness.apiURL + "/metrics"))
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(response.status == 200)
+            #expect(text.contains(#"kiln_queue_ready{tenant="acme",class="io",priority="normal"} 1"#))
+            #expect(text.contains("kiln_queue_delayed 1"))
+            #expect(text.contains("kiln_queue_oldest_wait_seconds{tenant=\"acme\""))
+        }
+    }
+
     @Test func theOpenAPIDocumentListsExactlyTheRoutes() async throws {
         try await Harness.with { harness in
             let router = APIServer.router(dependencies: harness.dependencies, configuration: APIConfiguration())

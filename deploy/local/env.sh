@@ -12,6 +12,8 @@ KILN_STATE_DIR="${KILN_STATE_DIR:-$KILN_ROOT/.kiln}"
 KILN_REDIS_PORT="${KILN_REDIS_PORT:-6391}"
 KILN_PG_PORT="${KILN_PG_PORT:-5491}"
 KILN_API_PORT="${KILN_API_PORT:-8787}"
+# Where up.sh's worker serves its metrics; not exported, so other workers started from this shell do not compete for it.
+KILN_WORKER_METRICS_PORT="${KILN_WORKER_METRICS_PORT:-8788}"
 export KILN_ROOT KILN_STATE_DIR KILN_REDIS_PORT KILN_PG_PORT KILN_API_PORT
 
 # What the Swift program reads. Always derived from the values above (not overridable) so a stale

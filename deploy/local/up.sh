@@ -33,11 +33,14 @@ key=$(<"$key_file")
 
 # (Re)start the services. setsid + nohup detach them from this script's session and terminal, so a
 # Ctrl-C here or closing the terminal does not take them down.
+# The worker serves its own metrics on 127.0.0.1:$KILN_WORKER_METRICS_PORT (the API's are on /metrics).
 for svc in api worker; do
   kiln_stop_pidfile "$KILN_STATE_DIR/run/$svc.pid"
   log="$KILN_STATE_DIR/logs/$svc.log"
   if [[ -f $log ]]; then mv "$log" "$log.1"; fi  # keep the previous run's log for post-mortems
-  setsid nohup "$kiln" "$svc" >"$log" 2>&1 </dev/null &
+  args=()
+  [[ $svc == worker ]] && args=(--metrics-port "$KILN_WORKER_METRICS_PORT")
+  setsid nohup "$kiln" "$svc" "${args[@]}" >"$log" 2>&1 </dev/null &
   echo $! >"$KILN_STATE_DIR/run/$svc.pid"
 done
 
