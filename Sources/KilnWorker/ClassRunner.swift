@@ -48,10 +48,13 @@ final class ClassRunner: Sendable {
     }
 
     /// Stops claiming; the loop ends once its running jobs have finished and been settled.
-    func drain() async {
+    func drain() {
         draining.store(true, ordering: .relaxed)
         completions.continuation.yield()
-        // The loop may be blocked on Redis: wake it so it sees the drain.
+    }
+
+    /// Wakes the loop if it is blocked on Redis, so it sees the drain.
+    func wakeUp() async {
         try? await queue.poke(pokeKey)
     }
 

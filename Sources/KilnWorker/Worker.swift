@@ -46,11 +46,14 @@ public struct Worker: Service {
                 }
             } onGracefulShutdown: {
                 logger.info("worker draining", metadata: ["job.running": "\(running.count)"])
-                // The handler cannot wait; the grace timer outlives it by design and ends with the process.
+                for runner in runners { runner.drain() }
+                // The handler cannot wait: the grace timer and the wake-ups run on; the timer ends with the process.
                 Task {
-                    for runner in runners { await runner.drain() }
                     try await Task.sleep(for: configuration.shutdownGrace)
                     running.stopAll(because: .shutdown)
+                }
+                Task {
+                    for runner in runners { await runner.wakeUp() }
                 }
             }
             // Every runner settled its last attempt: flush the records, then stop the helpers.

@@ -50,16 +50,20 @@ import Testing
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
             try await harness.startAPI()
-            let stopping = try WorkerProcess(harness, grace: 0.3)
-            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":1.5,"progress_steps":3}}"#, as: client)
+            let stopping = try WorkerProcess(harness, grace: 1)
+            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":6,"progress_steps":6}}"#, as: client)
+            let short = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":0.5,"progress_steps":1}}"#, as: client)
             _ = try await Self.awaitRunning(harness, long, client.tenant.id)
+            _ = try await Self.awaitRunning(harness, short, client.tenant.id)
             stopping.kill(SIGTERM)
             #expect(try await stopping.waitForExit(within: .seconds(10)))
+            let finished = try #require(try await harness.queue.snapshot(short, tenant: client.tenant.id))
+            #expect(finished.state == .succeeded)
             let handedBack = try #require(try await harness.queue.snapshot(long, tenant: client.tenant.id))
             #expect(handedBack.state == .queued)
             #expect(handedBack.tries == 0)
             harness.startWorker()
-            let job = try await harness.awaitFinished(long, as: client)
+            let job = try await harness.awaitFinished(long, as: client, within: .seconds(20))
             #expect(job["status"]?.stringValue == "succeeded")
         }
     }

@@ -152,4 +152,18 @@ import Testing
             #expect((29...31).contains(heavy), "weight 3 against 1 should take about three quarters of 40 claims, took \(heavy)")
         }
     }
+
+    @Test func aJobCancelledWhileItsWorkerDiesEndsCancelled() async throws {
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .milliseconds(200)
+        try await Harness.with(configuration) { harness in
+            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "doomed")
+            let tenant = try #require(TenantID(validating: "a"))
+            #expect(try await harness.queue.cancel(id, tenant: tenant, identity: #require(Identity(validating: "user-1"))) == .requested)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "next").claimed.jobs.isEmpty)
+            #expect(try await harness.queue.snapshot(id, tenant: tenant)?.state == .cancelled)
+        }
+    }
 }

@@ -5,28 +5,32 @@
 -- Returns {next_wake_ms, claimed_count, then per job: id, attempt, tenant, identity, kind, input,
 --          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_ms is when a delayed job falls due or
 --          a lease expires (-1: nothing pending); the caller may block until then.
-local active, vclock, wake_list, inflight, delayed = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local active, vclock, inflight, delayed = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
 local base, class, lease_ms, count, worker, stream_cap, sweep_limit = unpack(ARGV)
 count = tonumber(count)
 local now = now_ms()
 
--- Leases that expired: their worker died or stalled. The attempt was spent; retry or bury the job.
+-- Leases that expired: their worker died or stalled. The attempt was spent; retry or bury the job, or end it if
+-- its owner had asked to cancel it. A job whose hash an operator purged has nothing left to recover.
 for _, id in ipairs(redis.call('ZRANGE', inflight, '-inf', now, 'BYSCORE', 'LIMIT', 0, sweep_limit)) do
   redis.call('ZREM', inflight, id)
   local key = job_key(base, id)
-  local tenant, identity, tries, max_attempts, attempt = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'max', 'attempt'))
-  if not tenant then
-    -- Its hash is gone (purged by an operator): nothing is left to recover.
-  else
-  release_slot(base, tenant, identity)
-  redis.call('HSET', key, 'err_code', 'lease_expired', 'err_msg', 'the worker running this job stopped renewing its lease')
-  if tonumber(tries) >= tonumber(max_attempts) then
-    finish(base, id, 'dead', now, stream_cap)
-  else
-    redis.call('HSET', key, 'state', 'retrying')
-    emit_state(base, id, 'retrying', attempt, stream_cap)
-    make_ready(base, id, true)
-  end
+  local tenant, identity, tries, max_attempts, attempt, cancel = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'max', 'attempt', 'cancel'))
+  if tenant then
+    release_slot(base, tenant, identity)
+    if cancel == '1' then
+      redis.call('HSET', key, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
+      finish(base, id, 'cancelled', now, stream_cap)
+    else
+      redis.call('HSET', key, 'err_code', 'lease_expired', 'err_msg', 'the worker running this job stopped renewing its lease')
+      if tonumber(tries) >= tonumber(max_attempts) then
+        finish(base, id, 'dead', now, stream_cap)
+      else
+        redis.call('HSET', key, 'state', 'retrying')
+        emit_state(base, id, 'retrying', attempt, stream_cap)
+        make_ready(base, id, true)
+      end
+    end
   end
 end
 
