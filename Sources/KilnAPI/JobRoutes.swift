@@ -30,10 +30,8 @@ struct JobRoutes<Context: RequestContext> {
         case .created(let id):
             return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)")
         case .replayed(let id):
-            guard let job = try await dependencies.queue.snapshot(id, tenant: caller.tenant.id, identity: caller.identity) else {
-                return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)")
-            }
-            return .json(JobView(job).json, status: .accepted, location: "/v1/jobs/\(id)")
+            // The key is the caller's own, so is the job: from Redis while it is live, from PostgreSQL after.
+            return .json(try await find(id, caller).json, status: .accepted, location: "/v1/jobs/\(id)")
         case .conflict(let id):
             var problem = Problem(.unprocessableContent, "idempotency_conflict", "this Idempotency-Key was used with a different body")
             problem.extra["job_id"] = .string(id.rawValue)
@@ -75,14 +73,19 @@ struct JobRoutes<Context: RequestContext> {
         if let given = lastEventID, !Self.isStreamID(given) {
             throw Problem(.badRequest, "invalid_last_event_id", "Last-Event-ID must be an event id this stream sent")
         }
-        let finalWithoutStream = view.state.isTerminal ? view : nil
+        let finishedView = view.state.isTerminal ? view : nil
         let body = ResponseBody { writer in
             var cursor = lastEventID
             var backlog = try await queue.events(of: id, after: cursor)
-            if backlog.isEmpty, cursor == nil, let finished = finalWithoutStream {
+            if backlog.isEmpty, cursor == nil, let finished = finishedView {
                 // The stream expired with the job's Redis copy: say how it ended.
                 let data = JSONValue.object(["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))])
                 try await writer.write(ByteBuffer(string: "event: status\ndata: \(data.canonicalJSON())\n\n"))
+                try await writer.finish(nil)
+                return
+            }
+            if backlog.isEmpty, finishedView != nil {
+                // Reconnected after the last event of a finished job: nothing more will come.
                 try await writer.finish(nil)
                 return
             }
@@ -137,8 +140,9 @@ struct JobRoutes<Context: RequestContext> {
         return id
     }
 
+    /// `<milliseconds>-<sequence>`, both 64-bit unsigned decimals, as Redis writes stream ids.
     private static func isStreamID(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        return parts.count == 2 && parts.allSatisfy { part in part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt64(part) != nil }
     }
 }

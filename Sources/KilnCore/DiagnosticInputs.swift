@@ -24,8 +24,8 @@ public struct SleepInput: KindInput {
         if let progressSteps, !(1...1000).contains(progressSteps) {
             throw InputError(field: "input.progress_steps", reason: "must be between 1 and 1000")
         }
-        if let timeoutSeconds, !(timeoutSeconds > 0) {
-            throw InputError(field: "input.timeout_seconds", reason: "must be positive")
+        if let timeoutSeconds, !(timeoutSeconds > 0 && timeoutSeconds <= 3600) {
+            throw InputError(field: "input.timeout_seconds", reason: "must be between 0 and 3600")
         }
     }
 

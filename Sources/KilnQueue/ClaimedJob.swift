@@ -21,6 +21,6 @@ public struct ClaimedJob: Sendable {
 /// What one claim returned.
 public struct ClaimBatch: Sendable {
     public let jobs: [ClaimedJob]
-    /// When a delayed job falls due or a lease expires (milliseconds since 1970), nil when nothing is pending.
-    public let nextWakeMilliseconds: Int64?
+    /// How long until a delayed job falls due or a lease expires, by Redis's clock; nil when nothing is pending.
+    public let nextWakeIn: Duration?
 }

@@ -17,13 +17,14 @@ extension JobQueue {
                 arguments: [keys.base, jobClass.rawValue, String(configuration.leaseDuration.milliseconds), String(count), worker,
                             streamCap, String(configuration.sweepLimit)]))
         }
-        guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeMilliseconds: nil)) }
+        guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeIn: nil)) }
         let pipelined = calls
         let replies = try await redis.withConnection { connection in try self.redis.evaluate(pipelined, on: connection) }
-        for reply in replies { if case .error(let message) = reply { throw RedisError.server(message) } }
+        // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed settle
+        // reports every attempt as unsettled; their leases run out and the jobs come back.
+        let claimed = count > 0 ? try Self.parseClaim(replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeIn: nil)
         let settled = settlements.isEmpty ? [] : Self.parseSettled(replies[0])
-        let claimed = count > 0 ? try Self.parseClaim(replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeMilliseconds: nil)
-        return (settled, claimed)
+        return (settled.count == settlements.count ? settled : settlements.map { _ in nil }, claimed)
     }
 
     /// Settles finished attempts. - Returns: each one's new state, nil where the attempt had lost its lease.
@@ -42,6 +43,7 @@ extension JobQueue {
     }
 
     private static func parseClaim(_ reply: RedisValue) throws -> ClaimBatch {
+        if case .error(let message) = reply { throw RedisError.server(message) }
         guard let values = reply.array, values.count >= 2, let next = values[0].int, let count = values[1].int else {
             throw RedisError.server("ERR unexpected reply from claim")
         }
@@ -64,7 +66,7 @@ extension JobQueue {
                 tries: Int(tries), priority: priority))
             index += 11
         }
-        return ClaimBatch(jobs: jobs, nextWakeMilliseconds: next < 0 ? nil : next)
+        return ClaimBatch(jobs: jobs, nextWakeIn: next < 0 ? nil : .milliseconds(next))
     }
 
     /// Extends the leases of running attempts.
@@ -89,6 +91,12 @@ extension JobQueue {
             scripts.event, keys: [keys.job(job)],
             arguments: [keys.base, job.rawValue, String(attempt), type, data, streamCap, progress ?? ""])
         return reply.int == 1
+    }
+
+    /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.
+    public func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool {
+        let fields = try await redis.send(["HMGET", keys.job(id), "attempt", "state"]).array ?? []
+        return fields.count == 2 && fields[0].int == Int64(attempt) && fields[1].string == JobState.running.rawValue
     }
 
     /// Blocks until one of the wake-up lists (``QueueKeys/wake(_:)`` or a worker's own) gets a token, or `timeout`

@@ -30,7 +30,7 @@ public final class JobQueue: Sendable {
         let idempotencyKey = submission.idempotencyKey ?? ""
         let reply = try await redis.evaluate(
             scripts.enqueue,
-            keys: [keys.job(submission.id), keys.idempotency(submission.tenant, idempotencyKey)],
+            keys: [keys.job(submission.id), keys.idempotency(submission.tenant, submission.identity, idempotencyKey)],
             arguments: [
                 keys.base, submission.id.rawValue, submission.tenant.rawValue, submission.identity.rawValue, submission.kind,
                 submission.jobClass.rawValue, String(submission.priority.rank), submission.input, String(submission.maxAttempts),

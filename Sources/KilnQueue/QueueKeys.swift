@@ -11,14 +11,17 @@ public struct QueueKeys: Sendable {
 
     public func job(_ id: JobID) -> String { "\(base):job:\(id)" }
     public func events(_ id: JobID) -> String { "\(base):ev:\(id)" }
-    public func idempotency(_ tenant: TenantID, _ key: String) -> String { "\(base):idem:\(tenant):\(key)" }
+    /// Per identity, so one end user's key never answers with another's job; digested, so no identity and key pair can
+    /// spell another's.
+    public func idempotency(_ tenant: TenantID, _ identity: Identity, _ key: String) -> String {
+        "\(base):idem:\(tenant):\(Digest.sha256Hex(identity.rawValue + "\n" + key))"
+    }
     public func ready(_ jobClass: JobClass, _ tenant: String, _ priority: Priority) -> String {
         "\(base):ready:\(jobClass.rawValue):\(tenant):\(priority.rank)"
     }
     public func active(_ jobClass: JobClass) -> String { "\(base):active:\(jobClass.rawValue)" }
     public func virtualClock(_ jobClass: JobClass) -> String { "\(base):vclock:\(jobClass.rawValue)" }
     public func wake(_ jobClass: JobClass) -> String { "\(base):wake:\(jobClass.rawValue)" }
-    public func held(_ tenant: String, _ identity: String) -> String { "\(base):held:\(tenant):\(identity)" }
     public func running(_ tenant: String, _ identity: String) -> String { "\(base):running:\(tenant):\(identity)" }
     public var weights: String { "\(base):weights" }
     public var inflight: String { "\(base):inflight" }

@@ -74,7 +74,11 @@ final class ClassRunner: Sendable {
                 }
                 inFlight -= freed
                 let isDraining = draining.load(ordering: .relaxed)
-                if isDraining && inFlight == 0 && settlements.isEmpty { return }
+                if isDraining && inFlight == 0 && settlements.isEmpty {
+                    // This loop may have taken the class's wake-up token on its way out: pass it on to another worker.
+                    try? await queue.poke(queue.keys.wake(jobClass))
+                    return
+                }
                 let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
                 let settled: [JobState?]
                 let batch: ClaimBatch
@@ -101,25 +105,21 @@ final class ClassRunner: Sendable {
                 if inFlight >= concurrency || isDraining {
                     _ = await completionSignals.next()
                 } else {
-                    try await block(until: batch.nextWakeMilliseconds)
+                    try await block(for: batch.nextWakeIn)
                 }
             }
         }
     }
 
     /// Blocks on the class's wake-up list and this worker's own, until work arrives, a job of ours finishes, or the
-    /// next delayed job or lease expiry is due.
-    private func block(until nextWake: Int64?) async throws {
+    /// next delayed job or lease expiry is due (`nextWake` from now, by Redis's clock).
+    private func block(for nextWake: Duration?) async throws {
         let mayBlock = state.withLock { state in
             state.blocked = state.freed == 0
             return state.blocked
         }
         guard mayBlock else { return }
-        var timeout = configuration.maxIdleWait
-        if let nextWake {
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            timeout = min(timeout, .milliseconds(max(nextWake - now, 1)))
-        }
+        let timeout = min(configuration.maxIdleWait, max(nextWake ?? configuration.maxIdleWait, .milliseconds(1)))
         do {
             try await queue.waitForWork([queue.keys.wake(jobClass), pokeKey], timeout: timeout)
         } catch {
@@ -150,18 +150,19 @@ final class ClassRunner: Sendable {
     private func attempt(_ job: ClaimedJob) async -> Settlement? {
         let settle = { (outcome: Settlement.Outcome) in Settlement(job: job.id, attempt: job.attempt, outcome: outcome) }
         guard let handler = handlers[job.kind] else {
-            return settle(.failed(code: "unknown_kind", message: "no handler for \(job.kind) on this worker"))
+            // During a rolling deploy an older worker may not know a new kind yet: leave the job to one that does.
+            return settle(.throttled(code: "unknown_kind", message: "no handler for \(job.kind) on this worker", delay: .seconds(5)))
         }
         let context = JobContext(queue: queue, artifacts: artifacts, job: job)
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
         let deadline = Task {
             try await Task.sleep(for: job.timeout)
-            running.stop(job.id, because: .deadline)
+            running.stop(job.id, attempt: job.attempt, because: .deadline)
         }
         let result = await task.result
         deadline.cancel()
-        let reason = running.remove(job.id)
+        let reason = running.remove(job)
         switch (result, reason) {
         case (.success(let value), _):
             return settle(.succeeded(result: value))

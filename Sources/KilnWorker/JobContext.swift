@@ -24,7 +24,11 @@ public struct JobContext: Sendable {
 
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary
     /// file and renamed, so a crash leaves no half-written artifact; a later attempt's artifact of the same name wins.
+    /// Throws when this attempt no longer holds the job's lease.
     public func saveArtifact(_ name: String, contentType: String, bytes: [UInt8]) async throws {
+        guard try await queue.holdsLease(job.id, attempt: job.attempt) else {
+            throw JobFailure.retryable(code: "lease_lost", message: "this attempt no longer holds the job")
+        }
         _ = try await artifacts.save(job: job.id, tenant: job.tenant, attempt: job.attempt, name: name, contentType: contentType, bytes: bytes)
     }
 }

@@ -27,19 +27,30 @@ final class RunningJobs: Sendable {
 
     var leases: [(JobID, Int)] { entries.withLock { $0.map { ($0.key, $0.value.attempt) } } }
 
+    /// Tracks a new attempt. An older attempt of the same job still running here lost its lease (this worker's own
+    /// claim recovered the job after an outage): it is stopped.
     func add(_ job: ClaimedJob, task: Task<String, any Error>) {
-        entries.withLock { $0[job.id] = Entry(attempt: job.attempt, task: task) }
+        let older = entries.withLock { entries in
+            defer { entries[job.id] = Entry(attempt: job.attempt, task: task) }
+            return entries[job.id]
+        }
+        older?.task.cancel()
     }
 
-    /// Forgets the job and tells why it was stopped, if it was.
-    func remove(_ id: JobID) -> StopReason? {
-        entries.withLock { $0.removeValue(forKey: id)?.reason }
+    /// Forgets the attempt and tells why it was stopped, if it was; an attempt already replaced by a newer one was
+    /// stopped because its lease was lost.
+    func remove(_ job: ClaimedJob) -> StopReason? {
+        entries.withLock { entries in
+            guard let entry = entries[job.id], entry.attempt == job.attempt else { return .leaseLost }
+            return entries.removeValue(forKey: job.id)?.reason
+        }
     }
 
-    /// Cancels the job's handler; the first reason given is the one that counts.
-    func stop(_ id: JobID, because reason: StopReason) {
+    /// Cancels the job's current attempt (only if it is `attempt`, when given); the first reason given is the one
+    /// that counts.
+    func stop(_ id: JobID, attempt: Int? = nil, because reason: StopReason) {
         let task: Task<String, any Error>? = entries.withLock { entries in
-            guard var entry = entries[id] else { return nil }
+            guard var entry = entries[id], attempt == nil || entry.attempt == attempt else { return nil }
             if entry.reason == nil { entry.reason = reason }
             entries[id] = entry
             return entry.task

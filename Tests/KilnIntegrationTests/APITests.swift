@@ -74,6 +74,15 @@ import Testing
                 "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":2}}"#, headers: [("Idempotency-Key", "k1")]))
             #expect(reused.status == 422)
             #expect(reused.json?["code"]?.stringValue == "idempotency_conflict")
+            // Keys belong to one end user: another identity's same key makes a job of its own.
+            let otherIdentity = try await harness.send(try harness.request(
+                "POST", "/v1/jobs", as: client, identity: "user-2", body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            #expect(otherIdentity.status == 202)
+            #expect(otherIdentity.json?["id"] != conflict.json?["id"])
+            let replay = try await harness.send(try harness.request(
+                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            #expect(replay.status == 202)
+            #expect(replay.json?["id"] == conflict.json?["id"])
         }
     }
 
@@ -110,6 +119,10 @@ import Testing
             #expect(ids == ids.sorted { $0.compare($1, options: .numeric) == .orderedAscending })
             let resumed = try await Self.events(harness, id, client, after: all[3].id)
             #expect(resumed.map(\.id) == Array(ids.dropFirst(4)))
+            // A reconnect after the final event ends at once instead of waiting for events that will never come.
+            #expect(try await Self.events(harness, id, client, after: ids.last).isEmpty)
+            let bad = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/events", as: client, headers: [("Last-Event-ID", "99999999999999999999-0")]))
+            #expect(bad.status == 400)
         }
     }
 

@@ -95,7 +95,7 @@ import Testing
                 jobClass: .io, count: 1, worker: "w")
             #expect(states == [.retrying])
             #expect(immediate.jobs.isEmpty, "a retry waits for its backoff")
-            #expect(immediate.nextWakeMilliseconds != nil)
+            #expect(immediate.nextWakeIn != nil)
             try await Task.sleep(for: .milliseconds(2100))
             let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             #expect(second.tries == 2)
@@ -162,6 +162,41 @@ import Testing
             try await Task.sleep(for: .milliseconds(300))
             #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "next").claimed.jobs.isEmpty)
             #expect(try await harness.queue.snapshot(id, tenant: tenant)?.state == .cancelled)
+        }
+    }
+
+    @Test func cancellingAReleasedJobReleasesTheNextHeldOne() async throws {
+        try await Harness.with { harness in
+            var ids: [JobID] = []
+            for _ in 0..<3 {
+                guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1)) else {
+                    throw TestFailure("not created")
+                }
+                ids.append(id)
+            }
+            let running = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
+            // The first job ends: the second is released from the held list to the ready list, then cancelled.
+            _ = try await harness.queue.settle([Settlement(job: running.id, attempt: running.attempt, outcome: .succeeded(result: "{}"))])
+            let tenant = try #require(TenantID(validating: "a"))
+            #expect(try await harness.queue.cancel(ids[1], tenant: tenant, identity: #require(Identity(validating: "x"))) == .cancelled)
+            let next = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.map(\.id)
+            #expect(next == [ids[2]])
+        }
+    }
+
+    @Test func aHeldHighPriorityJobGoesBeforeHeldLowOnes() async throws {
+        try await Harness.with { harness in
+            _ = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1))
+            let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
+            for _ in 0..<3 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .low)) }
+            _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
+            guard case .created(let urgent) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .high)) else {
+                throw TestFailure("not created")
+            }
+            _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
+            let (_, next) = try await harness.queue.settleAndClaim(
+                [Settlement(job: first.id, attempt: first.attempt, outcome: .succeeded(result: "{}"))], jobClass: .io, count: 10, worker: "w")
+            #expect(next.jobs.map(\.id) == [urgent])
         }
     }
 }

@@ -2,9 +2,9 @@
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
 -- KEYS: active(class), vclock(class), wake(class), inflight, delayed
 -- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
--- Returns {next_wake_ms, claimed_count, then per job: id, attempt, tenant, identity, kind, input,
---          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_ms is when a delayed job falls due or
---          a lease expires (-1: nothing pending); the caller may block until then.
+-- Returns {next_wake_in_ms, claimed_count, then per job: id, attempt, tenant, identity, kind, input,
+--          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_in_ms is how long until a delayed job
+--          falls due or a lease expires (-1: nothing pending); the caller may block that long.
 local active, vclock, inflight, delayed = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
 local base, class, lease_ms, count, worker, stream_cap, sweep_limit = unpack(ARGV)
 count = tonumber(count)
@@ -40,6 +40,8 @@ for _, id in ipairs(redis.call('ZRANGE', delayed, '-inf', now, 'BYSCORE', 'LIMIT
   make_ready(base, id, false)
 end
 
+-- Idle workers sleep until the earliest lease expiry they know of; the first lease must wake one to learn of it.
+local had_leases = redis.call('ZCARD', inflight) > 0
 local claimed = {}
 local n = 0
 local clock = tonumber(redis.call('GET', vclock) or '0')
@@ -73,13 +75,17 @@ while n < count do
     local served = 0
     for _, id in ipairs(ids) do
       local key = job_key(base, id)
-      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt')
+      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt', 'cancel')
       local identity = fields[1]
       local counter = running_key(base, tenant, identity)
       if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
-      if running[counter] >= tonumber(fields[2]) then
+      if fields[11] == '1' then
+        -- Its owner cancelled it while an earlier attempt ran: it does not run again.
+        redis.call('HSET', key, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
+        finish(base, id, 'cancelled', now, stream_cap)
+      elseif running[counter] >= tonumber(fields[2]) then
         -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
-        redis.call('RPUSH', held_key(base, tenant, identity), id)
+        redis.call('RPUSH', held_key(base, tenant, identity, fields[9]), id)
       else
         running[counter] = running[counter] + 1
         local attempt = tonumber(fields[10]) + 1
@@ -98,11 +104,14 @@ while n < count do
     redis.call('ZADD', active, 'XX', clock, tenant)
   end
 end
+-- A tenant that becomes busy starts at the lowest virtual time in the rotation, not behind the last one served.
+local lowest = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
+if #lowest > 0 then clock = tonumber(lowest[2]) end
 redis.call('SET', vclock, clock)
 for counter, value in pairs(running) do redis.call('SET', counter, value) end
 
--- More work than this worker took: wake another idle worker.
-if n == count and redis.call('ZCARD', active) > 0 then wake(base, class) end
+-- More work than this worker took, or a first lease to watch: wake another idle worker.
+if (n == count and redis.call('ZCARD', active) > 0) or (n > 0 and not had_leases) then wake(base, class) end
 
 local next_wake = -1
 local first_due = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
@@ -110,6 +119,8 @@ if #first_due > 0 then next_wake = tonumber(first_due[2]) end
 local first_lease = redis.call('ZRANGE', inflight, 0, 0, 'WITHSCORES')
 if #first_lease > 0 and (next_wake < 0 or tonumber(first_lease[2]) < next_wake) then next_wake = tonumber(first_lease[2]) end
 
+-- Relative to Redis's clock, so a worker whose own clock is off still sleeps the right time.
+if next_wake >= 0 then next_wake = math.max(next_wake - now, 0) end
 local reply = {next_wake, n}
 for _, value in ipairs(claimed) do reply[#reply + 1] = value end
 return reply

@@ -14,7 +14,7 @@ local function active_key(base, class) return base .. ':active:' .. class end
 local function vclock_key(base, class) return base .. ':vclock:' .. class end
 local function wake_key(base, class) return base .. ':wake:' .. class end
 local function running_key(base, tenant, identity) return base .. ':running:' .. tenant .. ':' .. identity end
-local function held_key(base, tenant, identity) return base .. ':held:' .. tenant .. ':' .. identity end
+local function held_key(base, tenant, identity, rank) return base .. ':held:' .. tenant .. ':' .. identity .. ':' .. rank end
 
 -- Appends an event to the job's capped stream; `data` is JSON text.
 local function emit(base, id, kind, data, cap)
@@ -50,12 +50,22 @@ local function make_ready(base, id, at_head)
   wake(base, class)
 end
 
--- A running job of this identity ended: its slot frees, and one job held back by the cap returns.
+-- Returns one job the identity's running cap held back to the head of its list, highest priority first.
+local function release_held(base, tenant, identity)
+  for rank = 0, 2 do
+    local held = redis.call('LPOP', held_key(base, tenant, identity, rank))
+    if held then
+      make_ready(base, held, true)
+      return
+    end
+  end
+end
+
+-- A running job of this identity ended: its slot frees, and one held job returns.
 local function release_slot(base, tenant, identity)
   local key = running_key(base, tenant, identity)
   if tonumber(redis.call('DECR', key)) <= 0 then redis.call('DEL', key) end
-  local held = redis.call('LPOP', held_key(base, tenant, identity))
-  if held then make_ready(base, held, true) end
+  release_held(base, tenant, identity)
 end
 
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.

@@ -14,7 +14,7 @@ local replies = {}
 for i = 3, #ARGV, 6 do
   local id, attempt, outcome, payload, code, delay_ms = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
   local key = job_key(base, id)
-  local current, state, tenant, identity, tries, max_attempts = unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'tries', 'max'))
+  local current, state, tenant, identity, tries, max_attempts, cancel = unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'tries', 'max', 'cancel'))
   if current ~= attempt or state ~= 'running' or redis.call('ZREM', inflight, id) == 0 then
     replies[#replies + 1] = 'fenced'
   else
@@ -26,7 +26,9 @@ for i = 3, #ARGV, 6 do
       emit(base, id, 'result', payload, stream_cap)
       new_state = 'succeeded'
       finish(base, id, new_state, now, stream_cap)
-    elseif outcome == 'cancelled' then
+    elseif outcome == 'cancelled' or cancel == '1' then
+      -- Cancelled by its handler, or failed or handed back after its owner asked to cancel it: it ends here.
+      if outcome ~= 'cancelled' then payload = 'cancelled by its owner' end
       redis.call('HSET', key, 'err_code', 'cancelled', 'err_msg', payload)
       new_state = 'cancelled'
       finish(base, id, new_state, now, stream_cap)
