@@ -27,7 +27,7 @@ struct Recorder: Sendable {
     private func write(_ snapshots: [JobSnapshot]) async throws {
         guard !snapshots.isEmpty else { return }
         try await jobs.record(snapshots.map(\.record))
-        try await queue.markRecorded(snapshots.map(\.id))
+        try await queue.markRecorded(snapshots.map { ($0.id, $0.finishedAtMilliseconds) })
         logger.trace("recorded jobs", metadata: ["job.count": "\(snapshots.count)"])
     }
 }
