@@ -92,11 +92,7 @@ import Testing
             try await harness.startAPI()
             harness.startWorker()
             let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":60,"progress_steps":600}}"#, as: client)
-            for _ in 0..<200 {
-                let (_, json, _) = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: client))
-                if json?["status"]?.stringValue == "running" { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await harness.awaitRunning(id, client.tenant.id)
             let cancel = try await harness.send(try harness.request("POST", "/v1/jobs/\(id)/cancel", as: client))
             #expect(cancel.status == 202)
             let job = try await harness.awaitFinished(id, as: client, within: .seconds(5))

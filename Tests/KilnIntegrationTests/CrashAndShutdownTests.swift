@@ -7,24 +7,13 @@ import Testing
 
 /// Workers that die or stop: nothing is lost and nothing runs to completion twice.
 @Suite struct CrashAndShutdownTests {
-    /// Waits until the job is running (or, with `orDone`, has run), as Redis says.
-    static func awaitRunning(_ harness: Harness, _ id: JobID, _ tenant: TenantID, orDone: Bool = false) async throws -> JobSnapshot {
-        for _ in 0..<500 {
-            if let job = try await harness.queue.snapshot(id, tenant: tenant), job.state == .running || (orDone && job.state.isTerminal) {
-                return job
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw TestFailure("job \(id) never started")
-    }
-
     @Test func aJobOfAWorkerKilledWithSigkillIsRunAgainAndRecordedOnce() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
             try await harness.startAPI()
             let doomed = try WorkerProcess(harness)
             let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":1.5,"progress_steps":3}}"#, as: client)
-            let first = try await Self.awaitRunning(harness, id, client.tenant.id)
+            let first = try await harness.awaitRunning(id, client.tenant.id)
             #expect(first.attempt == 1)
             doomed.kill(SIGKILL)
             #expect(try await doomed.waitForExit(within: .seconds(5)))
@@ -55,8 +44,8 @@ import Testing
             let stopping = try WorkerProcess(harness, grace: 1)
             let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":6,"progress_steps":6}}"#, as: client)
             let short = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":0.5,"progress_steps":1}}"#, as: client)
-            _ = try await Self.awaitRunning(harness, long, client.tenant.id)
-            _ = try await Self.awaitRunning(harness, short, client.tenant.id, orDone: true)
+            _ = try await harness.awaitRunning(long, client.tenant.id)
+            _ = try await harness.awaitRunning(short, client.tenant.id, orDone: true)
             stopping.kill(SIGTERM)
             #expect(try await stopping.waitForExit(within: .seconds(10)))
             let finished = try #require(try await harness.queue.snapshot(short, tenant: client.tenant.id))

@@ -138,6 +138,17 @@ final class Harness: Sendable {
         throw TestFailure("job \(id) did not finish within \(limit)")
     }
 
+    /// Waits until the job is running (or, with `orDone`, has run), as Redis says.
+    func awaitRunning(_ id: JobID, _ tenant: TenantID, orDone: Bool = false) async throws -> JobSnapshot {
+        for _ in 0..<500 {
+            if let job = try await queue.snapshot(id, tenant: tenant), job.state == .running || (orDone && job.state.isTerminal) {
+                return job
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestFailure("job \(id) never started")
+    }
+
     /// Stops services, deletes the namespace and the schema.
     func tearDown() async {
         let running = services.withLock { $0 }
