@@ -36,16 +36,23 @@ import Testing
             throw TestFailure("redis-server did not start on \(port)")
         }
 
-        /// SIGTERM: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
+        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd. (Not SIGTERM: the test
+        /// process may ignore it, and a child inherits that.)
         func stop() async throws {
             guard let process else { return }
-            process.terminate()
-            for _ in 0..<200 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+            var configuration = RedisConfiguration()
+            configuration.port = port
+            _ = try? RedisConnection(configuration: configuration).send(["SHUTDOWN"])
+            for _ in 0..<250 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             self.process = nil
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                throw TestFailure("redis-server on \(port) did not shut down")
+            }
         }
 
         deinit {
-            if let process, process.isRunning { process.interrupt() }
+            if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
             try? FileManager.default.removeItem(at: directory)
         }
     }
