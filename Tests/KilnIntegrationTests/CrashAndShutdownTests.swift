@@ -1,4 +1,7 @@
+import CurlClient
 import Foundation
+import KilnAPI
+import ServiceLifecycle
 import KilnCore
 import KilnQueue
 import KilnStore
@@ -69,6 +72,36 @@ import Testing
             #expect(job["status"]?.stringValue == "dead")
             #expect(job["error"]?["code"]?.stringValue == "deadline_exceeded")
             #expect(job["attempt"]?.numberValue == 3)
+        }
+    }
+
+    @Test func restartingTheAPILosesNothing() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            // An API node that takes the job and stops before any worker runs.
+            let port = PortBox()
+            var configuration = APIConfiguration()
+            configuration.port = 0
+            let first = ServiceGroup(
+                services: [APIServer.application(dependencies: harness.dependencies, configuration: configuration, logger: harness.logger) { port.set($0) }],
+                gracefulShutdownSignals: [], logger: harness.logger)
+            let running = Task { try await first.run() }
+            let response = try await harness.http.execute(CurlClient.HTTPRequest(
+                method: "POST", url: "http://127.0.0.1:\(try await port.wait())/v1/jobs",
+                headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": "application/json"],
+                body: Array(#"{"kind":"diag.echo","input":{"message":"survives"}}"#.utf8)))
+            #expect(response.status == 202)
+            guard case .string(let text)? = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"],
+                let id = JobID(validating: text)
+            else { throw TestFailure("no job id") }
+            await first.triggerGracefulShutdown()
+            try await running.value
+            // Another node answers for it, and a worker runs it.
+            try await harness.startAPI()
+            harness.startWorker()
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["status"]?.stringValue == "succeeded")
+            #expect(job["result"]?["echo"]?["message"]?.stringValue == "survives")
         }
     }
 }
