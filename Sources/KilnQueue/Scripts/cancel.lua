@@ -5,7 +5,7 @@
 -- Returns {'cancelled'} | {'requested'} | {'not_found'} | {'finished', state}.
 local job, delayed = KEYS[1], KEYS[2]
 local base, id, tenant, identity, stream_cap = unpack(ARGV)
-local owner, who, state, class, rank, cap = unpack(redis.call('HMGET', job, 'tenant', 'identity', 'state', 'class', 'rank', 'cap'))
+local owner, who, state, class, rank, cap, attempt = unpack(redis.call('HMGET', job, 'tenant', 'identity', 'state', 'class', 'rank', 'cap', 'attempt'))
 if owner ~= tenant or who ~= identity then return {'not_found'} end
 if state == 'running' then
   redis.call('HSET', job, 'cancel', '1')
@@ -15,8 +15,7 @@ if state ~= 'queued' and state ~= 'retrying' then return {'finished', state} end
 redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
 redis.call('LREM', held_key(base, tenant, identity, rank), 1, id)
 redis.call('ZREM', delayed, id)
-redis.call('HSET', job, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
-finish(base, id, 'cancelled', now_ms(), stream_cap)
+finish(base, id, 'cancelled', now_ms(), stream_cap, attempt, error_fields('cancelled', 'cancelled by its owner'))
 -- The cancelled job may have been the one a freed slot released from the held lists: release the next one.
 if tonumber(redis.call('GET', running_key(base, tenant, identity)) or '0') < tonumber(cap) then release_held(base, tenant, identity) end
 return {'cancelled'}

@@ -18,18 +18,15 @@ for _, id in ipairs(redis.call('ZRANGE', inflight, '-inf', now, 'BYSCORE', 'LIMI
   local tenant, identity, tries, max_attempts, attempt, cancel = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'max', 'attempt', 'cancel'))
   if tenant then
     release_slot(base, tenant, identity)
+    local expired = error_fields('lease_expired', 'the worker running this job stopped renewing its lease')
     if cancel == '1' then
-      redis.call('HSET', key, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
-      finish(base, id, 'cancelled', now, stream_cap)
+      finish(base, id, 'cancelled', now, stream_cap, attempt, error_fields('cancelled', 'cancelled by its owner'))
+    elseif tonumber(tries) >= tonumber(max_attempts) then
+      finish(base, id, 'dead', now, stream_cap, attempt, expired)
     else
-      redis.call('HSET', key, 'err_code', 'lease_expired', 'err_msg', 'the worker running this job stopped renewing its lease')
-      if tonumber(tries) >= tonumber(max_attempts) then
-        finish(base, id, 'dead', now, stream_cap)
-      else
-        redis.call('HSET', key, 'state', 'retrying')
-        emit_state(base, id, 'retrying', attempt, stream_cap)
-        make_ready(base, id, true)
-      end
+      redis.call('HSET', key, 'state', 'retrying', unpack(expired))
+      emit_state(base, id, 'retrying', attempt, stream_cap)
+      make_ready(base, id, true)
     end
   end
 end
@@ -81,8 +78,7 @@ while n < count do
       if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
       if fields[11] == '1' then
         -- Its owner cancelled it while an earlier attempt ran: it does not run again.
-        redis.call('HSET', key, 'err_code', 'cancelled', 'err_msg', 'cancelled by its owner')
-        finish(base, id, 'cancelled', now, stream_cap)
+        finish(base, id, 'cancelled', now, stream_cap, fields[10], error_fields('cancelled', 'cancelled by its owner'))
       elseif running[counter] >= tonumber(fields[2]) then
         -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
         redis.call('RPUSH', held_key(base, tenant, identity, fields[9]), id)

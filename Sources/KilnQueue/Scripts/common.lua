@@ -69,10 +69,12 @@ local function release_slot(base, tenant, identity)
 end
 
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
-local function finish(base, id, state, now, cap)
-  local key = job_key(base, id)
-  redis.call('HSET', key, 'state', state, 'finished', now)
+-- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
+local function finish(base, id, state, now, cap, attempt, fields)
+  redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
   redis.call('ZADD', base .. ':unrecorded', now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
-  emit_state(base, id, state, redis.call('HGET', key, 'attempt'), cap)
+  emit_state(base, id, state, attempt, cap)
 end
+
+local function error_fields(code, message) return {'err_code', code, 'err_msg', message} end
