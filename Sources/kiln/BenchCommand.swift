@@ -35,6 +35,11 @@ struct BenchCommand: AsyncParsableCommand {
             print(String(format: "http submissions: %.0f/s (%d concurrent requests, %.0f s)", submitRate, connectionsCount, seconds))
             try await runtime.queue.deleteNamespace()
 
+            let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
+            print(String(format: "redis cpu per job: enqueue %.1f µs, claim %.1f µs, settle %.1f µs, recorded %.1f µs (10000 jobs, one script at a time)",
+                         costs.enqueue, costs.claim, costs.settle, costs.recorded))
+            try await runtime.queue.deleteNamespace()
+
             for workers in [1, 2] {
                 let processed = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
                 print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs)", workers, workers == 1 ? "" : "es", processed, jobs))
@@ -86,6 +91,25 @@ struct BenchCommand: AsyncParsableCommand {
             body: Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8))
     }
 
+    /// Enqueues `count` `diag.echo` jobs straight into the queue, 32 at a time, over 16 identities.
+    static func enqueueNoOps(_ count: Int, runtime: Runtime, tenant: Tenant) async throws {
+        let identities = (0..<16).compactMap { Identity(validating: "bench-\($0)") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let perTask = count / 32
+            for slice in 0..<32 {
+                group.addTask {
+                    for index in 0..<(slice == 31 ? count - perTask * 31 : perTask) {
+                        _ = try await runtime.queue.enqueue(Submission(
+                            tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
+                            priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
+                            weight: tenant.weight))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
     /// Runs `body`, then stops the processes, whether it succeeded or not.
     private func stopping<T>(_ children: [ChildProcess], _ body: () async throws -> T) async throws -> T {
         do {
@@ -124,21 +148,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> Double {
-        let identities = (0..<16).compactMap { Identity(validating: "bench-\($0)") }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            let perTask = jobs / 32
-            for slice in 0..<32 {
-                group.addTask {
-                    for index in 0..<(slice == 31 ? jobs - perTask * 31 : perTask) {
-                        _ = try await runtime.queue.enqueue(Submission(
-                            tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
-                            priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
-                            weight: tenant.weight))
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await Self.enqueueNoOps(jobs, runtime: runtime, tenant: tenant)
         let started = ContinuousClock.now
         let children = try (0..<workers).map { index in
             try ChildProcess(
