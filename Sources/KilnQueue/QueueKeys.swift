@@ -22,7 +22,6 @@ public struct QueueKeys: Sendable {
     public func active(_ jobClass: JobClass) -> String { "\(base):active:\(jobClass.rawValue)" }
     public func virtualClock(_ jobClass: JobClass) -> String { "\(base):vclock:\(jobClass.rawValue)" }
     public func wake(_ jobClass: JobClass) -> String { "\(base):wake:\(jobClass.rawValue)" }
-    public func running(_ tenant: String, _ identity: String) -> String { "\(base):running:\(tenant):\(identity)" }
     public var weights: String { "\(base):weights" }
     public var inflight: String { "\(base):inflight" }
     public var delayed: String { "\(base):delayed" }
