@@ -79,7 +79,9 @@ struct JobRoutes<Context: RequestContext> {
             var backlog = try await queue.events(of: id, after: cursor)
             if backlog.isEmpty, cursor == nil, let finished = finishedView {
                 // The stream expired with the job's Redis copy: say how it ended.
-                let data = JSONValue.object(["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))])
+                var fields: [String: JSONValue] = ["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))]
+                fields["result"] = finished.result.flatMap(JSONValue.parse)
+                let data = JSONValue.object(fields)
                 try await writer.write(ByteBuffer(string: "event: status\ndata: \(data.canonicalJSON())\n\n"))
                 try await writer.finish(nil)
                 return

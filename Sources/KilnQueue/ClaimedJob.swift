@@ -16,6 +16,8 @@ public struct ClaimedJob: Sendable {
     /// Attempts spent, this one included (throttling and hand-backs spend none).
     public let tries: Int
     public let priority: Priority
+    /// When this attempt was claimed, in milliseconds since 1970 (Redis's clock).
+    public let startedAtMilliseconds: Int64
 }
 
 /// What one claim returned.

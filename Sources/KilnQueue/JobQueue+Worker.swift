@@ -4,10 +4,10 @@ public import RedisClient
 
 extension JobQueue {
     /// Settles finished attempts and claims the next jobs in one round trip.
-    /// - Returns: each settlement's new state (nil where the attempt had lost its lease), and the claim.
+    /// - Returns: what each settlement did (nil where the attempt had lost its lease), and the claim.
     public func settleAndClaim(
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
-    ) async throws -> (settled: [JobState?], claimed: ClaimBatch) {
+    ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch) {
         var calls: [RedisScriptCall] = []
         if !settlements.isEmpty { calls.append(settleCall(settlements)) }
         if count > 0 {
@@ -27,8 +27,8 @@ extension JobQueue {
         return (settled.count == settlements.count ? settled : settlements.map { _ in nil }, claimed)
     }
 
-    /// Settles finished attempts. - Returns: each one's new state, nil where the attempt had lost its lease.
-    public func settle(_ settlements: [Settlement]) async throws -> [JobState?] {
+    /// Settles finished attempts. - Returns: what each settlement did, nil where the attempt had lost its lease.
+    public func settle(_ settlements: [Settlement]) async throws -> [SettledAttempt?] {
         try await settleAndClaim(settlements, jobClass: .io, count: 0, worker: "").settled
     }
 
@@ -38,18 +38,24 @@ extension JobQueue {
             arguments: [keys.base, streamCap] + settlements.flatMap(\.scriptArguments))
     }
 
-    private static func parseSettled(_ reply: RedisValue) -> [JobState?] {
-        (reply.array ?? []).map { $0.string.flatMap(JobState.init(rawValue:)) }
+    private static func parseSettled(_ reply: RedisValue) -> [SettledAttempt?] {
+        guard let values = reply.array, let settledAt = values.first?.int else { return [] }
+        return stride(from: 1, to: values.count - 2, by: 3).map { index in
+            guard let state = values[index].string.flatMap(JobState.init(rawValue:)) else { return nil }
+            func text(_ value: RedisValue) -> String? { value.string.flatMap { $0.isEmpty ? nil : $0 } }
+            return SettledAttempt(
+                state: state, settledAtMilliseconds: settledAt, errorCode: text(values[index + 1]), errorMessage: text(values[index + 2]))
+        }
     }
 
     private static func parseClaim(_ reply: RedisValue) throws -> ClaimBatch {
         if case .error(let message) = reply { throw RedisError.server(message) }
-        guard let values = reply.array, values.count >= 2, let next = values[0].int, let count = values[1].int else {
+        guard let values = reply.array, values.count >= 3, let next = values[0].int, let count = values[1].int, let started = values[2].int else {
             throw RedisError.server("ERR unexpected reply from claim")
         }
         var jobs: [ClaimedJob] = []
         jobs.reserveCapacity(Int(count))
-        var index = 2
+        var index = 3
         for _ in 0..<count {
             let field = { (offset: Int) in values[index + offset] }
             guard let id = field(0).string.flatMap(JobID.init(validating:)),
@@ -63,7 +69,7 @@ extension JobQueue {
             jobs.append(ClaimedJob(
                 id: id, attempt: Int(attempt), tenant: tenant, identity: identity, kind: kind, input: input,
                 timeout: .milliseconds(timeout), createdAtMilliseconds: created, maxAttempts: Int(maxAttempts),
-                tries: Int(tries), priority: priority))
+                tries: Int(tries), priority: priority, startedAtMilliseconds: started))
             index += 11
         }
         return ClaimBatch(jobs: jobs, nextWakeIn: next < 0 ? nil : .milliseconds(next))

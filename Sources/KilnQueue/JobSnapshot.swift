@@ -68,4 +68,10 @@ public struct JobSnapshot: Sendable {
             createdAt: Date(timeIntervalSince1970: Double(createdAtMilliseconds) / 1000), startedAt: date(startedAtMilliseconds),
             finishedAt: date(finishedAtMilliseconds))
     }
+
+    /// The job's record with its finish time, once it has ended.
+    public var finished: FinishedJob? {
+        guard state.isTerminal, let finishedAtMilliseconds else { return nil }
+        return FinishedJob(record: record, finishedAtMilliseconds: finishedAtMilliseconds)
+    }
 }

@@ -26,6 +26,11 @@ public struct Settlement: Sendable {
         self.outcome = outcome
     }
 
+    /// The JSON text the attempt succeeded with.
+    public var result: String? {
+        if case .succeeded(let result) = outcome { result } else { nil }
+    }
+
     /// The six script arguments of `settle.lua`.
     var scriptArguments: [String] {
         let (name, payload, code, delay): (String, String, String, Duration) =

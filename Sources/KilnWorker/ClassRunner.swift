@@ -10,7 +10,7 @@ import Synchronization
 /// and blocks on Redis (never polls) when there is nothing to claim.
 final class ClassRunner: Sendable {
     private struct State {
-        var finished: [Settlement] = []
+        var finished: [(job: ClaimedJob, settlement: Settlement)] = []
         /// Attempts that ended since the loop last looked, settled or not.
         var freed = 0
         /// The loop is blocked on Redis: a finished job must poke it awake.
@@ -24,7 +24,7 @@ final class ClassRunner: Sendable {
     let handlers: HandlerRegistry
     let running: RunningJobs
     let configuration: WorkerConfiguration
-    let recordings: SignalledBuffer<JobID>
+    let recordings: SignalledBuffer<FinishedJob>
     let logger: Logger
     private let state = Mutex(State())
     private let draining = Atomic<Bool>(false)
@@ -33,7 +33,7 @@ final class ClassRunner: Sendable {
 
     init(
         jobClass: JobClass, concurrency: Int, queue: JobQueue, artifacts: ArtifactStore, handlers: HandlerRegistry, running: RunningJobs,
-        configuration: WorkerConfiguration, recordings: SignalledBuffer<JobID>, logger: Logger
+        configuration: WorkerConfiguration, recordings: SignalledBuffer<FinishedJob>, logger: Logger
     ) {
         self.jobClass = jobClass
         self.concurrency = concurrency
@@ -65,7 +65,7 @@ final class ClassRunner: Sendable {
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
             while true {
-                let (settlements, freed) = state.withLock { state in
+                let (finished, freed) = state.withLock { state in
                     defer {
                         state.finished = []
                         state.freed = 0
@@ -74,34 +74,35 @@ final class ClassRunner: Sendable {
                 }
                 inFlight -= freed
                 let isDraining = draining.load(ordering: .relaxed)
-                if isDraining && inFlight == 0 && settlements.isEmpty {
+                if isDraining && inFlight == 0 && finished.isEmpty {
                     // This loop may have taken the class's wake-up token on its way out: pass it on to another worker.
                     try? await queue.poke(queue.keys.wake(jobClass))
                     return
                 }
                 let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
-                let settled: [JobState?]
+                let settled: [SettledAttempt?]
                 let batch: ClaimBatch
                 do {
-                    (settled, batch) = try await queue.settleAndClaim(settlements, jobClass: jobClass, count: free, worker: configuration.id)
+                    (settled, batch) = try await queue.settleAndClaim(
+                        finished.map(\.settlement), jobClass: jobClass, count: free, worker: configuration.id)
                 } catch {
                     // Redis is away: keep the settlements and try again. An attempt that was settled before the
                     // connection broke is fenced the second time and recorded by the sweep.
                     logger.error("settle and claim failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
                     state.withLock { state in
-                        state.finished.insert(contentsOf: settlements, at: 0)
+                        state.finished.insert(contentsOf: finished, at: 0)
                         state.freed += freed
                     }
                     inFlight += freed
                     try await Task.sleep(for: .seconds(1))
                     continue
                 }
-                report(settlements, settled)
+                report(finished, settled)
                 for job in batch.jobs {
                     inFlight += 1
                     group.addTask { await self.execute(job) }
                 }
-                if !batch.jobs.isEmpty || !settlements.isEmpty { continue }
+                if !batch.jobs.isEmpty || !finished.isEmpty { continue }
                 if inFlight >= concurrency || isDraining {
                     _ = await completionSignals.next()
                 } else {
@@ -137,7 +138,7 @@ final class ClassRunner: Sendable {
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         let poke = state.withLock { state in
             // A lost lease settles nothing (the attempt is another worker's now); only the slot comes back.
-            if let outcome { state.finished.append(outcome) }
+            if let outcome { state.finished.append((job, outcome)) }
             state.freed += 1
             defer { state.blocked = false }
             return state.blocked
@@ -156,12 +157,7 @@ final class ClassRunner: Sendable {
         let context = JobContext(queue: queue, artifacts: artifacts, job: job)
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
-        let deadline = Task {
-            try await Task.sleep(for: job.timeout)
-            running.stop(job.id, attempt: job.attempt, because: .deadline)
-        }
         let result = await task.result
-        deadline.cancel()
         let reason = running.remove(job)
         switch (result, reason) {
         case (.success(let value), _):
@@ -198,13 +194,18 @@ final class ClassRunner: Sendable {
         return Settlement(job: job.id, attempt: job.attempt, outcome: outcome)
     }
 
-    private func report(_ settlements: [Settlement], _ states: [JobState?]) {
-        var finished: [JobID] = []
-        for (settlement, state) in zip(settlements, states) {
-            guard let state else { continue }
-            Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment()
-            if state.isTerminal { finished.append(settlement.job) }
+    /// Counts what the settle did and hands the jobs that ended to the recorder.
+    private func report(_ finished: [(job: ClaimedJob, settlement: Settlement)], _ settled: [SettledAttempt?]) {
+        var ended: [FinishedJob] = []
+        var counts: [JobState: Int] = [:]
+        for ((job, settlement), attempt) in zip(finished, settled) {
+            guard let attempt else { continue }
+            counts[attempt.state, default: 0] += 1
+            if let done = job.finished(attempt, result: settlement.result) { ended.append(done) }
         }
-        recordings.append(finished)
+        for (state, count) in counts {
+            Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment(by: count)
+        }
+        recordings.append(ended)
     }
 }

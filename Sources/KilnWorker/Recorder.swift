@@ -12,22 +12,16 @@ struct Recorder: Sendable {
     let jobs: JobStore
     let logger: Logger
 
-    /// Records these jobs (reading their final state from Redis) and marks them recorded.
-    func record(_ ids: [JobID]) async throws {
-        guard !ids.isEmpty else { return }
-        let snapshots = try await queue.snapshots(ids).compactMap { $0 }.filter { $0.state.isTerminal }
-        try await write(snapshots)
+    /// Records these jobs and marks them recorded.
+    func record(_ finished: [FinishedJob]) async throws {
+        guard !finished.isEmpty else { return }
+        try await jobs.record(finished.map(\.record))
+        try await queue.markRecorded(finished.map { ($0.record.id, $0.finishedAtMilliseconds) })
+        logger.trace("recorded jobs", metadata: ["job.count": "\(finished.count)"])
     }
 
     /// Records finished jobs that nobody recorded for `age`.
     func sweep(olderThan age: Duration, limit: Int) async throws {
-        try await write(queue.unrecorded(olderThan: age, limit: limit).filter { $0.state.isTerminal })
-    }
-
-    private func write(_ snapshots: [JobSnapshot]) async throws {
-        guard !snapshots.isEmpty else { return }
-        try await jobs.record(snapshots.map(\.record))
-        try await queue.markRecorded(snapshots.map { ($0.id, $0.finishedAtMilliseconds) })
-        logger.trace("recorded jobs", metadata: ["job.count": "\(snapshots.count)"])
+        try await record(queue.unrecorded(olderThan: age, limit: limit).compactMap(\.finished))
     }
 }

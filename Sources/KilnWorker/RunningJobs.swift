@@ -18,6 +18,8 @@ final class RunningJobs: Sendable {
     private struct Entry {
         let attempt: Int
         let task: Task<String, any Error>
+        /// When its kind's hard deadline passes.
+        let deadline: ContinuousClock.Instant
         var reason: StopReason?
     }
 
@@ -31,7 +33,7 @@ final class RunningJobs: Sendable {
     /// claim recovered the job after an outage): it is stopped.
     func add(_ job: ClaimedJob, task: Task<String, any Error>) {
         let older = entries.withLock { entries in
-            defer { entries[job.id] = Entry(attempt: job.attempt, task: task) }
+            defer { entries[job.id] = Entry(attempt: job.attempt, task: task, deadline: .now + job.timeout) }
             return entries[job.id]
         }
         older?.task.cancel()
@@ -56,6 +58,14 @@ final class RunningJobs: Sendable {
             return entry.task
         }
         task?.cancel()
+    }
+
+    /// Stops the attempts whose deadline has passed. Checked at every lease renewal rather than by a timer per job,
+    /// so a deadline is enforced within one renewal interval.
+    func stopOverdue() {
+        let now = ContinuousClock.now
+        let overdue = entries.withLock { entries in entries.filter { $0.value.deadline <= now }.map { ($0.key, $0.value.attempt) } }
+        for (id, attempt) in overdue { stop(id, attempt: attempt, because: .deadline) }
     }
 
     func stopAll(because reason: StopReason) {

@@ -28,7 +28,7 @@ public struct Worker: Service {
 
     public func run() async throws {
         let running = RunningJobs()
-        let recordings = SignalledBuffer<JobID>()
+        let recordings = SignalledBuffer<FinishedJob>()
         let runners = configuration.concurrency.filter { $0.value > 0 }.map { jobClass, concurrency in
             ClassRunner(
                 jobClass: jobClass, concurrency: concurrency, queue: queue, artifacts: artifacts, handlers: handlers, running: running,
@@ -66,12 +66,12 @@ public struct Worker: Service {
 
     /// Writes what the runners settled, several batches at once (as many as the PostgreSQL pool has connections), so
     /// recording keeps up with claiming.
-    private func record(_ recordings: SignalledBuffer<JobID>) async throws {
+    private func record(_ recordings: SignalledBuffer<FinishedJob>) async throws {
         await withDiscardingTaskGroup { group in
             for await _ in recordings.signals {
-                let ids = recordings.takeAll()
-                for start in stride(from: 0, to: ids.count, by: configuration.recordBatch) {
-                    let batch = Array(ids[start..<min(start + configuration.recordBatch, ids.count)])
+                let finished = recordings.takeAll()
+                for start in stride(from: 0, to: finished.count, by: configuration.recordBatch) {
+                    let batch = Array(finished[start..<min(start + configuration.recordBatch, finished.count)])
                     group.addTask {
                         do {
                             try await recorder.record(batch)
@@ -88,6 +88,7 @@ public struct Worker: Service {
     private func keepLeases(_ running: RunningJobs) async throws {
         while !Task.isCancelled {
             try await Task.sleep(for: configuration.renewInterval)
+            running.stopOverdue()
             do {
                 let (lost, cancelRequested) = try await queue.renew(running.leases)
                 for id in lost { running.stop(id, because: .leaseLost) }

@@ -5,6 +5,7 @@ import Histogram
 import KilnCore
 import KilnQueue
 import KilnStore
+import RedisClient
 
 /// `kiln bench`: prints HTTP submissions per second, no-op jobs processed per second by one and two worker
 /// processes, and submit → handler-start and submit → result-readable latency at a steady rate. It starts its own
@@ -41,8 +42,9 @@ struct BenchCommand: AsyncParsableCommand {
             try await runtime.queue.deleteNamespace()
 
             for workers in [1, 2] {
-                let processed = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
-                print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs)", workers, workers == 1 ? "" : "es", processed, jobs))
+                let (processed, cpu) = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
+                print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
+                             workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
                 try await runtime.queue.deleteNamespace()
             }
 
@@ -147,8 +149,26 @@ struct BenchCommand: AsyncParsableCommand {
         return Double(accepted) / (ContinuousClock.now - started).seconds
     }
 
-    private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> Double {
+    /// Microseconds of CPU per job that each party used.
+    private struct CPUPerJob {
+        var redis = 0.0
+        var workers = 0.0
+        var postgres = 0.0
+    }
+
+    private func redisCPUSeconds(_ runtime: Runtime) async throws -> Double {
+        let info = try await runtime.redis.send(["INFO", "cpu"]).string ?? ""
+        return info.split(whereSeparator: \.isNewline).reduce(0) { total, line in
+            let parts = line.split(separator: ":")
+            guard parts.count == 2, ["used_cpu_sys", "used_cpu_user"].contains(parts[0]) else { return total }
+            return total + (Double(parts[1]) ?? 0)
+        }
+    }
+
+    private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> (Double, CPUPerJob) {
         try await Self.enqueueNoOps(jobs, runtime: runtime, tenant: tenant)
+        let redisBefore = try await redisCPUSeconds(runtime)
+        let postgresBefore = ProcessCPU.seconds(command: "postgres")
         let started = ContinuousClock.now
         let children = try (0..<workers).map { index in
             try ChildProcess(
@@ -161,7 +181,13 @@ struct BenchCommand: AsyncParsableCommand {
                 if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            return Double(jobs) / (ContinuousClock.now - started).seconds
+            let rate = Double(jobs) / (ContinuousClock.now - started).seconds
+            let perJob = 1_000_000 / Double(jobs)
+            let cpu = CPUPerJob(
+                redis: (try await redisCPUSeconds(runtime) - redisBefore) * perJob,
+                workers: children.map(\.cpuSeconds).reduce(0, +) * perJob,
+                postgres: (ProcessCPU.seconds(command: "postgres") - postgresBefore) * perJob)
+            return (rate, cpu)
         }
     }
 
@@ -211,7 +237,7 @@ struct BenchCommand: AsyncParsableCommand {
             var text = ""
             for try await chunk in events.body {
                 text += String(decoding: chunk, as: UTF8.self)
-                if text.contains("event: result") { return now() - sentAt }
+                if text.contains(#""state":"succeeded""#) { return now() - sentAt }
             }
             return nil
         }

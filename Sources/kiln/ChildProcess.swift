@@ -14,6 +14,9 @@ final class ChildProcess {
         try process.run()
     }
 
+    /// Seconds of CPU the process has used so far.
+    var cpuSeconds: Double { ProcessCPU.seconds(pid: process.processIdentifier) }
+
     /// SIGTERM, then waits (without blocking a thread) for the process to drain and exit.
     func stop() async {
         guard process.isRunning else { return }

@@ -109,7 +109,11 @@ import Testing
             _ = try await harness.awaitFinished(id, as: client)
             let all = try await Self.events(harness, id, client, after: nil)
             #expect(all.first?.data.contains("queued") == true)
-            #expect(all.last?.data.contains("succeeded") == true)
+            // The last event says how the job ended and carries its result, so a listener needs no other request.
+            let last = try #require(all.last)
+            #expect(last.type == "status")
+            #expect(JSONValue.parse(last.data)?["state"]?.stringValue == "succeeded")
+            #expect(JSONValue.parse(last.data)?["result"]?["slept_seconds"] == .number(0.6))
             #expect(all.filter { $0.type == "progress" }.count == 6)
             let ids = all.map(\.id)
             #expect(ids == ids.sorted { $0.compare($1, options: .numeric) == .orderedAscending })

@@ -78,7 +78,7 @@ import Testing
             for outcome: Settlement.Outcome in [.succeeded(result: #"{"from":"zombie"}"#), .retry(code: "x", message: "x", delay: .zero)] {
                 #expect(try await harness.queue.settle([Settlement(job: first.id, attempt: first.attempt, outcome: outcome)]) == [nil])
             }
-            #expect(try await harness.queue.settle([Settlement(job: second.id, attempt: second.attempt, outcome: .succeeded(result: #"{"from":"live"}"#))]) == [.succeeded])
+            #expect(try await harness.queue.settle([Settlement(job: second.id, attempt: second.attempt, outcome: .succeeded(result: #"{"from":"live"}"#))]).map { $0?.state } == [.succeeded])
             let job = try #require(try await harness.queue.snapshots([first.id]).first ?? nil)
             #expect(job.result == #"{"from":"live"}"#)
         }
@@ -93,14 +93,15 @@ import Testing
             let (states, immediate) = try await harness.queue.settleAndClaim(
                 [Settlement(job: id, attempt: first.attempt, outcome: .retry(code: "boom", message: "boom", delay: .seconds(2)))],
                 jobClass: .io, count: 1, worker: "w")
-            #expect(states == [.retrying])
+            #expect(states.map { $0?.state } == [.retrying])
             #expect(immediate.jobs.isEmpty, "a retry waits for its backoff")
             #expect(immediate.nextWakeIn != nil)
             try await Task.sleep(for: .milliseconds(2100))
             let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             #expect(second.tries == 2)
             let final = try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .retry(code: "boom", message: "boom", delay: .zero))])
-            #expect(final == [.dead])
+            #expect(final.map { $0?.state } == [.dead])
+            #expect(final.first??.errorCode == "boom")
             #expect(try await harness.queue.deadLetters().map(\.id) == [id])
             #expect(try await harness.queue.replay(id))
             #expect(try await harness.queue.deadLetters().isEmpty)

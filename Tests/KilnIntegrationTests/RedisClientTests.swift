@@ -14,7 +14,7 @@ import Testing
         let key = "test-binary-\(UUID().uuidString)"
         let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x0D, 0x0A, 0x20, 0]
         try await redis.withConnection { connection in
-            try connection.send([Array("SET".utf8), Array(key.utf8), bytes])
+            _ = try connection.send([Array("SET".utf8), Array(key.utf8), bytes])
         }
         let replies = try await redis.pipeline([["GET", key], ["STRLEN", key], ["DEL", key], ["GET", key]])
         #expect(replies[0] == .bulk(bytes))

@@ -82,7 +82,7 @@ import Testing
         var settlements = running.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
         while true {
             let (states, batch) = try await queue.settleAndClaim(settlements, jobClass: .io, count: 50, worker: "after-restart")
-            #expect(states.allSatisfy { $0 == .succeeded })
+            #expect(states.allSatisfy { $0?.state == .succeeded })
             if batch.jobs.isEmpty { break }
             seen.formUnion(batch.jobs.map(\.id))
             settlements = batch.jobs.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }

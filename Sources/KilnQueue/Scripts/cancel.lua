@@ -13,9 +13,9 @@ if state == 'running' then
 end
 if state ~= 'queued' and state ~= 'retrying' then return {'finished', state} end
 redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
-redis.call('LREM', held_key(base, tenant, identity, rank), 1, id)
+redis.call('ZREM', held_key(base, tenant, identity), id)
 redis.call('ZREM', delayed, id)
 finish(base, id, 'cancelled', now_ms(), stream_cap, attempt, error_fields('cancelled', 'cancelled by its owner'))
--- The cancelled job may have been the one a freed slot released from the held lists: release the next one.
+-- The cancelled job may have been the one a freed slot released from the held set: release the next one.
 if tonumber(redis.call('GET', running_key(base, tenant, identity)) or '0') < tonumber(cap) then release_held(base, tenant, identity) end
 return {'cancelled'}

@@ -2,7 +2,7 @@
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
 -- KEYS: active(class), vclock(class), wake(class), inflight, delayed
 -- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
--- Returns {next_wake_in_ms, claimed_count, then per job: id, attempt, tenant, identity, kind, input,
+-- Returns {next_wake_in_ms, claimed_count, started_ms, then per job: id, attempt, tenant, identity, kind, input,
 --          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_in_ms is how long until a delayed job
 --          falls due or a lease expires (-1: nothing pending); the caller may block that long.
 local active, vclock, inflight, delayed = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
@@ -81,7 +81,7 @@ while n < count do
         finish(base, id, 'cancelled', now, stream_cap, fields[10], error_fields('cancelled', 'cancelled by its owner'))
       elseif running[counter] >= tonumber(fields[2]) then
         -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
-        redis.call('RPUSH', held_key(base, tenant, identity, fields[9]), id)
+        hold(base, tenant, identity, id, fields[9], fields[6])
       else
         running[counter] = running[counter] + 1
         local attempt = tonumber(fields[10]) + 1
@@ -117,6 +117,6 @@ if #first_lease > 0 and (next_wake < 0 or tonumber(first_lease[2]) < next_wake) 
 
 -- Relative to Redis's clock, so a worker whose own clock is off still sleeps the right time.
 if next_wake >= 0 then next_wake = math.max(next_wake - now, 0) end
-local reply = {next_wake, n}
+local reply = {next_wake, n, now}
 for _, value in ipairs(claimed) do reply[#reply + 1] = value end
 return reply

@@ -14,15 +14,18 @@ local function active_key(base, class) return base .. ':active:' .. class end
 local function vclock_key(base, class) return base .. ':vclock:' .. class end
 local function wake_key(base, class) return base .. ':wake:' .. class end
 local function running_key(base, tenant, identity) return base .. ':running:' .. tenant .. ':' .. identity end
-local function held_key(base, tenant, identity, rank) return base .. ':held:' .. tenant .. ':' .. identity .. ':' .. rank end
+local function held_key(base, tenant, identity) return base .. ':held:' .. tenant .. ':' .. identity end
 
 -- Appends an event to the job's capped stream; `data` is JSON text.
 local function emit(base, id, kind, data, cap)
   redis.call('XADD', events_key(base, id), 'MAXLEN', '~', cap, '*', 'type', kind, 'data', data)
 end
 
-local function emit_state(base, id, state, attempt, cap)
-  emit(base, id, 'status', '{"state":"' .. state .. '","attempt":' .. attempt .. '}', cap)
+-- `result` (JSON text) rides on a succeeded job's last event, so a listener has it without another request.
+local function emit_state(base, id, state, attempt, cap, result)
+  local extra = ''
+  if result then extra = ',"result":' .. result end
+  emit(base, id, 'status', '{"state":"' .. state .. '","attempt":' .. attempt .. extra .. '}', cap)
 end
 
 -- Wakes one idle worker of the class (a worker blocks on this list); one token is enough.
@@ -50,15 +53,15 @@ local function make_ready(base, id, at_head)
   wake(base, class)
 end
 
--- Returns one job the identity's running cap held back to the head of its list, highest priority first.
+-- Holds a job back while its identity is at its running cap: highest priority first, then oldest first.
+local function hold(base, tenant, identity, id, rank, created)
+  redis.call('ZADD', held_key(base, tenant, identity), tonumber(rank) * 1e13 + tonumber(created), id)
+end
+
+-- Returns the first job the identity's running cap held back to the head of its list.
 local function release_held(base, tenant, identity)
-  for rank = 0, 2 do
-    local held = redis.call('LPOP', held_key(base, tenant, identity, rank))
-    if held then
-      make_ready(base, held, true)
-      return
-    end
-  end
+  local held = redis.call('ZPOPMIN', held_key(base, tenant, identity))
+  if #held > 0 then make_ready(base, held[1], true) end
 end
 
 -- A running job of this identity ended: its slot frees, and one held job returns.
@@ -70,11 +73,11 @@ end
 
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
 -- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
-local function finish(base, id, state, now, cap, attempt, fields)
+local function finish(base, id, state, now, cap, attempt, fields, result)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
   redis.call('ZADD', base .. ':unrecorded', now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
-  emit_state(base, id, state, attempt, cap)
+  emit_state(base, id, state, attempt, cap, result)
 end
 
 local function error_fields(code, message) return {'err_code', code, 'err_msg', message} end

@@ -1,0 +1,12 @@
+public import KilnCore
+
+/// What settling an attempt did to its job, as the settle script answered.
+public struct SettledAttempt: Sendable, Equatable {
+    /// The job's new state: terminal when the job ended, `retrying` or `queued` when it will run again.
+    public let state: JobState
+    /// When it was settled, in milliseconds since 1970 (Redis's clock): the job's finish time when it ended.
+    public let settledAtMilliseconds: Int64
+    /// The error the job ended with (failed, dead or cancelled).
+    public let errorCode: String?
+    public let errorMessage: String?
+}
