@@ -130,18 +130,18 @@ extension JobQueue {
         let jobIDs = ids.compactMap { $0.string.flatMap(JobID.init(validating:)) }
         let jobs = try await snapshots(jobIDs)
         // A purged job leaves nothing to record: drop it, or it would come back on every sweep.
-        try await markRecorded(zip(jobIDs, jobs).filter { $0.1 == nil }.map { ($0.0, nil) })
+        let purged = zip(jobIDs, jobs).filter { $0.1 == nil }.map(\.0.rawValue)
+        if !purged.isEmpty { _ = try await redis.send(["ZREM", keys.unrecorded] + purged) }
         return jobs.compactMap { $0 }
     }
 
-    /// Marks jobs as recorded in PostgreSQL; finished ones then expire from Redis after the retention period.
-    /// - Parameter jobs: each job with the finish time its record carries (nil for a job whose hash is gone); a job
-    ///   that finished again since then stays unrecorded.
-    public func markRecorded(_ jobs: [(JobID, finishedAtMilliseconds: Int64?)]) async throws {
+    /// Marks jobs as recorded in PostgreSQL; finished ones then expire from Redis after the retention period. A job
+    /// that finished again since its record was made stays unrecorded.
+    public func markRecorded(_ jobs: [FinishedJob]) async throws {
         guard !jobs.isEmpty else { return }
         _ = try await redis.evaluate(
             scripts.recorded, keys: [keys.unrecorded],
             arguments: [keys.base, String(configuration.retention.components.seconds)]
-                + jobs.flatMap { [$0.0.rawValue, $0.finishedAtMilliseconds.map(String.init) ?? ""] })
+                + jobs.flatMap { [$0.record.id.rawValue, String($0.finishedAtMilliseconds), $0.record.state.rawValue] })
     }
 }

@@ -16,7 +16,7 @@ struct Recorder: Sendable {
     func record(_ finished: [FinishedJob]) async throws {
         guard !finished.isEmpty else { return }
         try await jobs.record(finished.map(\.record))
-        try await queue.markRecorded(finished.map { ($0.record.id, $0.finishedAtMilliseconds) })
+        try await queue.markRecorded(finished)
         logger.trace("recorded jobs", metadata: ["job.count": "\(finished.count)"])
     }
 

@@ -44,7 +44,7 @@ struct ScriptCosts {
         let finished = try await queue.snapshots(claimed.map(\.id)).compactMap { $0?.finished }
         let recorded = try await perJob {
             for start in stride(from: 0, to: finished.count, by: 500) {
-                try await queue.markRecorded(finished[start..<min(start + 500, finished.count)].map { ($0.record.id, $0.finishedAtMilliseconds) })
+                try await queue.markRecorded(Array(finished[start..<min(start + 500, finished.count)]))
             }
         }
         return ScriptCosts(enqueue: enqueue, claim: claim, settle: settle, recorded: recorded)

@@ -200,4 +200,27 @@ import Testing
             #expect(next.jobs.map(\.id) == [urgent])
         }
     }
+
+    @Test func aRecordOfAnEarlierEndDoesNotMarkAReplayedJobRecorded() async throws {
+        try await Harness.with { harness in
+            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", maxAttempts: 1)) else {
+                throw TestFailure("not created")
+            }
+            let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            let failed = try #require(try await harness.queue.settle([Settlement(job: id, attempt: first.attempt, outcome: .failed(code: "boom", message: "boom"))]).first ?? nil)
+            let earlier = try #require(first.finished(failed, result: nil))
+            #expect(earlier.record.errorCode == "boom")
+            #expect(try await harness.queue.replay(id))
+            let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            // The replayed attempt ends a millisecond or more later than the first, so its finish time differs.
+            try await Task.sleep(for: .milliseconds(5))
+            let succeeded = try #require(try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .succeeded(result: "{}"))]).first ?? nil)
+            let later = try #require(second.finished(succeeded, result: "{}"))
+
+            try await harness.queue.markRecorded([earlier])
+            #expect(try await harness.queue.stats().unrecorded == 1)
+            try await harness.queue.markRecorded([later])
+            #expect(try await harness.queue.stats().unrecorded == 0)
+        }
+    }
 }
