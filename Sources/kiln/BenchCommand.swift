@@ -203,7 +203,9 @@ struct BenchCommand: AsyncParsableCommand {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
         defer { client.shutdown() }
         let request = submitRequest(key: key)
-        let total = Int(Double(rate) * latencySeconds)
+        // The first second warms up (connections opened, caches filled) and is not measured: the figures are steady state.
+        let warmUp = rate
+        let total = warmUp + Int(Double(rate) * latencySeconds)
         let interval = Duration.seconds(1) / rate
         let begin = ContinuousClock.now
         // Submissions go out on schedule, each on its own task, so a slow answer does not delay the next one. Each task
@@ -211,7 +213,10 @@ struct BenchCommand: AsyncParsableCommand {
         let samples: [Int64] = try await withThrowingTaskGroup(of: Int64?.self) { group in
             for index in 0..<total {
                 try await Task.sleep(until: begin + interval * index, clock: .continuous)
-                group.addTask { try await submitAndRead(request, key: key, client: client, follow: followEvents) }
+                group.addTask {
+                    let sample = try await submitAndRead(request, key: key, client: client, follow: followEvents)
+                    return index < warmUp ? nil : sample
+                }
             }
             return try await group.reduce(into: []) { if let sample = $1 { $0.append(sample) } }
         }
