@@ -123,6 +123,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "KilnPolicyTests",
+            dependencies: ["KilnPolicy", "KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CurlClientTests",
             dependencies: ["CurlClient"],
             swiftSettings: swiftSettings
