@@ -59,6 +59,12 @@ let package = Package(
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // Tenants' admission policies: tiers, daily limits, costs, cooldowns, abuse thresholds.
+        .target(
+            name: "KilnPolicy",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
         // The Redis queue engine and its Lua scripts.
         .target(
             name: "KilnQueue",
@@ -114,6 +120,11 @@ let package = Package(
         .testTarget(
             name: "KilnCoreTests",
             dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KilnPolicyTests",
+            dependencies: ["KilnPolicy", "KilnCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

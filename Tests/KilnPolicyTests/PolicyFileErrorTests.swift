@@ -1,0 +1,120 @@
+import Foundation
+import KilnPolicy
+import Testing
+
+/// A wrong policy file is refused with a message naming the field.
+@Suite struct PolicyFileErrorTests {
+    /// The checked-in file with some edits, and the message it must be refused with.
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        let edits: [Edit]
+        let message: String
+        var testDescription: String { message }
+
+        init(_ message: String, _ edits: Edit...) {
+            self.edits = edits
+            self.message = message
+        }
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(
+            #"talevonia.tiers.pro.daily.image: expected a whole number ≥ 0 or "unlimited""#,
+            .set("talevonia", "tiers", "pro", "daily", "image", to: "-1")),
+        Mistake(
+            #"talevonia.tiers.pro.daily.image: expected a whole number ≥ 0 or "unlimited""#,
+            .set("talevonia", "tiers", "pro", "daily", "image", to: "2.5")),
+        Mistake(
+            #"talevonia.tiers.pro.daily.image: expected a whole number ≥ 0 or "unlimited""#,
+            .set("talevonia", "tiers", "pro", "daily", "image", to: #""lots""#)),
+        Mistake("talevonia.tiers.pro.daily.text: too large: at most 1000000000", .set("talevonia", "tiers", "pro", "daily", "text", to: "1e12")),
+        Mistake(
+            "talevonia.tiers.pro.daily.imgae: not a quota class: expected one of text, image, video, story, document",
+            .set("talevonia", "tiers", "pro", "daily", "imgae", to: "50")),
+        Mistake(
+            "chattale.tiers.premium.dailly: unknown field",
+            .remove("chattale", "tiers", "premium", "daily"), .set("chattale", "tiers", "premium", "dailly", to: #"{"video":"unlimited"}"#)),
+        Mistake(#"joanie.reset_time_zone: unknown time zone "Mars/Base""#, .set("joanie", "reset_time_zone", to: #""Mars/Base""#)),
+        Mistake("talevonia.kinds.text.continue.cost: required", .remove("talevonia", "kinds", "text.continue", "cost")),
+        Mistake("talevonia.kinds.text.continue.cost: expected a whole number ≥ 1", .set("talevonia", "kinds", "text.continue", "cost", to: "0")),
+        Mistake(
+            #"talevonia.kinds.image.cover.class: expected one of text, image, video, story, document (got "picture")"#,
+            .set("talevonia", "kinds", "image.cover", "class", to: #""picture""#)),
+        Mistake(
+            "talevonia.kinds.Text.Continue: not a kind name: expected domain.action, each of a-z, 0-9 and _, starting with a letter",
+            .set("talevonia", "kinds", "Text.Continue", to: #"{"class":"text","cost":1}"#)),
+        Mistake("worldarchitect.kinds: expected at least one kind", .set("worldarchitect", "kinds", to: "{}")),
+        Mistake(
+            #"talevonia.kinds.image.illustrate.cost_by_tier.platinum: no tier "platinum" is defined"#,
+            .set("talevonia", "kinds", "image.illustrate", "cost_by_tier", to: #"{"platinum":2}"#)),
+        Mistake(#"talevonia.tiers: no tier has "lowest": true"#, .remove("talevonia", "tiers", "free", "lowest")),
+        Mistake(#"talevonia.tiers.pro.lowest: tier "free" is already the lowest"#, .set("talevonia", "tiers", "pro", "lowest", to: "true")),
+        Mistake(
+            "talevonia.tiers.Pro: not a tier name: expected 1–32 characters of a-z, 0-9 and -, not starting with -",
+            .set("talevonia", "tiers", "Pro", to: "{}")),
+        Mistake(
+            #"chattale.tiers.free.excluded_kinds[0]: no kind "chat.generat" is defined"#,
+            .set("chattale", "tiers", "free", "excluded_kinds", to: #"["chat.generat"]"#)),
+        Mistake(
+            "chattale.tiers.free.daily.text: required by kind chat.generate (or list the kind in excluded_kinds)",
+            .remove("chattale", "tiers", "free", "excluded_kinds")),
+        Mistake(
+            #"chattale.tiers.premium.products[1]: "chattale_monthly" is listed twice"#,
+            .set("chattale", "tiers", "premium", "products", to: #"["chattale_monthly","chattale_monthly"]"#)),
+        Mistake(
+            #"chattale.tiers.premium.products[1]: "chattale_yearly" already grants tier "gold""#,
+            .set(
+                "chattale", "tiers", "gold",
+                to: #"{"daily":{"text":1,"video":1},"running_jobs":1,"refund_cap":0,"max_devices_per_day":1,"products":["chattale_yearly"]}"#)),
+        Mistake(
+            "chattale.tiers.free.products[0]: the lowest tier is what identities have without a purchase: nothing grants it",
+            .set("chattale", "tiers", "free", "products", to: #"["chattale_monthly"]"#)),
+        Mistake(
+            "talevonia.tiers.pro.device_cooldown_seconds.video: the tier has no daily limit for video",
+            .set("talevonia", "tiers", "pro", "device_cooldown_seconds", "video", to: "5")),
+        Mistake("talevonia.tiers.pro.running_jobs: expected a whole number ≥ 1", .set("talevonia", "tiers", "pro", "running_jobs", to: "0")),
+        Mistake("talevonia.tiers.free.refund_cap: required", .remove("talevonia", "tiers", "free", "refund_cap")),
+        Mistake(
+            #"veramo.identity_modes[1]: expected one of app_store, jwt, anonymous_device, trusted_server (got "oauth")"#,
+            .set("veramo", "identity_modes", to: #"["jwt","oauth"]"#)),
+        Mistake(#"veramo.identity_modes[1]: "jwt" is listed twice"#, .set("veramo", "identity_modes", to: #"["jwt","jwt"]"#)),
+        Mistake("veramo.identity_modes: expected at least one identity mode", .set("veramo", "identity_modes", to: "[]")),
+        Mistake(#"joanie.safety: expected one of fiction, standard, strict, child (got "lenient")"#, .set("joanie", "safety", to: #""lenient""#)),
+        Mistake("talevonia.abuse.refund_ratio.ratio: expected a number from 0 to 1", .set("talevonia", "abuse", "refund_ratio", "ratio", to: "1.5")),
+        Mistake("talevonia.abuse.shadow_mode: expected true or false", .set("talevonia", "abuse", "shadow_mode", to: #""yes""#)),
+        Mistake("talevonia.abuse.escalation: required", .remove("talevonia", "abuse", "escalation")),
+        Mistake(
+            "talevonia.abuse.ip_velocity.period_seconds: expected a whole number ≥ 1",
+            .set("talevonia", "abuse", "ip_velocity", "period_seconds", to: "0")),
+        Mistake("talevonia.abuse.blocklist: unknown field", .set("talevonia", "abuse", "blocklist", to: "[]")),
+        Mistake(
+            "Tale Vonia: not a tenant id: expected 1–63 characters of a-z, 0-9 and -, not starting with -",
+            .set("Tale Vonia", to: "{}")),
+        Mistake("joanie: expected an object", .set("joanie", to: "true")),
+    ]
+
+    @Test(arguments: mistakes)
+    func aWrongFieldIsNamed(mistake: Mistake) throws {
+        let error = #expect(throws: PolicyError.self) { try PolicyDocument.parse(applying: mistake.edits) }
+        #expect(error?.description == mistake.message)
+    }
+
+    @Test(arguments: [
+        (#"{"talevonia": }"#, "not valid JSON (Invalid value around character 14.)"),
+        ("[]", "expected an object"),
+        ("{}", "no tenants: expected an object whose keys are tenant ids"),
+    ])
+    func aWrongDocumentIsRefused(text: String, message: String) {
+        let error = #expect(throws: PolicyError.self) { try PolicySet.parse(Data(text.utf8)) }
+        #expect(error?.field == "")
+        #expect(error?.description == message)
+    }
+
+    @Test(arguments: [
+        ("/nonexistent/policies.json", "cannot read /nonexistent/policies.json: No such file or directory"),
+        ("/tmp", "cannot read /tmp: Is a directory"),
+    ])
+    func anUnreadableFileIsNamedWithTheReason(path: String, message: String) {
+        let error = #expect(throws: PolicyError.self) { try PolicySet.load(path: path) }
+        #expect(error?.description == message)
+    }
+}
