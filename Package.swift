@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "kiln",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient", "RedisClient",
+                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient", "RedisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient", "CurlClient",
+                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient", "CurlClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,4 +1,6 @@
+public import Foundation
 public import KilnCore
+public import KilnPolicy
 public import KilnQueue
 public import KilnStore
 
@@ -10,6 +12,10 @@ public struct APIDependencies: Sendable {
     public var artifacts: ArtifactStore
     public var uploads: UploadStore
     public var catalog: JobKindCatalog
+    /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
+    public var policies: PolicySet
+    /// Now, for quota days: tests move it across midnight.
+    public var clock: @Sendable () -> Date
     /// Throws when PostgreSQL is unreachable.
     public var checkDatabase: @Sendable () async throws -> Void
     /// The Prometheus text exposition of the process's metrics.
@@ -17,8 +23,8 @@ public struct APIDependencies: Sendable {
 
     public init(
         queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
-        catalog: JobKindCatalog, checkDatabase: @escaping @Sendable () async throws -> Void,
-        metricsText: @escaping @Sendable () -> String
+        catalog: JobKindCatalog, policies: PolicySet, clock: @escaping @Sendable () -> Date = Date.init,
+        checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
         self.queue = queue
         self.keys = keys
@@ -26,6 +32,8 @@ public struct APIDependencies: Sendable {
         self.artifacts = artifacts
         self.uploads = uploads
         self.catalog = catalog
+        self.policies = policies
+        self.clock = clock
         self.checkDatabase = checkDatabase
         self.metricsText = metricsText
     }

@@ -12,6 +12,7 @@ public enum APIServer {
         let authenticator = Authenticator(keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL)
         JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
+        QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router
     }

@@ -6,8 +6,8 @@ import KilnStore
 import Synchronization
 
 /// Checks API keys against PostgreSQL, caching each verdict for a short while so the hot path stays off the
-/// database. Until verified identities land, the end user comes from the `Kiln-Identity` header, which the
-/// tenant's key vouches for.
+/// database. Until verified identities land, the end user, their device and their tier come from the `Kiln-Identity`,
+/// `Kiln-Device` and `Kiln-Tier` headers, which the tenant's key vouches for (the trusted-server mode).
 final class Authenticator: Sendable {
     private let keys: APIKeyStore
     private let cacheTTL: Duration
@@ -26,7 +26,16 @@ final class Authenticator: Sendable {
         guard let identity = Identity(validating: header) else {
             throw Problem(.badRequest, "invalid_identity", "Kiln-Identity must be 1–128 printable characters without spaces")
         }
-        return Caller(tenant: tenant, identity: identity)
+        var caller = Caller(tenant: tenant, identity: identity)
+        if let device = request.headers[.kilnDevice] {
+            // A device id follows the same rules as an identity: it names Redis keys too.
+            guard Identity(validating: device) != nil else {
+                throw Problem(.badRequest, "invalid_device", "Kiln-Device must be 1–128 printable characters without spaces")
+            }
+            caller.device = device
+        }
+        caller.assertedTier = request.headers[.kilnTier]
+        return caller
     }
 
     func tenant(of request: Request) async throws -> Tenant {
@@ -56,6 +65,8 @@ final class Authenticator: Sendable {
 extension HTTPField.Name {
     // The literal is a valid field name, so the initialiser cannot fail.
     static let kilnIdentity = HTTPField.Name("Kiln-Identity")!
+    static let kilnDevice = HTTPField.Name("Kiln-Device")!
+    static let kilnTier = HTTPField.Name("Kiln-Tier")!
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

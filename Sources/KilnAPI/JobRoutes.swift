@@ -24,11 +24,16 @@ struct JobRoutes<Context: RequestContext> {
         let caller = try await authenticator.caller(of: request)
         var request = request
         let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
-        let submission = try SubmissionParser(catalog: dependencies.catalog).parse(
+        var submission = try SubmissionParser(catalog: dependencies.catalog).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
+        let admission = AdmissionPolicy(policies: dependencies.policies)
+        let now = dependencies.clock()
+        submission.charge = try admission.charge(kind: submission.kind, caller: caller, at: now)
         switch try await dependencies.queue.enqueue(submission) {
-        case .created(let id):
-            return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)")
+        case .created(let id, let usage):
+            var headers = HTTPFields()
+            if let usage, let charge = submission.charge { headers = QuotaAnswers.headers(usage, charge) }
+            return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)", headers: headers)
         case .replayed(let id):
             // The key is the caller's own, so is the job: from Redis while it is live, from PostgreSQL after.
             return .json(try await find(id, caller).json, status: .accepted, location: "/v1/jobs/\(id)")
@@ -36,6 +41,12 @@ struct JobRoutes<Context: RequestContext> {
             var problem = Problem(.unprocessableContent, "idempotency_conflict", "this Idempotency-Key was used with a different body")
             problem.extra["job_id"] = .string(id.rawValue)
             throw problem
+        case .denied(let denial):
+            // Only a metered submission can be denied, so it has a charge.
+            guard let charge = submission.charge else { throw Problem(.tooManyRequests, denial.reason.rawValue, "denied") }
+            throw QuotaAnswers.denial(
+                denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller),
+                now: now)
         }
     }
 

@@ -8,6 +8,9 @@ public struct PolicySet: Sendable, Equatable {
 
     public subscript(tenant: TenantID) -> TenantPolicy? { tenants[tenant] }
 
+    /// No tenant has a policy: nothing is metered.
+    public static let none = PolicySet(tenants: [:])
+
     /// Reads and validates the policy file at `path`.
     /// - Throws: ``PolicyError`` naming the first wrong field.
     public static func load(path: String) throws -> PolicySet {

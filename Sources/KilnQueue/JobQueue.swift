@@ -1,3 +1,4 @@
+import Foundation
 public import KilnCore
 public import RedisClient
 
@@ -25,9 +26,20 @@ public final class JobQueue: Sendable {
 
     var streamCap: String { String(configuration.streamCap) }
 
-    /// Enqueues a job, or finds the one its idempotency key already made.
+    /// Admits and enqueues a job, or finds the one its idempotency key already made (a replay is not charged again).
     public func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
         let idempotencyKey = submission.idempotencyKey ?? ""
+        let admission: [String] =
+            if let charge = submission.charge {
+                [
+                    charge.subject, charge.quotaClass, String(charge.cost), String(charge.limit ?? -1), charge.day,
+                    String(Int64((charge.resetAt.timeIntervalSince1970 * 1000).rounded())), String(charge.runningCap), charge.device ?? "",
+                    String(charge.cooldown.milliseconds), String(charge.refundCap), charge.tier,
+                    String(configuration.reservationLifetime.milliseconds),
+                ]
+            } else {
+                Array(repeating: "", count: 12)
+            }
         let reply = try await redis.evaluate(
             scripts.enqueue,
             keys: [keys.job(submission.id), keys.idempotency(submission.tenant, submission.identity, idempotencyKey)],
@@ -37,12 +49,25 @@ public final class JobQueue: Sendable {
                 String(submission.timeout.milliseconds), String(submission.delay.milliseconds), String(submission.runningCap),
                 String(submission.weight), submission.bodyHash, idempotencyKey,
                 String(configuration.idempotencyTTL.components.seconds), streamCap,
-            ])
-        guard let parts = reply.array, parts.count == 2, let outcome = parts[0].string,
-            let id = parts[1].string.flatMap(JobID.init(validating:))
-        else { throw RedisError.server("ERR unexpected reply from enqueue") }
+            ] + admission)
+        guard let parts = reply.array, parts.count >= 2, let outcome = parts[0].string else {
+            throw RedisError.server("ERR unexpected reply from enqueue")
+        }
+        func usage(from index: Int) -> QuotaUsage? {
+            guard parts.count > index + 2, let limit = parts[index].int, let used = parts[index + 1].int, let pending = parts[index + 2].int,
+                used >= 0
+            else { return nil }
+            return QuotaUsage(limit: limit < 0 ? nil : Int(limit), used: Int(used), pending: Int(pending))
+        }
+        if outcome == "denied" {
+            guard let reason = parts[1].string.flatMap(QuotaDenial.Reason.init(rawValue:)), let usage = usage(from: 2),
+                let retryAfter = parts.count > 5 ? parts[5].int : nil
+            else { throw RedisError.server("ERR unexpected denial from enqueue") }
+            return .denied(QuotaDenial(reason: reason, usage: usage, retryAfter: .milliseconds(retryAfter)))
+        }
+        guard let id = parts[1].string.flatMap(JobID.init(validating:)) else { throw RedisError.server("ERR unexpected reply from enqueue") }
         switch outcome {
-        case "created": return .created(id)
+        case "created": return .created(id, quota: usage(from: 2))
         case "replayed": return .replayed(id)
         default: return .conflict(id)
         }

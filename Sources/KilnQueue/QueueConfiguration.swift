@@ -11,6 +11,9 @@ public struct QueueConfiguration: Sendable {
     public var idempotencyTTL: Duration = .seconds(86_400)
     /// How long a finished job stays readable in Redis after PostgreSQL has its record.
     public var retention: Duration = .seconds(3600)
+    /// How long a metered job's reservation holds its units at most. Every job ends and settles its reservation, so
+    /// this only bounds what a job whose hash was lost (purged, or Redis lost data) keeps from its subject.
+    public var reservationLifetime: Duration = .seconds(86_400)
     /// The most expired leases, or due delayed jobs, one claim moves.
     public var sweepLimit: Int = 100
 

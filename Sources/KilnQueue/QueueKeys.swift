@@ -27,4 +27,8 @@ public struct QueueKeys: Sendable {
     public var delayed: String { "\(base):delayed" }
     public var dead: String { "\(base):dead" }
     public var unrecorded: String { "\(base):unrecorded" }
+    /// A quota subject's counters of one quota day.
+    public func quota(_ tenant: TenantID, _ subject: String, _ day: String) -> String { "\(base):quota:\(tenant):\(subject):\(day)" }
+    /// A quota subject's reservations, one per unfinished job.
+    public func reservations(_ tenant: TenantID, _ subject: String) -> String { "\(base):rsv:\(tenant):\(subject)" }
 }

@@ -22,11 +22,13 @@ public struct Submission: Sendable {
     public var idempotencyKey: String?
     /// A digest of what was submitted: the same key with a different body is a conflict.
     public var bodyHash: String
+    /// What admission checks and reserves; nil for an unmetered job (diagnostics, or a tenant without a policy).
+    public var charge: QuotaCharge?
 
     public init(
         id: JobID = JobID(), tenant: TenantID, identity: Identity, kind: String, jobClass: JobClass, priority: Priority,
         input: String, maxAttempts: Int, timeout: Duration, delay: Duration = .zero, runningCap: Int, weight: Int,
-        idempotencyKey: String? = nil, bodyHash: String = ""
+        idempotencyKey: String? = nil, bodyHash: String = "", charge: QuotaCharge? = nil
     ) {
         self.id = id
         self.tenant = tenant
@@ -42,15 +44,18 @@ public struct Submission: Sendable {
         self.weight = weight
         self.idempotencyKey = idempotencyKey
         self.bodyHash = bodyHash
+        self.charge = charge
     }
 }
 
 /// What an enqueue did.
 public enum EnqueueOutcome: Sendable, Equatable {
-    /// A new job.
-    case created(JobID)
+    /// A new job; with the subject's use of its quota class, once this job's units are reserved, when metered.
+    case created(JobID, quota: QuotaUsage?)
     /// The idempotency key had made this job already, from the same body.
     case replayed(JobID)
     /// The idempotency key had made this job from a different body.
     case conflict(JobID)
+    /// Admission turned it away; nothing was written.
+    case denied(QuotaDenial)
 }

@@ -5,6 +5,7 @@ import Foundation
 import ArgumentParser
 import KilnAPI
 import KilnCore
+import KilnPolicy
 import KilnStore
 import ServiceLifecycle
 
@@ -19,7 +20,17 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (env KILN_API_PORT).")
     var port: Int = Int(ProcessInfo.processInfo.environment["KILN_API_PORT"] ?? "") ?? 8787
 
+    @Option(help: "The tenants' policy file: quotas, cooldowns, tiers (env KILN_POLICIES).")
+    var policies: String = ProcessInfo.processInfo.environment["KILN_POLICIES"] ?? "deploy/policies.json"
+
     func run() async throws {
+        let policySet: PolicySet
+        do {
+            policySet = try PolicySet.load(path: policies)
+        } catch let error as PolicyError {
+            // A wrong policy file stops the node at start, naming the field, rather than admitting on a guess.
+            throw ValidationError("\(policies): \(error)")
+        }
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections, redisPoolSize: 32)
@@ -31,7 +42,7 @@ struct APICommand: AsyncParsableCommand {
         let dependencies = APIDependencies(
             queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
-            uploads: UploadStore(pool: database, objects: runtime.objects), catalog: .standard,
+            uploads: UploadStore(pool: database, objects: runtime.objects), catalog: .standard, policies: policySet,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

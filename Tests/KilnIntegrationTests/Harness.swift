@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 import KilnWorker
@@ -30,6 +31,10 @@ final class Harness: Sendable {
     let http: HTTPClient
     let logger = Logger(label: "kiln.test")
     private let services = Mutex<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
+    /// The tenants' policies the API node starts with (set before ``startAPI(_:)``).
+    let policies = Mutex(PolicySet.none)
+    /// Now, as the API node sees it; nil is the real clock.
+    let now = Mutex<Date?>(nil)
     private let apiPort = PortBox()
 
     init(queueConfiguration: QueueConfiguration = QueueConfiguration()) async throws {
@@ -59,12 +64,19 @@ final class Harness: Sendable {
         return Client(tenant: tenant, key: try await APIKeyStore(pool: database).create(tenant: tenant.id).key)
     }
 
+    /// Policies from JSON text, in the format of `deploy/policies.json`.
+    func usePolicies(_ json: String) throws {
+        let parsed = try PolicySet.parse(Data(json.utf8))
+        policies.withLock { $0 = parsed }
+    }
+
     var dependencies: APIDependencies {
         let database = self.database
         return APIDependencies(
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
-            catalog: .standard, checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
+            catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
+            checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
     }
 
     /// Starts the API node; returns its base URL.

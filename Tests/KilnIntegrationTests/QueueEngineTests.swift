@@ -20,9 +20,10 @@ import Testing
                 for _ in 0..<50 { group.addTask { try await harness.queue.enqueue(Self.submission("a", key: "same-key")) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let ids = Set(outcomes.map { outcome -> JobID in
+            let ids = Set(outcomes.compactMap { outcome -> JobID? in
                 switch outcome {
-                case .created(let id), .replayed(let id), .conflict(let id): id
+                case .created(let id, _), .replayed(let id), .conflict(let id): id
+                case .denied: nil
                 }
             })
             #expect(ids.count == 1)
@@ -43,7 +44,7 @@ import Testing
             _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
             let late = try await harness.queue.enqueue(Self.submission("b"))
             let (_, batch) = try await harness.queue.settleAndClaim([], jobClass: .io, count: 4, worker: "w")
-            guard case .created(let bID) = late else { throw TestFailure("not created") }
+            guard case .created(let bID, _) = late else { throw TestFailure("not created") }
             #expect(batch.jobs.contains { $0.id == bID }, "tenant b's job must start within one claim round")
         }
     }
@@ -86,7 +87,7 @@ import Testing
 
     @Test func retriesBackOffThenDeadLetterThenReplay() async throws {
         try await Harness.with { harness in
-            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", kind: "diag.fail", maxAttempts: 2)) else {
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a", kind: "diag.fail", maxAttempts: 2)) else {
                 throw TestFailure("not created")
             }
             let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
@@ -113,7 +114,7 @@ import Testing
 
     @Test func cancellingAQueuedJobEndsItAtOnce() async throws {
         try await Harness.with { harness in
-            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
             let tenant = try #require(TenantID(validating: "a"))
             let identity = try #require(Identity(validating: "user-1"))
             #expect(try await harness.queue.cancel(id, tenant: tenant, identity: identity) == .cancelled)
@@ -127,7 +128,7 @@ import Testing
         try await Harness.with { harness in
             var ids: [Priority: JobID] = [:]
             for priority in [Priority.low, .normal, .high] {
-                guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", priority: priority)) else {
+                guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a", priority: priority)) else {
                     throw TestFailure("not created")
                 }
                 ids[priority] = id
@@ -156,7 +157,7 @@ import Testing
         var configuration = QueueConfiguration()
         configuration.leaseDuration = .milliseconds(200)
         try await Harness.with(configuration) { harness in
-            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
             _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "doomed")
             let tenant = try #require(TenantID(validating: "a"))
             #expect(try await harness.queue.cancel(id, tenant: tenant, identity: #require(Identity(validating: "user-1"))) == .requested)
@@ -170,7 +171,7 @@ import Testing
         try await Harness.with { harness in
             var ids: [JobID] = []
             for _ in 0..<3 {
-                guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1)) else {
+                guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1)) else {
                     throw TestFailure("not created")
                 }
                 ids.append(id)
@@ -191,7 +192,7 @@ import Testing
             let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
             for _ in 0..<3 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .low)) }
             _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
-            guard case .created(let urgent) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .high)) else {
+            guard case .created(let urgent, _) = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .high)) else {
                 throw TestFailure("not created")
             }
             _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w")
@@ -203,7 +204,7 @@ import Testing
 
     @Test func aRecordOfAnEarlierEndDoesNotMarkAReplayedJobRecorded() async throws {
         try await Harness.with { harness in
-            guard case .created(let id) = try await harness.queue.enqueue(Self.submission("a", maxAttempts: 1)) else {
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a", maxAttempts: 1)) else {
                 throw TestFailure("not created")
             }
             let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)

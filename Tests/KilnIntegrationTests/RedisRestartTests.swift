@@ -68,7 +68,7 @@ import Testing
         var accepted: Set<JobID> = []
         for index in 0..<200 {
             let submission = QueueEngineTests.submission("a", identity: "user-\(index % 7)")
-            if case .created(let id) = try await queue.enqueue(submission) { accepted.insert(id) }
+            if case .created(let id, _) = try await queue.enqueue(submission) { accepted.insert(id) }
         }
         let running = try await queue.settleAndClaim([], jobClass: .io, count: 20, worker: "before-restart").claimed.jobs
         try await redis.stop()
@@ -118,7 +118,7 @@ extension RedisRestartTests {
             try await redis.start()
             var submitted: JobID?
             for _ in 0..<50 where submitted == nil {
-                if case .created(let id)? = try? await queue.enqueue(QueueEngineTests.submission("a")) { submitted = id }
+                if case .created(let id, _)? = try? await queue.enqueue(QueueEngineTests.submission("a")) { submitted = id }
             }
             let id = try #require(submitted)
             var state: JobState?

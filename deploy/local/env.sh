@@ -22,6 +22,7 @@ export KILN_REDIS_URL="redis://127.0.0.1:$KILN_REDIS_PORT"
 export KILN_DATABASE_URL="postgresql://kiln@127.0.0.1:$KILN_PG_PORT/kiln"
 export KILN_OBJECT_ROOT="$KILN_STATE_DIR/objects"
 export KILN_MIGRATIONS_DIR="$KILN_ROOT/migrations"
+export KILN_POLICIES="$KILN_ROOT/deploy/policies.json"
 export KILN_API_URL="http://127.0.0.1:$KILN_API_PORT"
 
 # The Swift toolchain tarball installs under /opt/swift without touching PATH.

@@ -15,6 +15,18 @@ local function vclock_key(base, class) return base .. ':vclock:' .. class end
 local function wake_key(base, class) return base .. ':wake:' .. class end
 local function running_key(base, tenant, identity) return base .. ':running:' .. tenant .. ':' .. identity end
 local function held_key(base, tenant, identity) return base .. ':held:' .. tenant .. ':' .. identity end
+-- Admission: a subject (the identity whose quota pays, or a pair of partners) has one counter hash a quota day,
+-- one hash of its unfinished jobs' reservations, and maybe a block; a device has a cooldown per quota class.
+local function quota_key(base, tenant, subject, day) return base .. ':quota:' .. tenant .. ':' .. subject .. ':' .. day end
+local function reservations_key(base, tenant, subject) return base .. ':rsv:' .. tenant .. ':' .. subject end
+local function block_key(base, tenant, subject) return base .. ':block:' .. tenant .. ':' .. subject end
+local function cooldown_key(base, tenant, device, class) return base .. ':cooldown:' .. tenant .. ':' .. device .. ':' .. class end
+
+-- A reservation is 'day|class|cost|expires_ms'.
+local function parse_reservation(text)
+  local day, class, cost, expires = string.match(text, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
+  return {day = day, class = class, cost = tonumber(cost), expires = tonumber(expires)}
+end
 
 -- Appends an event to the job's capped stream; `data` is JSON text.
 local function emit(base, id, kind, data, cap)
@@ -71,10 +83,30 @@ local function release_slot(base, tenant, identity)
   release_held(base, tenant, identity)
 end
 
+-- A metered job ended: its reserved units are committed when it succeeded, otherwise released, up to the subject's
+-- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes.
+local function settle_reservation(base, id, state)
+  local tenant, subject, refund_cap = unpack(redis.call('HMGET', job_key(base, id), 'tenant', 'q_subject', 'q_refund_cap'))
+  if not subject then return end
+  local reservations = reservations_key(base, tenant, subject)
+  local entry = redis.call('HGET', reservations, id)
+  if not entry then return end
+  redis.call('HDEL', reservations, id)
+  local r = parse_reservation(entry)
+  local quota = quota_key(base, tenant, subject, r.day)
+  redis.call('HINCRBY', quota, 'rsv:' .. r.class, -r.cost)
+  if state ~= 'succeeded' and tonumber(redis.call('HGET', quota, 'refunded') or '0') + r.cost <= tonumber(refund_cap) then
+    redis.call('HINCRBY', quota, 'refunded', r.cost)
+  else
+    redis.call('HINCRBY', quota, 'used:' .. r.class, r.cost)
+  end
+end
+
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
 -- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
 local function finish(base, id, state, now, cap, attempt, fields, result)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
+  settle_reservation(base, id, state)
   redis.call('ZADD', base .. ':unrecorded', now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
   emit_state(base, id, state, attempt, cap, result)

@@ -1,10 +1,16 @@
--- Enqueues one job, or answers with the job an idempotency key already made.
+-- Admits and enqueues one job, or answers with the job an idempotency key already made. Admission (for a metered
+-- submission) checks, in order: a block on the subject, its daily quota (reserved units count), its cap on
+-- unfinished jobs, the device's cooldown; then reserves the units and enqueues. A denial writes nothing.
 -- KEYS: job, idempotency (or any key when unused)
--- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap,
---       weight, body_hash, idempotency_key ('' for none), idempotency_ttl_s, stream_cap
--- Returns {'created'|'replayed'|'conflict', job id}.
+-- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight,
+--       body_hash, idempotency_key ('' for none), idempotency_ttl_s, stream_cap,
+--       then for admission ('' for an unmetered job): subject, quota_class, cost, limit (-1: unlimited), day,
+--       reset_at_ms, subject_cap, device ('' for none), cooldown_ms, refund_cap, tier, reservation_lifetime_ms
+-- Returns {'created', id, limit, used, pending} | {'replayed', id} | {'conflict', id}
+--       | {'denied', reason, limit, used, pending, retry_after_ms}; limit, used and pending are -1 when unmetered.
 local job, idem = KEYS[1], KEYS[2]
-local base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight, body_hash, idem_key, idem_ttl, stream_cap = unpack(ARGV)
+local base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight, body_hash, idem_key, idem_ttl, stream_cap,
+  subject, quota_class, cost, limit, day, reset_at, subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime = unpack(ARGV)
 
 if idem_key ~= '' then
   local existing = redis.call('GET', idem)
@@ -17,9 +23,62 @@ if idem_key ~= '' then
 end
 
 local now = now_ms()
+local usage = {-1, -1, -1}
+local metered = subject ~= ''
+if metered then
+  cost, limit, subject_cap = tonumber(cost), tonumber(limit), tonumber(subject_cap)
+  local denied = function(reason, retry_after_ms)
+    return {'denied', reason, usage[1], usage[2], usage[3], math.max(math.ceil(retry_after_ms), 0)}
+  end
+  local block = block_key(base, tenant, subject)
+  local blocked_for = redis.call('PTTL', block)
+  if blocked_for > 0 then return denied('temporarily_blocked', blocked_for) end
+
+  local reservations = reservations_key(base, tenant, subject)
+  local quota = quota_key(base, tenant, subject, day)
+  -- Reservations whose job is gone or that outlived any run of it come back, but only if this call admits.
+  local expired, live = {}, 0
+  local entries = redis.call('HGETALL', reservations)
+  for i = 1, #entries, 2 do
+    local r = parse_reservation(entries[i + 1])
+    if r.expires <= now or redis.call('EXISTS', job_key(base, entries[i])) == 0 then
+      expired[#expired + 1] = {entries[i], r}
+    else
+      live = live + 1
+    end
+  end
+  local used = tonumber(redis.call('HGET', quota, 'used:' .. quota_class) or '0')
+  local pending = tonumber(redis.call('HGET', quota, 'rsv:' .. quota_class) or '0')
+  for _, e in ipairs(expired) do
+    if e[2].day == day and e[2].class == quota_class then pending = pending - e[2].cost end
+  end
+  usage = {limit, used, pending}
+  -- Until the day resets, by the clock that chose the day (the caller's): the caller works out that wait.
+  if limit >= 0 and used + pending + cost > limit then return denied('daily_quota_exhausted', 0) end
+  -- A slot frees when one of the subject's jobs ends, which may be soon: a short wait is the honest hint.
+  if live >= subject_cap then return denied('concurrency_limit', 2000) end
+  local cooldown = cooldown_key(base, tenant, device, quota_class)
+  if device ~= '' then
+    local cooling_for = redis.call('PTTL', cooldown)
+    if cooling_for > 0 then return denied('device_cooldown', cooling_for) end
+  end
+
+  for _, e in ipairs(expired) do
+    redis.call('HDEL', reservations, e[1])
+    redis.call('HINCRBY', quota_key(base, tenant, subject, e[2].day), 'rsv:' .. e[2].class, -e[2].cost)
+  end
+  redis.call('HINCRBY', quota, 'rsv:' .. quota_class, cost)
+  -- Yesterday's counters stay two days for late commits, releases and audits.
+  redis.call('PEXPIREAT', quota, tonumber(reset_at) + 2 * 86400000)
+  redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime)))
+  if device ~= '' and tonumber(cooldown_ms) > 0 then redis.call('SET', cooldown, id, 'PX', cooldown_ms) end
+  usage = {limit, used, pending + cost}
+end
+
 redis.call('HSET', job, 'id', id, 'tenant', tenant, 'identity', identity, 'kind', kind, 'class', class,
   'rank', rank, 'input', input, 'max', max_attempts, 'timeout', timeout_ms, 'cap', cap, 'created', now,
   'state', 'queued', 'attempt', 0, 'tries', 0)
+if metered then redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'tier', tier) end
 if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl) end
 redis.call('HSET', base .. ':weights', tenant, weight)
 emit_state(base, id, 'queued', 0, stream_cap)
@@ -32,4 +91,4 @@ if delay > 0 then
 else
   make_ready(base, id, false)
 end
-return {'created', id}
+return {'created', id, usage[1], usage[2], usage[3]}

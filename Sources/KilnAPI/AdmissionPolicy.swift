@@ -1,0 +1,64 @@
+import Foundation
+import HTTPTypes
+import KilnPolicy
+import KilnCore
+import KilnQueue
+import KilnStore
+
+/// Works out what a submission is charged under its tenant's policy, before Redis is touched: the quota class and
+/// cost of its kind for the caller's tier, the day's limit, cooldown, running cap and refund cap.
+struct AdmissionPolicy: Sendable {
+    let policies: PolicySet
+
+    /// The caller's tier: the one the tenant's server asserted, or the lowest.
+    func tier(of caller: Caller, in policy: TenantPolicy) throws -> Tier {
+        guard let name = caller.assertedTier else { return policy.lowestTier }
+        guard let tier = policy.tiers[name] else {
+            throw Problem(.badRequest, "unknown_tier", "Kiln-Tier names no tier of this tenant: \(name)")
+        }
+        return tier
+    }
+
+    /// The charge of a job of `kind`; nil when it is not metered (a tenant without a policy, or a diagnostic kind its
+    /// policy does not price).
+    func charge(kind: String, caller: Caller, at now: Date) throws -> QuotaCharge? {
+        guard let policy = policies[caller.tenant.id] else { return nil }
+        let tier = try tier(of: caller, in: policy)
+        switch policy.cost(of: kind, tier: tier) {
+        case .units(let cost, let quotaClass):
+            let day = policy.dayWindow(containing: now)
+            let limit: Int? =
+                switch tier.limit(for: quotaClass) {
+                case .units(let units): units
+                case .unlimited: nil
+                }
+            return QuotaCharge(
+                subject: caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost, limit: limit, day: day.label,
+                resetAt: day.end, runningCap: tier.runningJobCap, device: caller.device, cooldown: tier.cooldown(for: quotaClass),
+                refundCap: tier.refundCap, tier: tier.name)
+        case .excludedFromTier:
+            var problem = Problem(.forbidden, "upgrade_required", "\(kind) is not part of the \(tier.name) tier")
+            problem.extra["tier"] = .string(tier.name)
+            problem.extra["upgrade_available"] = .bool(true)
+            throw problem
+        case .notOffered:
+            if kind.hasPrefix("diag.") { return nil }
+            throw Problem(.badRequest, "kind_not_offered", "this tenant does not offer \(kind)")
+        }
+    }
+
+    /// Whether another tier of the tenant allows more of the class than `tier` does.
+    func upgradeAvailable(from tier: String, quotaClass: String, tenant: Caller) -> Bool {
+        guard let policy = policies[tenant.tenant.id], let current = policy.tiers[tier], let quotaClass = QuotaClass(rawValue: quotaClass) else {
+            return false
+        }
+        func units(_ limit: DailyLimit) -> Int {
+            switch limit {
+            case .units(let units): units
+            case .unlimited: .max
+            }
+        }
+        let have = units(current.limit(for: quotaClass))
+        return policy.tiers.values.contains { units($0.limit(for: quotaClass)) > have }
+    }
+}

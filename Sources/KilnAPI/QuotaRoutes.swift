@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import KilnCore
+import KilnPolicy
+import KilnQueue
+import KilnStore
+
+/// `GET /v1/quota`: the caller's tier, each quota class's limit and use today, and when the day resets.
+struct QuotaRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+    let authenticator: Authenticator
+
+    func register(on router: Router<Context>) {
+        router.get("/v1/quota", use: show)
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        guard let policy = dependencies.policies[caller.tenant.id] else {
+            throw Problem(.notFound, "not_metered", "this tenant has no quota policy: its jobs are not metered")
+        }
+        let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, in: policy)
+        let day = policy.dayWindow(containing: dependencies.clock())
+        var limits: [String: Int?] = [:]
+        for (quotaClass, limit) in tier.daily {
+            switch limit {
+            case .units(let units): limits[quotaClass.rawValue] = .some(units)
+            case .unlimited: limits[quotaClass.rawValue] = .some(nil)
+            }
+        }
+        let (usage, unfinished) = try await dependencies.queue.quotaUsage(
+            tenant: caller.tenant.id, subject: caller.identity.rawValue, day: day.label, limits: limits)
+        let classes = usage.mapValues { usage -> JSONValue in
+            .object([
+                "limit": usage.limit.map { .number(Double($0)) } ?? .null, "used": .number(Double(usage.used)),
+                "pending": .number(Double(usage.pending)), "remaining": usage.remaining.map { .number(Double($0)) } ?? .null,
+            ])
+        }
+        return .json(
+            .object([
+                "tier": .string(tier.name), "day": .string(day.label),
+                "reset_at": .string(day.end.formatted(Date.ISO8601FormatStyle())),
+                "unfinished_jobs": .object(["count": .number(Double(unfinished)), "cap": .number(Double(tier.runningJobCap))]),
+                "classes": .object(classes),
+            ]), status: .ok)
+    }
+}

@@ -1,0 +1,41 @@
+public import Foundation
+
+/// What admission checks and reserves for a metered submission, worked out from the tenant's policy before Redis is
+/// touched; the enqueue script applies it in the same atomic call that enqueues the job.
+public struct QuotaCharge: Sendable {
+    /// Whose pool pays: the identity, or the pair two partners share.
+    public var subject: String
+    public var quotaClass: String
+    public var cost: Int
+    /// The class's limit for the day; nil when unlimited.
+    public var limit: Int?
+    /// The quota day (`yyyyMMdd` in the tenant's reset time zone) and when it ends.
+    public var day: String
+    public var resetAt: Date
+    /// The most unfinished jobs the subject may have.
+    public var runningCap: Int
+    /// The device submitting, whose cooldown applies; nil when the app sent none.
+    public var device: String?
+    public var cooldown: Duration
+    /// Units a subject gets back a day for jobs that did not succeed; beyond it, they are charged.
+    public var refundCap: Int
+    /// The tier at admission: the job keeps it even if the subject's tier changes while it waits or runs.
+    public var tier: String
+
+    public init(
+        subject: String, quotaClass: String, cost: Int, limit: Int?, day: String, resetAt: Date, runningCap: Int,
+        device: String?, cooldown: Duration, refundCap: Int, tier: String
+    ) {
+        self.subject = subject
+        self.quotaClass = quotaClass
+        self.cost = cost
+        self.limit = limit
+        self.day = day
+        self.resetAt = resetAt
+        self.runningCap = runningCap
+        self.device = device
+        self.cooldown = cooldown
+        self.refundCap = refundCap
+        self.tier = tier
+    }
+}
