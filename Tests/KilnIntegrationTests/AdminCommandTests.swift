@@ -51,4 +51,15 @@ import Testing
             #expect(try await harness.queue.snapshot(id, tenant: job.tenant)?.state == .queued)
         }
     }
+
+    @Test func anAPINodeWithAWrongPolicyFileStopsAtStartNamingTheField() async throws {
+        try await Harness.with { harness in
+            let path = harness.objects.root.appendingPathComponent("policies.json").path
+            try FileManager.default.createDirectory(at: harness.objects.root, withIntermediateDirectories: true)
+            try Data(#"{"talevonia": {"reset_time_zone": "Mars/Base"}}"#.utf8).write(to: URL(fileURLWithPath: path))
+            let (status, output) = try await Self.kiln(harness, ["api", "--port", "0", "--policies", path])
+            #expect(status != 0)
+            #expect(output.contains("talevonia."), "the message names the field: \(output)")
+        }
+    }
 }

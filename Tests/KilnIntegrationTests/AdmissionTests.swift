@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnQueue
+import RedisClient
 import Synchronization
 import Testing
 
@@ -154,6 +155,19 @@ import Testing
             let excluded = try await Self.post(harness, client, #"{"kind":"diag.sleep","input":{"seconds":1}}"#)
             #expect(excluded.status == 403)
             #expect(excluded.json?["code"]?.stringValue == "upgrade_required")
+        }
+    }
+
+    @Test func aBlockedIdentityIsToldHowLongItLasts() async throws {
+        try await Harness.with { harness in
+            let client = try await Self.start(harness)
+            // What abuse detection writes: a block with a reason and a time to live.
+            _ = try await harness.redis.send(["SET", "\(harness.queue.keys.base):block:acme:user-1", "refund_abuse", "EX", "600"])
+            let blocked = try await Self.post(harness, client)
+            #expect(blocked.status == 429)
+            #expect(blocked.json?["reason"]?.stringValue == "temporarily_blocked")
+            #expect((595...600).contains(Int(blocked.response.headers["Retry-After"] ?? "") ?? 0))
+            #expect(try await Self.quota(harness, client)["classes"]?["text"]?["pending"] == .number(0))
         }
     }
 

@@ -1,6 +1,7 @@
 -- Admits and enqueues one job, or answers with the job an idempotency key already made. Admission (for a metered
--- submission) checks, in order: a block on the subject, its daily quota (reserved units count), its cap on
--- unfinished jobs, the device's cooldown; then reserves the units and enqueues. A denial writes nothing.
+-- submission) decides, in order: a block on the subject, its daily quota (reserved units count), its cap on
+-- unfinished jobs, the device's cooldown; then reserves the units and enqueues. A denial writes nothing, and says
+-- the class's use.
 -- KEYS: job, idempotency (or any key when unused)
 -- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight,
 --       body_hash, idempotency_key ('' for none), idempotency_ttl_s, stream_cap,
@@ -30,10 +31,6 @@ if metered then
   local denied = function(reason, retry_after_ms)
     return {'denied', reason, usage[1], usage[2], usage[3], math.max(math.ceil(retry_after_ms), 0)}
   end
-  local block = block_key(base, tenant, subject)
-  local blocked_for = redis.call('PTTL', block)
-  if blocked_for > 0 then return denied('temporarily_blocked', blocked_for) end
-
   local reservations = reservations_key(base, tenant, subject)
   local quota = quota_key(base, tenant, subject, day)
   -- Reservations whose job is gone or that outlived any run of it come back, but only if this call admits.
@@ -53,6 +50,8 @@ if metered then
     if e[2].day == day and e[2].class == quota_class then pending = pending - e[2].cost end
   end
   usage = {limit, used, pending}
+  local blocked_for = redis.call('PTTL', block_key(base, tenant, subject))
+  if blocked_for > 0 then return denied('temporarily_blocked', blocked_for) end
   -- Until the day resets, by the clock that chose the day (the caller's): the caller works out that wait.
   if limit >= 0 and used + pending + cost > limit then return denied('daily_quota_exhausted', 0) end
   -- A slot frees when one of the subject's jobs ends, which may be soon: a short wait is the honest hint.
