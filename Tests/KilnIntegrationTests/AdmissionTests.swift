@@ -2,6 +2,8 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnQueue
+import KilnStore
+import KilnWorker
 import RedisClient
 import Synchronization
 import Testing
@@ -200,6 +202,32 @@ import Testing
             #expect(quota["day"]?.stringValue == "20270314")
             // The clocks go forward that night: the day lasts 23 hours.
             #expect(quota["reset_at"]?.stringValue == "2027-03-15T07:00:00Z")
+        }
+    }
+
+    @Test func countersRedisLostAreRebuiltFromTheLedger() async throws {
+        try await Harness.with { harness in
+            let client = try await Self.start(harness)
+            harness.startWorker()
+            for body in [Self.echo, Self.echo, #"{"kind":"diag.fail","input":{"permanent":true}}"#] {
+                _ = try await harness.awaitFinished(try await harness.submit(body, as: client), as: client)
+            }
+            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let day = try #require(try await Self.quota(harness, client)["day"]?.stringValue)
+            let tenant = client.tenant.id
+            // Redis loses the day's counters (a flush, or a failover that dropped them).
+            _ = try await harness.redis.send(["DEL", harness.queue.keys.quota(tenant, "user-1", day)])
+            #expect(try await Self.quota(harness, client)["classes"]?["text"]?["used"] == .number(0))
+
+            let reconciler = QuotaReconciler(queue: harness.queue, ledger: QuotaLedger(pool: harness.database))
+            let drifts = try await reconciler.reconcile(tenant: tenant, day: day, repair: false)
+            #expect(drifts.contains(QuotaReconciler.Drift(subject: "user-1", counter: "used:text", redis: 0, ledger: 2)))
+            #expect(drifts.contains(QuotaReconciler.Drift(subject: "user-1", counter: "refunded", redis: 0, ledger: 1)))
+            _ = try await reconciler.reconcile(tenant: tenant, day: day, repair: true)
+            #expect(try await reconciler.reconcile(tenant: tenant, day: day, repair: false).isEmpty)
+            #expect(try await Self.quota(harness, client)["classes"]?["text"]?["used"] == .number(2))
+            #expect(try await Self.post(harness, client).status == 202)
+            #expect(try await Self.post(harness, client).json?["reason"]?.stringValue == "daily_quota_exhausted")
         }
     }
 

@@ -104,8 +104,8 @@ final class Harness: Sendable {
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
         run(Worker(
-            queue: queue, jobs: JobStore(pool: database), artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics,
-            configuration: configuration, logger: logger))
+            queue: queue, jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database),
+            artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics, configuration: configuration, logger: logger))
     }
 
     private func run(_ service: some Service) {

@@ -84,32 +84,41 @@ local function release_slot(base, tenant, identity)
 end
 
 -- A metered job ended: its reserved units are committed when it succeeded, otherwise released, up to the subject's
--- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes.
+-- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes. What
+-- it cost stays on the job ('q_charge': 'outcome|day|class|units|subject') for the ledger; returns that, or nil.
 local function settle_reservation(base, id, state)
-  local tenant, subject, refund_cap = unpack(redis.call('HMGET', job_key(base, id), 'tenant', 'q_subject', 'q_refund_cap'))
-  if not subject then return end
+  local key = job_key(base, id)
+  local tenant, subject, refund_cap = unpack(redis.call('HMGET', key, 'tenant', 'q_subject', 'q_refund_cap'))
+  if not subject then return nil end
   local reservations = reservations_key(base, tenant, subject)
   local entry = redis.call('HGET', reservations, id)
-  if not entry then return end
+  if not entry then return nil end
   redis.call('HDEL', reservations, id)
   local r = parse_reservation(entry)
   local quota = quota_key(base, tenant, subject, r.day)
   redis.call('HINCRBY', quota, 'rsv:' .. r.class, -r.cost)
+  local outcome = 'committed'
   if state ~= 'succeeded' and tonumber(redis.call('HGET', quota, 'refunded') or '0') + r.cost <= tonumber(refund_cap) then
+    outcome = 'released'
     redis.call('HINCRBY', quota, 'refunded', r.cost)
   else
     redis.call('HINCRBY', quota, 'used:' .. r.class, r.cost)
   end
+  local charge = outcome .. '|' .. r.day .. '|' .. r.class .. '|' .. r.cost .. '|' .. subject
+  redis.call('HSET', key, 'q_charge', charge)
+  return charge
 end
 
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
 -- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
+-- Returns what the job cost its quota subject ('' when unmetered), as `settle_reservation` describes it.
 local function finish(base, id, state, now, cap, attempt, fields, result)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
-  settle_reservation(base, id, state)
+  local charge = settle_reservation(base, id, state)
   redis.call('ZADD', base .. ':unrecorded', now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
   emit_state(base, id, state, attempt, cap, result)
+  return charge or ''
 end
 
 local function error_fields(code, message) return {'err_code', code, 'err_msg', message} end
