@@ -5,8 +5,8 @@ public import Logging
 /// results; it never calls a provider and never waits on a job.
 public enum APIServer {
     /// The router with every route, for the application and for tests that list the routes.
-    public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<BasicRequestContext> {
-        let router = Router()
+    public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
         let authenticator = Authenticator(keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL)

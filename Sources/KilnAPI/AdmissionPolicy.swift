@@ -35,7 +35,7 @@ struct AdmissionPolicy: Sendable {
             return QuotaCharge(
                 subject: caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost, limit: limit, day: day.label,
                 resetAt: day.end, runningCap: tier.runningJobCap, device: caller.device, cooldown: tier.cooldown(for: quotaClass),
-                refundCap: tier.refundCap, tier: tier.name)
+                refundCap: tier.refundCap, tier: tier.name, ip: caller.address, maxDevices: tier.maxDevicesPerDay, abuse: policy.abuse)
         case .excludedFromTier:
             var problem = Problem(.forbidden, "upgrade_required", "\(kind) is not part of the \(tier.name) tier")
             problem.extra["tier"] = .string(tier.name)

@@ -21,7 +21,8 @@ struct JobRoutes<Context: RequestContext> {
     }
 
     @Sendable func submit(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        var caller = try await authenticator.caller(of: request)
+        caller.address = clientAddress(request, context)
         var request = request
         let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
         var submission = try SubmissionParser(catalog: dependencies.catalog).parse(
@@ -48,6 +49,14 @@ struct JobRoutes<Context: RequestContext> {
                 denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller),
                 now: now)
         }
+    }
+
+    /// The client's address: from the trusted proxy's header when one is configured, else the peer's.
+    private func clientAddress(_ request: Request, _ context: Context) -> String? {
+        if let name = configuration.clientAddressHeader, let header = HTTPField.Name(name) {
+            return request.headers[header]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {

@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 import KilnWorker
@@ -235,9 +236,12 @@ import Testing
         var configuration = QueueConfiguration()
         configuration.leaseDuration = .milliseconds(300)
         try await Harness.with(configuration) { harness in
+            let acme = try #require(TenantID(validating: "acme"))
+            let policy = try #require(try PolicySet.parse(Data(Self.policy.utf8))[acme])
             let charge = QuotaCharge(
                 subject: "user-1", quotaClass: "text", cost: 1, limit: 3, day: "20260101", resetAt: Date().addingTimeInterval(3600),
-                runningCap: 10, device: nil, cooldown: .zero, refundCap: 0, tier: "free")
+                runningCap: 10, device: nil, cooldown: .zero, refundCap: 0, tier: "free", ip: nil, maxDevices: 4,
+                abuse: policy.abuse)
             var submission = QueueEngineTests.submission("a")
             submission.charge = charge
             guard case .created(_, let usage) = try await harness.queue.enqueue(submission) else { throw TestFailure("not created") }
