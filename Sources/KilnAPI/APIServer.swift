@@ -13,6 +13,8 @@ public enum APIServer {
         JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        PartnerRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        WebhookRoutes(dependencies: dependencies).register(on: router)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router
     }

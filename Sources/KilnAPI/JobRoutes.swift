@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 import NIOCore
@@ -29,7 +30,11 @@ struct JobRoutes<Context: RequestContext> {
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
         let admission = AdmissionPolicy(policies: dependencies.policies)
         let now = dependencies.clock()
-        submission.charge = try admission.charge(kind: submission.kind, caller: caller, at: now)
+        // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
+        let standing =
+            dependencies.policies[caller.tenant.id] != nil && caller.assertedTier == nil
+            ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
+        submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
         switch try await dependencies.queue.enqueue(submission) {
         case .created(let id, let usage):
             var headers = HTTPFields()

@@ -34,6 +34,8 @@ public struct QueueKeys: Sendable {
     /// A quota subject's block (its value is the reason), and the index of blocks by when they end.
     public func block(_ tenant: TenantID, _ subject: String) -> String { "\(base):block:\(tenant):\(subject)" }
     public var blocks: String { "\(base):blocks" }
+    /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
+    public func standing(_ tenant: TenantID, _ identity: String) -> String { "\(base):ent:\(tenant):\(identity)" }
     /// The abuse log: a capped stream of the trips of abuse thresholds.
     public var abuseLog: String { "\(base):abuse" }
 }

@@ -35,7 +35,8 @@ struct APICommand: AsyncParsableCommand {
         let dependencies = APIDependencies(
             queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
-            uploads: UploadStore(pool: database, objects: runtime.objects), catalog: .standard, policies: policySet,
+            uploads: UploadStore(pool: database, objects: runtime.objects), entitlements: EntitlementStore(pool: database),
+            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policySet,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

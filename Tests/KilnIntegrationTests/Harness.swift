@@ -75,7 +75,8 @@ final class Harness: Sendable {
         return APIDependencies(
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
-            catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
+            entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
+            webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
     }
 
