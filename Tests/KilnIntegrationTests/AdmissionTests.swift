@@ -23,7 +23,7 @@ import Testing
             "pro": {"daily": {"text": 1000, "image": 50}, "running_jobs": 100, "refund_cap": 20, "max_devices_per_day": 8}
           },
           "kinds": {"diag.echo": {"class": "text", "cost": 1}, "diag.sleep": {"class": "text", "cost": 1},
-                    "diag.fail": {"class": "image", "cost": 1}},
+                    "diag.fail": {"class": "image", "cost": 1, "cost_by_tier": {"capped": 2}}},
           "abuse": {"shadow_mode": true, "max_identities_per_device_per_day": 3,
                     "identity_velocity": {"count": 10, "period_seconds": 60, "burst": 5},
                     "ip_velocity": {"count": 60, "period_seconds": 60, "burst": 30},
@@ -158,6 +158,43 @@ import Testing
             let excluded = try await Self.post(harness, client, #"{"kind":"diag.sleep","input":{"seconds":1}}"#)
             #expect(excluded.status == 403)
             #expect(excluded.json?["code"]?.stringValue == "upgrade_required")
+        }
+    }
+
+    @Test func aCostOfTwoIsDeniedWithOneUnitLeft() async throws {
+        try await Harness.with { harness in
+            let client = try await Self.start(harness)
+            // Tier `capped` pays 2 image units a job, of 5 a day: two jobs, then 1 unit left, which is not enough.
+            let fail = #"{"kind":"diag.fail","input":{}}"#
+            let capped = [("Kiln-Tier", "capped")]
+            #expect(try await Self.post(harness, client, fail, headers: capped).status == 202)
+            #expect(try await Self.post(harness, client, fail, headers: capped).status == 202)
+            let third = try await Self.post(harness, client, fail, headers: capped)
+            #expect(third.json?["reason"]?.stringValue == "daily_quota_exhausted")
+            #expect(third.json?["remaining"] == .number(1))
+            #expect(try await Self.quota(harness, client, tier: "capped")["classes"]?["image"]?["pending"] == .number(4))
+        }
+    }
+
+    @Test func aKilledWorkersReservationComesBackWhenItsJobDies() async throws {
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .milliseconds(300)
+        try await Harness.with(configuration) { harness in
+            let client = try await Self.start(harness)
+            let reply = try await Self.post(harness, client, #"{"kind":"diag.sleep","input":{"seconds":60}}"#, headers: [("Kiln-Tier", "capped")])
+            #expect(reply.status == 202)
+            // Each of its three attempts is claimed by a worker that is never heard from again; each claim also
+            // recovers the lease the previous one let expire.
+            for attempt in 1...3 {
+                _ = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "killed-\(attempt)").claimed.jobs.first)
+                #expect(try await Self.quota(harness, client, tier: "capped")["classes"]?["text"]?["pending"] == .number(1))
+                try await Task.sleep(for: .milliseconds(400))
+            }
+            // The next claim anywhere finds the last lease expired: out of attempts, the job is dead and its unit released.
+            _ = try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "other")
+            let text = try await Self.quota(harness, client, tier: "capped")["classes"]?["text"]
+            #expect(text?["pending"] == .number(0))
+            #expect(text?["used"] == .number(0), "a job that died is refunded (within the refund cap)")
         }
     }
 
