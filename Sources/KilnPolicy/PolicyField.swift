@@ -59,12 +59,12 @@ struct PolicyField {
         return flag
     }
 
-    /// A whole number of at least `minimum`; `alternative` names another accepted spelling for the message.
-    func wholeNumber(atLeast minimum: Int, alternative: String? = nil) throws(PolicyError) -> Int {
+    /// A whole number from `minimum` to `maximum`; `alternative` names another accepted spelling for the message.
+    func wholeNumber(atLeast minimum: Int, atMost maximum: Int = largestNumber, alternative: String? = nil) throws(PolicyError) -> Int {
         guard case .number(let number) = value, number.rounded() == number, number >= Double(minimum) else {
             throw failure("expected a whole number ≥ \(minimum)" + (alternative.map { " or \($0)" } ?? ""))
         }
-        guard number <= Double(Self.largestNumber) else { throw failure("too large: at most \(Self.largestNumber)") }
+        guard number <= Double(maximum) else { throw failure("too large: at most \(maximum)") }
         return Int(number)
     }
 

@@ -4,7 +4,9 @@ import KilnCore
 extension TenantPolicy {
     /// One tenant's section of the policy file.
     init(tenant: TenantID, parsing field: PolicyField) throws(PolicyError) {
-        let object = try field.object(allowing: ["identity_modes", "reset_time_zone", "safety", "tiers", "kinds", "abuse", "partners"])
+        let object = try field.object(allowing: [
+            "identity_modes", "app_store", "jwt", "reset_time_zone", "safety", "tiers", "kinds", "abuse", "partners",
+        ])
 
         var identityModes: Set<IdentityMode> = []
         let modesField = try object.required("identity_modes")
@@ -13,6 +15,8 @@ extension TenantPolicy {
             guard identityModes.insert(mode).inserted else { throw element.failure("\"\(mode.rawValue)\" is listed twice") }
         }
         guard !identityModes.isEmpty else { throw modesField.failure("expected at least one identity mode") }
+        let appStore = try Self.settings(of: .appStore, in: object, modes: identityModes, parse: AppStoreSettings.init(parsing:))
+        let jwt = try Self.settings(of: .jwt, in: object, modes: identityModes, parse: JWTSettings.init(parsing:))
 
         let zoneField = try object.required("reset_time_zone")
         let zoneName = try zoneField.string()
@@ -52,6 +56,8 @@ extension TenantPolicy {
         self.init(
             tenant: tenant,
             identityModes: identityModes,
+            appStore: appStore,
+            jwt: jwt,
             tiers: Dictionary(uniqueKeysWithValues: tiers.map { ($0.name, $0) }),
             lowestTier: lowestTier,
             kinds: kinds,
@@ -62,6 +68,19 @@ extension TenantPolicy {
                 try partners.object(allowing: ["unlink_cooldown_seconds"]).required("unlink_cooldown_seconds").seconds(atLeast: 0)
             }
         )
+    }
+
+    /// The section of `mode`'s settings, keyed by the mode's name: required when the tenant accepts the mode, since
+    /// nothing could be verified without it, and refused otherwise, since it would be configuration that does nothing.
+    private static func settings<Settings>(
+        of mode: IdentityMode, in object: PolicyObject, modes: Set<IdentityMode>, parse: (PolicyField) throws(PolicyError) -> Settings
+    ) throws(PolicyError) -> Settings? {
+        switch (object.optional(mode.rawValue), modes.contains(mode)) {
+        case (let section?, true): return try parse(section)
+        case (nil, true): throw object.field.failure(at: mode.rawValue, "required by identity mode \(mode.rawValue)")
+        case (let section?, false): throw section.failure("only for tenants whose identity_modes include \(mode.rawValue)")
+        case (nil, false): return nil
+        }
     }
 
     /// Tier names appear in answers to apps and in the ledger: the same alphabet as tenant ids, shorter.

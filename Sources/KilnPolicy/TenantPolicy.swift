@@ -7,6 +7,10 @@ public import KilnCore
 public struct TenantPolicy: Sendable, Equatable {
     public let tenant: TenantID
     public let identityModes: Set<IdentityMode>
+    /// How App Store credentials are verified; set exactly when `identityModes` has ``IdentityMode/appStore``.
+    public let appStore: AppStoreSettings?
+    /// How JWTs are verified; set exactly when `identityModes` has ``IdentityMode/jwt``.
+    public let jwt: JWTSettings?
     /// Every tier, by name.
     public let tiers: [String: Tier]
     /// The tier of identities that bought nothing.
@@ -28,6 +32,8 @@ public struct TenantPolicy: Sendable, Equatable {
     init(
         tenant: TenantID,
         identityModes: Set<IdentityMode>,
+        appStore: AppStoreSettings?,
+        jwt: JWTSettings?,
         tiers: [String: Tier],
         lowestTier: Tier,
         kinds: [String: KindCost],
@@ -38,6 +44,8 @@ public struct TenantPolicy: Sendable, Equatable {
     ) {
         self.tenant = tenant
         self.identityModes = identityModes
+        self.appStore = appStore
+        self.jwt = jwt
         self.tiers = tiers
         self.lowestTier = lowestTier
         self.kinds = kinds

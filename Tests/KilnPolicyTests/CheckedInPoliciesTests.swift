@@ -36,6 +36,30 @@ import Testing
         #expect(free.maxDevicesPerDay == 4 && pro.maxDevicesPerDay == 8)
     }
 
+    @Test func appStoreAppsVerifyProductionTransactionsAgainstApplesRoot() throws {
+        for tenant in ["talevonia", "chattale"] {
+            let appStore = try #require(try policy(tenant).appStore)
+            #expect(appStore.bundleID == "com.example.\(tenant)")
+            #expect(appStore.environment == .production)
+            #expect(appStore.rootCertificates.map(\.value) == ["apple/AppleRootCA-G3.pem"])
+            #expect(appStore.rootCertificates.first?.field == "\(tenant).app_store.root_certificates[0]")
+            #expect(try policy(tenant).jwt == nil)
+        }
+    }
+
+    @Test func appsWithTheirOwnSignInNameTheirKeysWithoutHoldingThem() throws {
+        let worldArchitect = try #require(try policy("worldarchitect").jwt)
+        #expect(worldArchitect.issuer == "https://securetoken.google.com/worldarchitect")
+        #expect(worldArchitect.audience == "worldarchitect")
+        #expect(worldArchitect.keys == .jwksFile(PolicyReference(value: "jwks/worldarchitect.json", field: "worldarchitect.jwt.jwks_file")))
+        let veramo = try #require(try policy("veramo").jwt)
+        #expect(veramo.audience == "authenticated")
+        #expect(veramo.keys == .hs256SecretVariable(PolicyReference(value: "KILN_VERAMO_JWT_SECRET", field: "veramo.jwt.hs256_secret_env")))
+        let joanie = try #require(try policy("joanie").jwt)
+        #expect(joanie.keys == .hs256SecretVariable(PolicyReference(value: "KILN_JOANIE_JWT_SECRET", field: "joanie.jwt.hs256_secret_env")))
+        #expect(try policy("joanie").appStore == nil)
+    }
+
     @Test func chatTaleGivesThreeFreeExportsAndTheGeneratorOnlyToPremium() throws {
         let chatTale = try policy("chattale")
         let free = chatTale.lowestTier

@@ -78,6 +78,28 @@ import Testing
             .set("veramo", "identity_modes", to: #"["jwt","oauth"]"#)),
         Mistake(#"veramo.identity_modes[1]: "jwt" is listed twice"#, .set("veramo", "identity_modes", to: #"["jwt","jwt"]"#)),
         Mistake("veramo.identity_modes: expected at least one identity mode", .set("veramo", "identity_modes", to: "[]")),
+        Mistake("talevonia.app_store: required by identity mode app_store", .remove("talevonia", "app_store")),
+        Mistake(
+            "joanie.app_store: only for tenants whose identity_modes include app_store",
+            .set("joanie", "app_store", to: #"{"bundle_id":"com.example.joanie","environment":"production","root_certificates":["a.pem"]}"#)),
+        Mistake("talevonia.app_store.bundle_id: required", .remove("talevonia", "app_store", "bundle_id")),
+        Mistake(
+            #"talevonia.app_store.environment: expected one of production, sandbox (got "Production")"#,
+            .set("talevonia", "app_store", "environment", to: #""Production""#)),
+        Mistake(
+            "talevonia.app_store.root_certificates: expected at least one root certificate",
+            .set("talevonia", "app_store", "root_certificates", to: "[]")),
+        Mistake("talevonia.app_store.app_apple_id: expected a whole number ≥ 1", .set("talevonia", "app_store", "app_apple_id", to: #""123""#)),
+        Mistake("talevonia.app_store.team_id: unknown field", .set("talevonia", "app_store", "team_id", to: #""ABCDE12345""#)),
+        Mistake("veramo.jwt: required by identity mode jwt", .remove("veramo", "jwt")),
+        Mistake("joanie.jwt.audience: required", .remove("joanie", "jwt", "audience")),
+        Mistake(
+            "joanie.jwt.hs256_secret_env: expected the name of an environment variable (A-Z, a-z, 0-9 and _), not the secret itself",
+            .set("joanie", "jwt", "hs256_secret_env", to: #""c2VjcmV0IQ==""#)),
+        Mistake("joanie.jwt: give hs256_secret_env or jwks_file, not both", .set("joanie", "jwt", "jwks_file", to: #""jwks/joanie.json""#)),
+        Mistake(
+            "joanie.jwt: required: hs256_secret_env (an HS256 secret) or jwks_file (RS256 and ES256 keys)",
+            .remove("joanie", "jwt", "hs256_secret_env")),
         Mistake(#"joanie.safety: expected one of fiction, standard, strict, child (got "lenient")"#, .set("joanie", "safety", to: #""lenient""#)),
         Mistake("talevonia.abuse.refund_ratio.ratio: expected a number from 0 to 1", .set("talevonia", "abuse", "refund_ratio", "ratio", to: "1.5")),
         Mistake("talevonia.abuse.shadow_mode: expected true or false", .set("talevonia", "abuse", "shadow_mode", to: #""yes""#)),
