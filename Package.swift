@@ -18,7 +18,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -65,6 +68,18 @@ let package = Package(
             dependencies: ["KilnCore"],
             swiftSettings: swiftSettings
         ),
+        // End users' identities, verified before Redis is touched: App Store JWS, JWTs, devices, trusted servers.
+        .target(
+            name: "KilnIdentity",
+            dependencies: [
+                "KilnCore", "KilnPolicy",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The Redis queue engine and its Lua scripts.
         .target(
             name: "KilnQueue",
@@ -81,7 +96,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -104,7 +119,8 @@ let package = Package(
         .executableTarget(
             name: "kiln",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient", "RedisClient",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
+                "RedisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -127,6 +143,28 @@ let package = Package(
             dependencies: ["KilnPolicy", "KilnCore"],
             swiftSettings: swiftSettings
         ),
+        // Certificate authorities and signed tokens made up for tests, shared by the identity and integration tests.
+        .target(
+            name: "IdentityFixtures",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            path: "Tests/IdentityFixtures",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KilnIdentityTests",
+            dependencies: [
+                "KilnIdentity", "KilnPolicy", "KilnCore", "IdentityFixtures",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CurlClientTests",
             dependencies: ["CurlClient"],
@@ -140,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient", "CurlClient",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
+                "CurlClient", "IdentityFixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,0 +1,86 @@
+public import Foundation
+import KilnCore
+public import KilnPolicy
+
+/// One tenant's identity modes: takes what an app presents and says who its user is and which tier they have, before
+/// anything touches Redis. Credentials that cost a signature check are verified once and then served from the cache.
+public struct IdentityVerifier: Sendable {
+    public let policy: TenantPolicy
+    private let appStore: AppStoreVerifier?
+    private let userTokens: UserTokenVerifier?
+    private let cache: VerificationCache
+
+    /// - Parameters:
+    ///   - appStore: verifies App Store credentials; needed when the policy accepts `app_store`.
+    ///   - userTokens: verifies JWTs; needed when the policy accepts `jwt`.
+    public init(
+        policy: TenantPolicy, appStore: AppStoreVerifier? = nil, userTokens: UserTokenVerifier? = nil, cache: VerificationCache = VerificationCache()
+    ) {
+        self.policy = policy
+        self.appStore = appStore
+        self.userTokens = userTokens
+        self.cache = cache
+    }
+
+    /// Who `credential` says the user is, and their tier, at `now`.
+    /// - Throws: ``IdentityError``: the tenant does not accept the credential's mode, or it does not verify.
+    public func verify(_ credential: Credential, now: Date) async throws -> VerifiedIdentity {
+        guard policy.identityModes.contains(credential.mode) else {
+            throw IdentityError.modeNotAccepted("this app does not accept \(credential.mode.rawValue) credentials")
+        }
+        switch credential {
+        case .anonymousDevice(let device):
+            return VerifiedIdentity(mode: .anonymousDevice, identity: try Self.identity("d:", device), tierName: nil)
+        case .trustedServer(let identity, let tier):
+            return VerifiedIdentity(mode: .trustedServer, identity: try Self.identity("", identity), tierName: tier)
+        case .appStoreTransaction(let jws):
+            return try await cached(jws, kind: "transaction", now: now) { try await verifyTransaction(jws, now: now) }
+        case .appTransaction(let jws):
+            return try await cached(jws, kind: "app_transaction", now: now) { try await verifyAppTransaction(jws, now: now) }
+        case .userToken(let token):
+            return try await cached(token, kind: "user_token", now: now) { try await verifyUserToken(token, now: now) }
+        }
+    }
+
+    private func cached(
+        _ token: String, kind: String, now: Date, verify: () async throws -> (identity: VerifiedIdentity, expiry: Date?)
+    ) async throws -> VerifiedIdentity {
+        let key = VerificationCache.key(tenant: policy.tenant.rawValue, credential: token, mode: kind)
+        if let identity = cache.identity(for: key, at: now) { return identity }
+        let verified = try await verify()
+        cache.insert(verified.identity, for: key, expiry: verified.expiry, at: now)
+        return verified.identity
+    }
+
+    private func verifyTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
+        guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
+        let transaction = try await appStore.verifyTransaction(jws, now: now)
+        // Revoked, expired or upgraded: still this user, downgraded to the lowest tier rather than refused. A product
+        // the tenant does not sell grants nothing either.
+        let tier = transaction.entitledProduct(at: now).flatMap { policy.tier(forProduct: $0) }
+        let identity = VerifiedIdentity(
+            mode: .appStore, identity: try Self.identity("ot:", transaction.originalTransactionID), tierName: tier?.name)
+        // The tier lasts until the subscription ends; the same transaction then gives the lowest tier.
+        return (identity, tier == nil ? nil : transaction.expiresDate)
+    }
+
+    private func verifyAppTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
+        guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
+        let appTransaction = try await appStore.verifyAppTransaction(jws, now: now)
+        // Having the app buys nothing: the lowest tier, until purchases are tracked as entitlements.
+        return (VerifiedIdentity(mode: .appStore, identity: try Self.identity("at:", appTransaction.appTransactionID), tierName: nil), nil)
+    }
+
+    private func verifyUserToken(_ token: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
+        guard let userTokens else { throw IdentityError.modeNotAccepted("JWT verification is not configured for this app") }
+        let userToken = try await userTokens.verify(token, now: now)
+        return (VerifiedIdentity(mode: .jwt, identity: try Self.identity("u:", userToken.subject), tierName: nil), userToken.expiresAt)
+    }
+
+    private static func identity(_ prefix: String, _ name: String) throws(IdentityError) -> Identity {
+        guard let identity = Identity(validating: prefix + name) else {
+            throw .invalidIdentity("an identity must be 1–128 printable characters without spaces, prefix \"\(prefix)\" included")
+        }
+        return identity
+    }
+}
