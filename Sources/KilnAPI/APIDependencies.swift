@@ -1,5 +1,6 @@
 public import Foundation
 public import KilnCore
+public import KilnIdentity
 public import KilnPolicy
 public import KilnQueue
 public import KilnStore
@@ -17,6 +18,8 @@ public struct APIDependencies: Sendable {
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
+    /// Each policy's identity modes, with the certificates, keys and secrets they verify with.
+    public var identities: IdentityVerifierSet
     /// Now, for quota days: tests move it across midnight.
     public var clock: @Sendable () -> Date
     /// Throws when PostgreSQL is unreachable.
@@ -27,7 +30,8 @@ public struct APIDependencies: Sendable {
     public init(
         queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
         entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, catalog: JobKindCatalog,
-        policies: PolicySet, clock: @escaping @Sendable () -> Date = Date.init, checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
+        policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
+        checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
         self.queue = queue
         self.keys = keys
@@ -39,6 +43,7 @@ public struct APIDependencies: Sendable {
         self.webhookSecrets = webhookSecrets
         self.catalog = catalog
         self.policies = policies
+        self.identities = identities
         self.clock = clock
         self.checkDatabase = checkDatabase
         self.metricsText = metricsText

@@ -9,7 +9,9 @@ public enum APIServer {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
-        let authenticator = Authenticator(keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL)
+        let authenticator = Authenticator(
+            keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL, policies: dependencies.policies, identities: dependencies.identities,
+            clock: dependencies.clock)
         JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)

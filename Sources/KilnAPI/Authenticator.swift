@@ -2,40 +2,98 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnIdentity
+import KilnPolicy
 import KilnStore
 import Synchronization
 
 /// Checks API keys against PostgreSQL, caching each verdict for a short while so the hot path stays off the
-/// database. Until verified identities land, the end user, their device and their tier come from the `Kiln-Identity`,
-/// `Kiln-Device` and `Kiln-Tier` headers, which the tenant's key vouches for (the trusted-server mode).
+/// database, then establishes the end user before anything touches Redis. A tenant with a policy identifies its users
+/// with the identity modes its policy accepts, each verified by `KilnIdentity`; a tenant without one (operators' test
+/// and benchmark tenants) takes the `Kiln-Identity` and `Kiln-Tier` headers that its key vouches for.
 final class Authenticator: Sendable {
     private let keys: APIKeyStore
     private let cacheTTL: Duration
+    private let policies: PolicySet
+    private let identities: IdentityVerifierSet
+    private let clock: @Sendable () -> Date
     private let cache = Mutex<[String: (tenant: Tenant?, until: ContinuousClock.Instant)]>([:])
 
-    init(keys: APIKeyStore, cacheTTL: Duration) {
+    init(keys: APIKeyStore, cacheTTL: Duration, policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date) {
         self.keys = keys
         self.cacheTTL = cacheTTL
+        self.policies = policies
+        self.identities = identities
+        self.clock = clock
     }
 
     func caller(of request: Request) async throws -> Caller {
         let tenant = try await tenant(of: request)
-        guard let header = request.headers[.kilnIdentity] else {
-            throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
+        let device = try Self.device(of: request)
+        var caller: Caller
+        if policies[tenant.id] == nil {
+            guard let header = request.headers[.kilnIdentity] else {
+                throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
+            }
+            caller = Caller(tenant: tenant, identity: try Self.vouchedIdentity(header))
+            caller.assertedTier = request.headers[.kilnTier]
+        } else {
+            guard let verifier = identities[tenant.id] else {
+                throw Problem(.internalServerError, "identity_not_configured", "this tenant's identity modes are not set up on this node")
+            }
+            let verified: VerifiedIdentity
+            do {
+                verified = try await verifier.verify(try Self.credential(of: request, device: device), now: clock())
+            } catch let error as IdentityError {
+                throw Problem(.unauthorized, error.code, error.message)
+            }
+            caller = Caller(tenant: tenant, identity: verified.identity)
+            caller.assertedTier = verified.tierName
         }
+        caller.device = device
+        return caller
+    }
+
+    /// The one credential the request presents; `Kiln-Device` alone is an anonymous device.
+    private static func credential(of request: Request, device: String?) throws -> Credential {
+        let headers = request.headers
+        var presented: [(header: HTTPField.Name, credential: Credential)] = []
+        if let jws = headers[.kilnAppStoreTransaction] { presented.append((.kilnAppStoreTransaction, .appStoreTransaction(jws))) }
+        if let jws = headers[.kilnAppTransaction] { presented.append((.kilnAppTransaction, .appTransaction(jws))) }
+        if let token = headers[.kilnUserToken] { presented.append((.kilnUserToken, .userToken(token))) }
+        if let identity = headers[.kilnIdentity] {
+            presented.append((.kilnIdentity, .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers[.kilnTier])))
+        }
+        guard presented.count <= 1 else {
+            let names = presented.map(\.header.rawName).joined(separator: ", ")
+            throw Problem(.badRequest, "ambiguous_identity", "send one identity credential, not several: \(names)")
+        }
+        guard let credential = presented.first?.credential ?? device.map(Credential.anonymousDevice) else {
+            throw Problem(
+                .badRequest, "identity_required",
+                "send the end user's credential: Kiln-App-Store-Transaction, Kiln-App-Transaction, Kiln-User-Token, Kiln-Identity or Kiln-Device")
+        }
+        // Only the tenant's backend may say which tier a user has; every other mode's tier comes from what it verifies.
+        if headers[.kilnTier] != nil, credential.mode != .trustedServer {
+            throw Problem(.badRequest, "tier_not_assertable", "Kiln-Tier goes with Kiln-Identity (trusted_server) only")
+        }
+        return credential
+    }
+
+    private static func vouchedIdentity(_ header: String) throws -> Identity {
         guard let identity = Identity(validating: header) else {
             throw Problem(.badRequest, "invalid_identity", "Kiln-Identity must be 1–128 printable characters without spaces")
         }
-        var caller = Caller(tenant: tenant, identity: identity)
-        if let device = request.headers[.kilnDevice] {
-            // A device id follows the same rules as an identity: it names Redis keys too.
-            guard Identity(validating: device) != nil else {
-                throw Problem(.badRequest, "invalid_device", "Kiln-Device must be 1–128 printable characters without spaces")
-            }
-            caller.device = device
+        return identity
+    }
+
+    private static func device(of request: Request) throws -> String? {
+        guard let device = request.headers[.kilnDevice] else { return nil }
+        // A device id follows the same rules as an identity: it names Redis keys too.
+        guard Identity(validating: device) != nil else {
+            throw Problem(.badRequest, "invalid_device", "Kiln-Device must be 1–128 printable characters without spaces")
         }
-        caller.assertedTier = request.headers[.kilnTier]
-        return caller
+        return device
     }
 
     func tenant(of request: Request) async throws -> Tenant {
@@ -63,10 +121,13 @@ final class Authenticator: Sendable {
 }
 
 extension HTTPField.Name {
-    // The literal is a valid field name, so the initialiser cannot fail.
+    // The literals are valid field names, so the initialisers cannot fail.
     static let kilnIdentity = HTTPField.Name("Kiln-Identity")!
     static let kilnDevice = HTTPField.Name("Kiln-Device")!
     static let kilnTier = HTTPField.Name("Kiln-Tier")!
+    static let kilnAppStoreTransaction = HTTPField.Name("Kiln-App-Store-Transaction")!
+    static let kilnAppTransaction = HTTPField.Name("Kiln-App-Transaction")!
+    static let kilnUserToken = HTTPField.Name("Kiln-User-Token")!
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnIdentity
 import KilnPolicy
 import KilnQueue
 import KilnStore
@@ -24,6 +25,17 @@ struct APICommand: AsyncParsableCommand {
 
     func run() async throws {
         let policySet = try policyOptions.load()
+        let identities: IdentityVerifierSet
+        do {
+            // Relative paths in the file (root certificates, key sets) are relative to the file itself.
+            identities = try IdentityVerifierSet.load(
+                policies: policySet, directory: URL(fileURLWithPath: policyOptions.policies).deletingLastPathComponent(),
+                environment: ProcessInfo.processInfo.environment)
+        } catch let error as PolicyError {
+            // A root, key set or secret the file names that is missing or unusable stops the node at start, as a
+            // wrong file does.
+            throw ValidationError("\(policyOptions.policies): \(error)")
+        }
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections, redisPoolSize: 32)
@@ -37,6 +49,7 @@ struct APICommand: AsyncParsableCommand {
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
             uploads: UploadStore(pool: database, objects: runtime.objects), entitlements: EntitlementStore(pool: database),
             partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policySet,
+            identities: identities,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnIdentity
 import KilnPolicy
 import KilnQueue
 import KilnStore
@@ -33,6 +34,8 @@ final class Harness: Sendable {
     private let services = Mutex<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
     /// The tenants' policies the API node starts with (set before ``startAPI(_:)``).
     let policies = Mutex(PolicySet.none)
+    /// The policies' identity verifiers, built with them.
+    let identities = Mutex(IdentityVerifierSet.none)
     /// Now, as the API node sees it; nil is the real clock.
     let now = Mutex<Date?>(nil)
     private let apiPort = PortBox()
@@ -64,10 +67,13 @@ final class Harness: Sendable {
         return Client(tenant: tenant, key: try await APIKeyStore(pool: database).create(tenant: tenant.id).key)
     }
 
-    /// Policies from JSON text, in the format of `deploy/policies.json`.
-    func usePolicies(_ json: String) throws {
+    /// Policies from JSON text, in the format of `deploy/policies.json`; relative paths in them start at the
+    /// repository's root, and HS256 secrets are read from `environment`.
+    func usePolicies(_ json: String, environment: [String: String] = [:]) throws {
         let parsed = try PolicySet.parse(Data(json.utf8))
+        let verifiers = try IdentityVerifierSet.load(policies: parsed, directory: TestServers.repositoryRoot, environment: environment)
         policies.withLock { $0 = parsed }
+        identities.withLock { $0 = verifiers }
     }
 
     var dependencies: APIDependencies {
@@ -76,7 +82,8 @@ final class Harness: Sendable {
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
             entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
-            webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
+            webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policies.withLock { $0 },
+            identities: identities.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
     }
 

@@ -24,6 +24,11 @@ export KILN_OBJECT_ROOT="$KILN_STATE_DIR/objects"
 export KILN_MIGRATIONS_DIR="$KILN_ROOT/migrations"
 export KILN_POLICIES="$KILN_ROOT/deploy/policies.json"
 export KILN_API_URL="http://127.0.0.1:$KILN_API_PORT"
+# The HS256 secrets deploy/policies.json names for the apps with their own sign-in. `kiln api` refuses to start
+# without them; set them to the apps' real secrets to accept their users' tokens. Left unset, each shell makes up a
+# random one, so the local stack starts and refuses those apps' tokens.
+export KILN_JOANIE_JWT_SECRET="${KILN_JOANIE_JWT_SECRET:-$(head -c 32 /dev/urandom | base64)}"
+export KILN_VERAMO_JWT_SECRET="${KILN_VERAMO_JWT_SECRET:-$(head -c 32 /dev/urandom | base64)}"
 
 # The Swift toolchain tarball installs under /opt/swift without touching PATH.
 if ! command -v swift >/dev/null 2>&1 && [[ -x /opt/swift/usr/bin/swift ]]; then

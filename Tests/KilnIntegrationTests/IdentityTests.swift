@@ -1,0 +1,234 @@
+import CurlClient
+import Foundation
+import Hummingbird
+import IdentityFixtures
+import KilnAPI
+import KilnCore
+import KilnQueue
+import KilnStore
+import RedisClient
+import ServiceLifecycle
+import Testing
+
+/// Identity modes through the real API: the devices of one Apple Account share one quota pool (reference §6.8,
+/// test 24), a paying user's tier comes from the verified purchase, and a credential that does not verify is refused
+/// with its code before Redis is touched.
+@Suite struct IdentityTests {
+    static let secretVariable = "KILN_TEST_SIGNIN_SECRET"
+    static let secret = String(repeating: "s", count: 40)
+
+    /// `store` identifies its users by the App Store and anonymous devices; `signin` by HS256 JWTs. Free users get 3
+    /// text units a day, and no cooldown, so that only the daily quota refuses.
+    static func policies(rootPath: String) -> String {
+        let tiers = """
+            "tiers": {
+              "free": {"lowest": true, "daily": {"text": 3}, "running_jobs": 100, "refund_cap": 1, "max_devices_per_day": 4},
+              "pro": {"daily": {"text": 1000}, "running_jobs": 100, "refund_cap": 20, "max_devices_per_day": 8, "products": ["pro_monthly"]}
+            },
+            "kinds": {"diag.echo": {"class": "text", "cost": 1}},
+            "reset_time_zone": "UTC", "safety": "standard",
+            "abuse": {"shadow_mode": true, "max_identities_per_device_per_day": 3,
+                      "identity_velocity": {"count": 10, "period_seconds": 60, "burst": 5},
+                      "ip_velocity": {"count": 60, "period_seconds": 60, "burst": 30},
+                      "refund_ratio": {"min_count": 3, "ratio": 0.5}, "safety_rejections": {"min_count": 3, "ratio": 0.3},
+                      "escalation": {"cooldown_seconds": 600, "block_seconds": 86400}}
+            """
+        return """
+            {"store": {
+               "identity_modes": ["app_store", "anonymous_device"],
+               "app_store": {"bundle_id": "com.example.store", "environment": "production", "root_certificates": ["\(rootPath)"]},
+               \(tiers)},
+             "signin": {
+               "identity_modes": ["jwt"],
+               "jwt": {"issuer": "https://auth.example.com", "audience": "signin", "hs256_secret_env": "\(secretVariable)"},
+               \(tiers)}}
+            """
+    }
+
+    /// A certificate authority standing in for Apple's, configured as the root, and the two tenants with their keys.
+    static func start(
+        _ harness: Harness, api: Bool = true
+    ) async throws -> (apple: TestCertificateAuthority, store: Harness.Client, signin: Harness.Client) {
+        let apple = try TestCertificateAuthority(name: "Apple")
+        try FileManager.default.createDirectory(at: harness.objects.root, withIntermediateDirectories: true)
+        let rootPath = harness.objects.root.appendingPathComponent("apple-root.pem").path
+        try Data(try apple.rootPEM.utf8).write(to: URL(fileURLWithPath: rootPath))
+        try harness.usePolicies(policies(rootPath: rootPath), environment: [secretVariable: secret])
+        let store = try await harness.tenant("store")
+        let signin = try await harness.tenant("signin")
+        if api { try await harness.startAPI() }
+        return (apple, store, signin)
+    }
+
+    static func appTransaction(
+        _ apple: TestCertificateAuthority, id: String = "704289572311849112", _ changes: [String: Any] = [:]
+    ) throws -> String {
+        var payload: [String: Any] = [
+            "appTransactionId": id, "bundleId": "com.example.store", "receiptType": "Production",
+            "receiptCreationDate": SignedToken.milliseconds(Date()), "originalPlatform": "iOS",
+        ]
+        payload.merge(changes) { $1 }
+        return try apple.sign(payload)
+    }
+
+    static func transaction(_ apple: TestCertificateAuthority, _ changes: [String: Any] = [:], algorithm: String = "ES256") throws -> String {
+        var payload: [String: Any] = [
+            "originalTransactionId": "2000000000000001", "transactionId": "2000000000000002", "bundleId": "com.example.store",
+            "productId": "pro_monthly", "environment": "Production", "inAppOwnershipType": "PURCHASED",
+            "signedDate": SignedToken.milliseconds(Date()), "expiresDate": SignedToken.milliseconds(Date(timeIntervalSinceNow: 86_400)),
+        ]
+        payload.merge(changes) { $1 }
+        return try apple.sign(payload, algorithm: algorithm)
+    }
+
+    /// A request with the tenant's key and the given credential headers, and nothing else that identifies the user.
+    static func request(
+        _ method: String, _ path: String, base: String, as client: Harness.Client, _ credentials: [(String, String)]
+    ) -> CurlClient.HTTPRequest {
+        var headers: HTTPHeaders = ["Authorization": "Bearer \(client.key)", "Content-Type": "application/json"]
+        for (name, value) in credentials { headers.add(name: name, value: value) }
+        let body = method == "POST" ? Array(#"{"kind":"diag.echo","input":{"message":"hi"}}"#.utf8) : nil
+        return CurlClient.HTTPRequest(method: method, url: base + path, headers: headers, body: body)
+    }
+
+    @Test func threeDevicesOfOneAppleAccountShareOneQuota() async throws {
+        try await Harness.with { harness in
+            let (apple, store, _) = try await Self.start(harness)
+            let base = try harness.apiURL
+            let account = try Self.appTransaction(apple)
+            // iPhone, iPad and Mac, three requests each, all at once, against a limit of 3 a day.
+            let replies = try await withThrowingTaskGroup(of: (Int, JSONValue?).self) { group in
+                for device in ["iphone", "ipad", "mac"] {
+                    for _ in 0..<3 {
+                        group.addTask {
+                            let credentials = [("Kiln-App-Transaction", account), ("Kiln-Device", device)]
+                            let request = Self.request("POST", "/v1/jobs", base: base, as: store, credentials)
+                            let reply = try await harness.send(request)
+                            return (reply.status, reply.json)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(replies.filter { $0.0 == 202 }.count == 3)
+            #expect(replies.filter { $0.0 == 429 }.allSatisfy { $0.1?["reason"]?.stringValue == "daily_quota_exhausted" })
+            #expect(replies.filter { $0.0 == 429 }.count == 6)
+
+            // The pool is the account's, whichever device asks, and it is the lowest tier's.
+            let quota = try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, [("Kiln-App-Transaction", account)]))
+            #expect(quota.json?["tier"]?.stringValue == "free")
+            #expect(quota.json?["classes"]?["text"]?["pending"] == .number(3))
+            #expect(quota.json?["classes"]?["text"]?["remaining"] == .number(0))
+            // Another Apple Account has its own pool, and so does a device on its own.
+            let other = try Self.appTransaction(apple, id: "704289572311849999")
+            #expect(try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: store, [("Kiln-App-Transaction", other)])).status == 202)
+            #expect(try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: store, [("Kiln-Device", "iphone")])).status == 202)
+        }
+    }
+
+    @Test func aPurchaseGivesItsTierAndARefundTakesItBack() async throws {
+        try await Harness.with { harness in
+            let (apple, store, _) = try await Self.start(harness)
+            let base = try harness.apiURL
+            let paying = [("Kiln-App-Store-Transaction", try Self.transaction(apple)), ("Kiln-Device", "iphone")]
+            let reply = try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: store, paying))
+            #expect(reply.status == 202)
+            #expect(reply.response.headers["Kiln-Quota-Limit"] == "1000")
+            #expect(try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, paying)).json?["tier"]?.stringValue == "pro")
+            // The same purchase, refunded: the same user, downgraded rather than refused.
+            let refunded = try Self.transaction(apple, ["revocationDate": SignedToken.milliseconds(Date()), "revocationReason": 1])
+            let quota = try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, [("Kiln-App-Store-Transaction", refunded)]))
+            #expect(quota.json?["tier"]?.stringValue == "free")
+            #expect(quota.json?["classes"]?["text"]?["pending"] == .number(1), "the purchase's own pool")
+        }
+    }
+
+    @Test func aCredentialThatDoesNotVerifyIsRefusedBeforeRedisIsTouched() async throws {
+        try await Harness.with { harness in
+            let (apple, store, signin) = try await Self.start(harness, api: false)
+            // An API whose Redis does not answer: a refusal there cannot have come from Redis.
+            var redis = harness.redis.configuration
+            redis.port = 1
+            redis.connectTimeout = .milliseconds(200)
+            let deadRedis = RedisPool(configuration: redis)
+            var dependencies = harness.dependencies
+            dependencies.queue = try JobQueue(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.queue.configuration)
+            let port = PortBox()
+            var configuration = APIConfiguration()
+            configuration.port = 0
+            let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: harness.logger) { port.set($0) }
+            let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: harness.logger)
+            Task { try await group.run() }
+            defer { Task { await group.triggerGracefulShutdown() } }
+            let base = "http://127.0.0.1:\(try await port.wait())"
+
+            let forger = try TestCertificateAuthority(name: "Apple")
+            let expiredToken = try TestKeySet.hs256(
+                ["sub": "user-1", "iss": "https://auth.example.com", "aud": "signin", "exp": SignedToken.seconds(Date(timeIntervalSinceNow: -3600))],
+                secret: Array(Self.secret.utf8))
+            let refusals: [(Harness.Client, [(String, String)], status: Int, code: String)] = [
+                (store, [("Kiln-App-Transaction", try Self.appTransaction(forger))], 401, "untrusted_chain"),
+                (store, [("Kiln-App-Store-Transaction", try Self.transaction(apple, ["environment": "Sandbox"]))], 401, "wrong_environment"),
+                (store, [("Kiln-App-Transaction", try Self.appTransaction(apple, ["bundleId": "com.example.other"]))], 401, "wrong_bundle_id"),
+                (store, [("Kiln-App-Store-Transaction", try Self.transaction(apple, algorithm: "RS256"))], 401, "unsupported_algorithm"),
+                (store, [("Kiln-Identity", "user-1")], 401, "identity_mode_not_accepted"),
+                (store, [("Kiln-App-Transaction", try Self.appTransaction(apple)), ("Kiln-Tier", "pro")], 400, "tier_not_assertable"),
+                (store, [("Kiln-App-Transaction", try Self.appTransaction(apple)), ("Kiln-User-Token", "x")], 400, "ambiguous_identity"),
+                (store, [], 400, "identity_required"),
+                (signin, [("Kiln-User-Token", expiredToken)], 401, "token_expired"),
+                (signin, [("Kiln-Device", "iphone")], 401, "identity_mode_not_accepted"),
+            ]
+            for (client, credentials, status, code) in refusals {
+                let reply = try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: client, credentials))
+                #expect(reply.status == status, "\(code)")
+                #expect(reply.json?["code"]?.stringValue == code)
+                #expect(reply.response.headers["Content-Type"] == "application/problem+json")
+            }
+            // A credential that verifies goes on to Redis, which is down.
+            let good = [("Kiln-App-Transaction", try Self.appTransaction(apple))]
+            let genuine = try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: store, good))
+            #expect(genuine.status == 503)
+        }
+    }
+
+    @Test func everyOperationForAUserDocumentsEveryCredential() throws {
+        let document = try #require(JSONValue.parse(String(decoding: try OpenAPIDocument.bytes(), as: UTF8.self)))
+        let credentials = [
+            "Identity": "Kiln-Identity", "AppStoreTransaction": "Kiln-App-Store-Transaction", "AppTransaction": "Kiln-App-Transaction",
+            "UserToken": "Kiln-User-Token", "Device": "Kiln-Device",
+        ]
+        for (parameter, header) in credentials {
+            #expect(document["components"]?["parameters"]?[parameter]?["name"]?.stringValue == header)
+        }
+        guard case .object(let paths)? = document["paths"] else { throw TestFailure("no paths") }
+        for (path, item) in paths where path.hasPrefix("/v1/") {
+            guard case .object(let operations) = item else { continue }
+            for (method, operation) in operations {
+                guard case .array(let parameters)? = operation["parameters"] else { throw TestFailure("\(method) \(path) has no parameters") }
+                let references = Set(parameters.compactMap { $0["$ref"]?.stringValue })
+                for parameter in credentials.keys {
+                    #expect(references.contains("#/components/parameters/\(parameter)"), "\(method) \(path) documents \(parameter)")
+                }
+            }
+        }
+    }
+
+    @Test func aSignedInUserIsTheirTokensSubject() async throws {
+        try await Harness.with { harness in
+            let (_, _, signin) = try await Self.start(harness)
+            let base = try harness.apiURL
+            let token = try TestKeySet.hs256(
+                ["sub": "user-1", "iss": "https://auth.example.com", "aud": "signin", "exp": SignedToken.seconds(Date(timeIntervalSinceNow: 3600))],
+                secret: Array(Self.secret.utf8))
+            let submitted = try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: signin, [("Kiln-User-Token", token)]))
+            #expect(submitted.status == 202)
+            let id = try #require(submitted.json?["id"]?.stringValue)
+            // The job is the user's: readable with their token, not with another user's.
+            #expect(try await harness.send(Self.request("GET", "/v1/jobs/\(id)", base: base, as: signin, [("Kiln-User-Token", token)])).status == 200)
+            let other = try TestKeySet.hs256(
+                ["sub": "user-2", "iss": "https://auth.example.com", "aud": "signin", "exp": SignedToken.seconds(Date(timeIntervalSinceNow: 3600))],
+                secret: Array(Self.secret.utf8))
+            #expect(try await harness.send(Self.request("GET", "/v1/jobs/\(id)", base: base, as: signin, [("Kiln-User-Token", other)])).status == 404)
+        }
+    }
+}
