@@ -30,7 +30,8 @@ public struct IdentityVerifier: Sendable {
         }
         switch credential {
         case .anonymousDevice(let device):
-            return VerifiedIdentity(mode: .anonymousDevice, identity: try Self.identity("d:", device), tierName: nil)
+            // Nothing vouches for a device: always the lowest tier, whatever the identity's entitlements say.
+            return VerifiedIdentity(mode: .anonymousDevice, identity: try Self.identity("d:", device), tierName: policy.lowestTier.name)
         case .trustedServer(let identity, let tier):
             return VerifiedIdentity(mode: .trustedServer, identity: try Self.identity("", identity), tierName: tier)
         case .appStoreTransaction(let jws):
@@ -55,8 +56,8 @@ public struct IdentityVerifier: Sendable {
     private func verifyTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
         guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
         let transaction = try await appStore.verifyTransaction(jws, now: now)
-        // Revoked, expired or upgraded: still this user, downgraded to the lowest tier rather than refused. A product
-        // the tenant does not sell grants nothing either.
+        // Revoked, expired or upgraded: still this user, downgraded rather than refused. A product the tenant does not
+        // sell grants nothing either.
         let tier = transaction.entitledProduct(at: now).flatMap { policy.tier(forProduct: $0) }
         let identity = VerifiedIdentity(
             mode: .appStore, identity: try Self.identity("ot:", transaction.originalTransactionID), tierName: tier?.name)
@@ -67,14 +68,14 @@ public struct IdentityVerifier: Sendable {
     private func verifyAppTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
         guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
         let appTransaction = try await appStore.verifyAppTransaction(jws, now: now)
-        // Having the app buys nothing: the lowest tier, until purchases are tracked as entitlements.
+        // Having the app buys nothing: the tier is left to the identity's entitlements.
         return (VerifiedIdentity(mode: .appStore, identity: try Self.identity("at:", appTransaction.appTransactionID), tierName: nil), nil)
     }
 
     private func verifyUserToken(_ token: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
         guard let userTokens else { throw IdentityError.modeNotAccepted("JWT verification is not configured for this app") }
         let userToken = try await userTokens.verify(token, now: now)
-        return (VerifiedIdentity(mode: .jwt, identity: try Self.identity("u:", userToken.subject), tierName: nil), userToken.expiresAt)
+        return (VerifiedIdentity(mode: .jwt, identity: try Self.identity("", userToken.subject), tierName: nil), userToken.expiresAt)
     }
 
     private static func identity(_ prefix: String, _ name: String) throws(IdentityError) -> Identity {

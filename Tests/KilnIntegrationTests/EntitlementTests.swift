@@ -14,7 +14,7 @@ import Testing
     /// 100; partners may link, with a day's cooldown after an unlink.
     static let policy = """
         {"acme": {
-          "identity_modes": ["jwt"], "reset_time_zone": "UTC", "safety": "standard",
+          "identity_modes": ["trusted_server"], "reset_time_zone": "UTC", "safety": "standard",
           "partners": {"unlink_cooldown_seconds": 86400},
           "tiers": {
             "free": {"lowest": true, "daily": {"text": 1}, "running_jobs": 100, "refund_cap": 0, "max_devices_per_day": 4},
