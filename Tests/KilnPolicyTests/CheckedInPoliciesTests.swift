@@ -15,8 +15,8 @@ import Testing
         try policies.policy(tenant)
     }
 
-    @Test func everyAppHasASection() {
-        #expect(Set(policies.tenants.keys.map(\.rawValue)) == ["talevonia", "chattale", "worldarchitect", "veramo", "joanie"])
+    @Test func everyAppAndTheLoadTestHaveASection() {
+        #expect(Set(policies.tenants.keys.map(\.rawValue)) == ["talevonia", "chattale", "worldarchitect", "veramo", "joanie", "loadtest"])
     }
 
     @Test func talevoniaHasItsSeedsLimits() throws {
