@@ -101,10 +101,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
+        .target(
+            name: "LoadTesting",
+            dependencies: ["KilnCore", "KilnPolicy"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient", "RedisClient",
+                "LoadTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -125,6 +132,11 @@ let package = Package(
         .testTarget(
             name: "KilnPolicyTests",
             dependencies: ["KilnPolicy", "KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LoadTestingTests",
+            dependencies: ["LoadTesting", "KilnPolicy", "KilnCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
