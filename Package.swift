@@ -68,7 +68,7 @@ let package = Package(
         // The Redis queue engine and its Lua scripts.
         .target(
             name: "KilnQueue",
-            dependencies: ["KilnCore", "RedisClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KilnCore", "KilnPolicy", "RedisClient", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Scripts")],
             swiftSettings: swiftSettings
         ),

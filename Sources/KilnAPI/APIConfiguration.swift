@@ -10,6 +10,10 @@ public struct APIConfiguration: Sendable {
     public var maxUploadBytes: Int = 20 * 1024 * 1024
     /// How long a verified API key is trusted before it is checked again (so a revocation takes effect within it).
     public var keyCacheTTL: Duration = .seconds(2)
+    /// Behind a proxy you trust, the header that carries the client's address (its first entry, as in
+    /// `X-Forwarded-For`); nil uses the connection's peer address. Per-IP velocity counts by this address, so behind a
+    /// proxy without it every client would share the proxy's.
+    public var clientAddressHeader: String? = nil
     /// How often an idle event stream sends a comment, so proxies keep it open.
     public var eventHeartbeat: Duration = .seconds(15)
 

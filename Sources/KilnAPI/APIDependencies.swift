@@ -11,6 +11,9 @@ public struct APIDependencies: Sendable {
     public var jobs: JobStore
     public var artifacts: ArtifactStore
     public var uploads: UploadStore
+    public var entitlements: EntitlementStore
+    public var partners: PartnerStore
+    public var webhookSecrets: WebhookSecretStore
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
@@ -23,14 +26,17 @@ public struct APIDependencies: Sendable {
 
     public init(
         queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
-        catalog: JobKindCatalog, policies: PolicySet, clock: @escaping @Sendable () -> Date = Date.init,
-        checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
+        entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, catalog: JobKindCatalog,
+        policies: PolicySet, clock: @escaping @Sendable () -> Date = Date.init, checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
         self.queue = queue
         self.keys = keys
         self.jobs = jobs
         self.artifacts = artifacts
         self.uploads = uploads
+        self.entitlements = entitlements
+        self.partners = partners
+        self.webhookSecrets = webhookSecrets
         self.catalog = catalog
         self.policies = policies
         self.clock = clock

@@ -5,14 +5,16 @@ public import Logging
 /// results; it never calls a provider and never waits on a job.
 public enum APIServer {
     /// The router with every route, for the application and for tests that list the routes.
-    public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<BasicRequestContext> {
-        let router = Router()
+    public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
+        let router = Router(context: APIRequestContext.self)
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
         let authenticator = Authenticator(keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL)
         JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        PartnerRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        WebhookRoutes(dependencies: dependencies).register(on: router)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router
     }

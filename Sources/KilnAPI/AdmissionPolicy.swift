@@ -5,25 +5,28 @@ import KilnCore
 import KilnQueue
 import KilnStore
 
-/// Works out what a submission is charged under its tenant's policy, before Redis is touched: the quota class and
-/// cost of its kind for the caller's tier, the day's limit, cooldown, running cap and refund cap.
+/// Works out what a submission is charged under its tenant's policy: the quota class and cost of its kind for the
+/// caller's tier (asserted, or from its standing), the day's limit, cooldown, running cap and refund cap.
 struct AdmissionPolicy: Sendable {
     let policies: PolicySet
 
-    /// The caller's tier: the one the tenant's server asserted, or the lowest.
-    func tier(of caller: Caller, in policy: TenantPolicy) throws -> Tier {
-        guard let name = caller.assertedTier else { return policy.lowestTier }
-        guard let tier = policy.tiers[name] else {
-            throw Problem(.badRequest, "unknown_tier", "Kiln-Tier names no tier of this tenant: \(name)")
+    /// The caller's tier: the one the tenant's server asserted, else that of the caller's active entitlement, else
+    /// the lowest. An entitlement naming a tier the policy no longer has counts as none.
+    func tier(of caller: Caller, standing: Standing?, in policy: TenantPolicy, at now: Date) throws -> Tier {
+        if let name = caller.assertedTier {
+            guard let tier = policy.tiers[name] else {
+                throw Problem(.badRequest, "unknown_tier", "Kiln-Tier names no tier of this tenant: \(name)")
+            }
+            return tier
         }
-        return tier
+        return standing?.activeTier(at: now).flatMap { policy.tiers[$0] } ?? policy.lowestTier
     }
 
     /// The charge of a job of `kind`; nil when it is not metered (a tenant without a policy, or a diagnostic kind its
-    /// policy does not price).
-    func charge(kind: String, caller: Caller, at now: Date) throws -> QuotaCharge? {
+    /// policy does not price). `standing` is the caller's (nil when its server asserted its tier).
+    func charge(kind: String, caller: Caller, standing: Standing?, at now: Date) throws -> QuotaCharge? {
         guard let policy = policies[caller.tenant.id] else { return nil }
-        let tier = try tier(of: caller, in: policy)
+        let tier = try tier(of: caller, standing: standing, in: policy, at: now)
         switch policy.cost(of: kind, tier: tier) {
         case .units(let cost, let quotaClass):
             let day = policy.dayWindow(containing: now)
@@ -33,9 +36,9 @@ struct AdmissionPolicy: Sendable {
                 case .unlimited: nil
                 }
             return QuotaCharge(
-                subject: caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost, limit: limit, day: day.label,
+                subject: standing?.subject ?? caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost, limit: limit, day: day.label,
                 resetAt: day.end, runningCap: tier.runningJobCap, device: caller.device, cooldown: tier.cooldown(for: quotaClass),
-                refundCap: tier.refundCap, tier: tier.name)
+                refundCap: tier.refundCap, tier: tier.name, ip: caller.address, maxDevices: tier.maxDevicesPerDay, abuse: policy.abuse)
         case .excludedFromTier:
             var problem = Problem(.forbidden, "upgrade_required", "\(kind) is not part of the \(tier.name) tier")
             problem.extra["tier"] = .string(tier.name)

@@ -9,4 +9,6 @@ struct Caller: Sendable {
     var device: String? = nil
     /// The tier the tenant's server asserts for the end user (`Kiln-Tier`); nil means the tenant's lowest.
     var assertedTier: String? = nil
+    /// The client's IP address (see ``APIConfiguration/clientAddressHeader``), for per-IP velocity.
+    var address: String? = nil
 }

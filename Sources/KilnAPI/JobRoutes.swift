@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 import NIOCore
@@ -21,14 +22,19 @@ struct JobRoutes<Context: RequestContext> {
     }
 
     @Sendable func submit(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        var caller = try await authenticator.caller(of: request)
+        caller.address = clientAddress(request, context)
         var request = request
         let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
         var submission = try SubmissionParser(catalog: dependencies.catalog).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
         let admission = AdmissionPolicy(policies: dependencies.policies)
         let now = dependencies.clock()
-        submission.charge = try admission.charge(kind: submission.kind, caller: caller, at: now)
+        // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
+        let standing =
+            dependencies.policies[caller.tenant.id] != nil && caller.assertedTier == nil
+            ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
+        submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
         switch try await dependencies.queue.enqueue(submission) {
         case .created(let id, let usage):
             var headers = HTTPFields()
@@ -48,6 +54,14 @@ struct JobRoutes<Context: RequestContext> {
                 denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller),
                 now: now)
         }
+    }
+
+    /// The client's address: from the trusted proxy's header when one is configured, else the peer's.
+    private func clientAddress(_ request: Request, _ context: Context) -> String? {
+        if let name = configuration.clientAddressHeader, let header = HTTPField.Name(name) {
+            return request.headers[header]?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {

@@ -26,7 +26,8 @@ enum QuotaAnswers {
             case .dailyQuotaExhausted: "the daily \(charge.quotaClass) limit of the \(charge.tier) tier is used up"
             case .concurrencyLimit: "too many unfinished jobs; try again when one ends"
             case .deviceCooldown: "this device must wait before its next \(charge.quotaClass) job"
-            case .temporarilyBlocked: "temporarily blocked"
+            case .temporarilyBlocked: "temporarily blocked: \(denial.blockReason ?? "abuse detection")"
+            case .rateLimited: "too many submissions in a short time; slow down"
             }
         let wait =
             denial.reason == .dailyQuotaExhausted ? .milliseconds(Int64(charge.resetAt.timeIntervalSince(now) * 1000)) : denial.retryAfter
@@ -37,6 +38,7 @@ enum QuotaAnswers {
         problem.extra["reason"] = .string(denial.reason.rawValue)
         problem.extra["retry_after_s"] = .number(Double(seconds))
         problem.extra["upgrade_available"] = .bool(upgradeAvailable)
+        if let blockReason = denial.blockReason { problem.extra["block_reason"] = .string(blockReason) }
         problem.headers[.retryAfter] = String(seconds)
         return problem
     }

@@ -19,8 +19,12 @@ struct QuotaRoutes<Context: RequestContext> {
         guard let policy = dependencies.policies[caller.tenant.id] else {
             throw Problem(.notFound, "not_metered", "this tenant has no quota policy: its jobs are not metered")
         }
-        let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, in: policy)
-        let day = policy.dayWindow(containing: dependencies.clock())
+        let now = dependencies.clock()
+        let standing =
+            caller.assertedTier == nil
+            ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
+        let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, standing: standing, in: policy, at: now)
+        let day = policy.dayWindow(containing: now)
         var limits: [String: Int?] = [:]
         for (quotaClass, limit) in tier.daily {
             switch limit {
@@ -29,7 +33,7 @@ struct QuotaRoutes<Context: RequestContext> {
             }
         }
         let (usage, unfinished) = try await dependencies.queue.quotaUsage(
-            tenant: caller.tenant.id, subject: caller.identity.rawValue, day: day.label, limits: limits)
+            tenant: caller.tenant.id, subject: standing?.subject ?? caller.identity.rawValue, day: day.label, limits: limits)
         let classes = usage.mapValues { usage -> JSONValue in
             .object([
                 "limit": usage.limit.map { .number(Double($0)) } ?? .null, "used": .number(Double(usage.used)),

@@ -4,7 +4,7 @@ import KilnCore
 extension TenantPolicy {
     /// One tenant's section of the policy file.
     init(tenant: TenantID, parsing field: PolicyField) throws(PolicyError) {
-        let object = try field.object(allowing: ["identity_modes", "reset_time_zone", "safety", "tiers", "kinds", "abuse"])
+        let object = try field.object(allowing: ["identity_modes", "reset_time_zone", "safety", "tiers", "kinds", "abuse", "partners"])
 
         var identityModes: Set<IdentityMode> = []
         let modesField = try object.required("identity_modes")
@@ -57,7 +57,10 @@ extension TenantPolicy {
             kinds: kinds,
             resetTimeZone: resetTimeZone,
             abuse: try AbuseThresholds(parsing: object.required("abuse")),
-            safety: safety
+            safety: safety,
+            partnerUnlinkCooldown: try object.optional("partners").map { partners throws(PolicyError) in
+                try partners.object(allowing: ["unlink_cooldown_seconds"]).required("unlink_cooldown_seconds").seconds(atLeast: 0)
+            }
         )
     }
 

@@ -17,6 +17,9 @@ public struct TenantPolicy: Sendable, Equatable {
     public let resetTimeZone: TimeZone
     public let abuse: AbuseThresholds
     public let safety: SafetyStrictness
+    /// Partners may link and share one entitlement and quota pool (Veramo); after unlinking, neither may link again
+    /// for this long. nil: the tenant offers no partner links.
+    public let partnerUnlinkCooldown: Duration?
     /// Built once: a quota day is computed on every admission.
     private let calendar: Calendar
     private let tierNamesByProduct: [String: String]
@@ -30,7 +33,8 @@ public struct TenantPolicy: Sendable, Equatable {
         kinds: [String: KindCost],
         resetTimeZone: TimeZone,
         abuse: AbuseThresholds,
-        safety: SafetyStrictness
+        safety: SafetyStrictness,
+        partnerUnlinkCooldown: Duration?
     ) {
         self.tenant = tenant
         self.identityModes = identityModes
@@ -40,6 +44,7 @@ public struct TenantPolicy: Sendable, Equatable {
         self.resetTimeZone = resetTimeZone
         self.abuse = abuse
         self.safety = safety
+        self.partnerUnlinkCooldown = partnerUnlinkCooldown
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = resetTimeZone
         self.calendar = calendar

@@ -13,6 +13,7 @@ extension ClaimedJob {
             maxAttempts: maxAttempts, input: input, result: settled.state == .succeeded ? result : nil,
             errorCode: settled.errorCode, errorMessage: settled.errorMessage, createdAt: date(createdAtMilliseconds),
             startedAt: date(startedAtMilliseconds), finishedAt: date(settled.settledAtMilliseconds))
-        return FinishedJob(record: record, finishedAtMilliseconds: settled.settledAtMilliseconds)
+        let charge = settled.charge.flatMap { QuotaLedgerEntry(job: id, tenant: tenant, queueNotation: $0) }
+        return FinishedJob(record: record, finishedAtMilliseconds: settled.settledAtMilliseconds, charge: charge)
     }
 }

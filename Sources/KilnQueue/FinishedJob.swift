@@ -5,9 +5,12 @@ public import KilnCore
 public struct FinishedJob: Sendable {
     public let record: JobRecord
     public let finishedAtMilliseconds: Int64
+    /// What the job cost its quota subject; nil when unmetered.
+    public let charge: QuotaLedgerEntry?
 
-    public init(record: JobRecord, finishedAtMilliseconds: Int64) {
+    public init(record: JobRecord, finishedAtMilliseconds: Int64, charge: QuotaLedgerEntry? = nil) {
         self.record = record
         self.finishedAtMilliseconds = finishedAtMilliseconds
+        self.charge = charge
     }
 }

@@ -22,4 +22,25 @@ extension JobQueue {
         }
         return (usage, Int(replies[1].int ?? 0))
     }
+
+    /// A quota subject's counters of one day, as Redis holds them: `used:<class>`, `rsv:<class>`, `refunded`.
+    public func quotaCounters(tenant: TenantID, subject: String, day: String) async throws -> [String: Int] {
+        let values = try await redis.send(["HGETALL", keys.quota(tenant, subject, day)]).array ?? []
+        var counters: [String: Int] = [:]
+        for index in stride(from: 0, to: values.count - 1, by: 2) {
+            if let name = values[index].string, let value = values[index + 1].string.flatMap(Int.init) { counters[name] = value }
+        }
+        return counters
+    }
+
+    /// Raises a subject's counters of one day to at least `counters`, leaving higher ones alone; a rebuilt day's key
+    /// expires after `ttl`. - Returns: how many counters were raised.
+    @discardableResult
+    public func raiseQuotaCounters(tenant: TenantID, subject: String, day: String, to counters: [String: Int], ttl: Duration) async throws -> Int {
+        guard !counters.isEmpty else { return 0 }
+        let reply = try await redis.evaluate(
+            scripts.raise, keys: [keys.quota(tenant, subject, day)],
+            arguments: [String(ttl.milliseconds)] + counters.sorted { $0.key < $1.key }.flatMap { [$0.key, String($0.value)] })
+        return Int(reply.int ?? 0)
+    }
 }

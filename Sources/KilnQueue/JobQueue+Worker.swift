@@ -40,11 +40,12 @@ extension JobQueue {
 
     private static func parseSettled(_ reply: RedisValue) -> [SettledAttempt?] {
         guard let values = reply.array, let settledAt = values.first?.int else { return [] }
-        return stride(from: 1, to: values.count - 2, by: 3).map { index in
+        return stride(from: 1, to: values.count - 3, by: 4).map { index in
             guard let state = values[index].string.flatMap(JobState.init(rawValue:)) else { return nil }
             func text(_ value: RedisValue) -> String? { value.string.flatMap { $0.isEmpty ? nil : $0 } }
             return SettledAttempt(
-                state: state, settledAtMilliseconds: settledAt, errorCode: text(values[index + 1]), errorMessage: text(values[index + 2]))
+                state: state, settledAtMilliseconds: settledAt, errorCode: text(values[index + 1]), errorMessage: text(values[index + 2]),
+                charge: text(values[index + 3]))
         }
     }
 

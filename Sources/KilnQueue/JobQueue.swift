@@ -1,4 +1,3 @@
-import Foundation
 public import KilnCore
 public import RedisClient
 
@@ -29,17 +28,8 @@ public final class JobQueue: Sendable {
     /// Admits and enqueues a job, or finds the one its idempotency key already made (a replay is not charged again).
     public func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
         let idempotencyKey = submission.idempotencyKey ?? ""
-        let admission: [String] =
-            if let charge = submission.charge {
-                [
-                    charge.subject, charge.quotaClass, String(charge.cost), String(charge.limit ?? -1), charge.day,
-                    String(Int64((charge.resetAt.timeIntervalSince1970 * 1000).rounded())), String(charge.runningCap), charge.device ?? "",
-                    String(charge.cooldown.milliseconds), String(charge.refundCap), charge.tier,
-                    String(configuration.reservationLifetime.milliseconds),
-                ]
-            } else {
-                Array(repeating: "", count: 12)
-            }
+        let admission =
+            submission.charge?.scriptArguments(reservationLifetime: configuration.reservationLifetime) ?? Array(repeating: "", count: 18)
         let reply = try await redis.evaluate(
             scripts.enqueue,
             keys: [keys.job(submission.id), keys.idempotency(submission.tenant, submission.identity, idempotencyKey)],
@@ -61,9 +51,10 @@ public final class JobQueue: Sendable {
         }
         if outcome == "denied" {
             guard let reason = parts[1].string.flatMap(QuotaDenial.Reason.init(rawValue:)), let usage = usage(from: 2),
-                let retryAfter = parts.count > 5 ? parts[5].int : nil
+                parts.count > 6, let retryAfter = parts[5].int
             else { throw RedisError.server("ERR unexpected denial from enqueue") }
-            return .denied(QuotaDenial(reason: reason, usage: usage, retryAfter: .milliseconds(retryAfter)))
+            let blockReason = parts[6].string.flatMap { $0.isEmpty ? nil : $0 }
+            return .denied(QuotaDenial(reason: reason, usage: usage, retryAfter: .milliseconds(retryAfter), blockReason: blockReason))
         }
         guard let id = parts[1].string.flatMap(JobID.init(validating:)) else { throw RedisError.server("ERR unexpected reply from enqueue") }
         switch outcome {

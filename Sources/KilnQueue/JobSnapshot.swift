@@ -21,6 +21,8 @@ public struct JobSnapshot: Sendable {
     /// The last progress reported, JSON text.
     public let progress: String?
     public let cancelRequested: Bool
+    /// What the job cost its quota subject once it ended, in the queue's notation; nil when unmetered.
+    let charge: String?
     /// Milliseconds since 1970 (Redis's clock).
     public let createdAtMilliseconds: Int64
     public let startedAtMilliseconds: Int64?
@@ -52,6 +54,7 @@ public struct JobSnapshot: Sendable {
         self.errorMessage = fields["err_msg"]
         self.progress = fields["progress"]
         self.cancelRequested = fields["cancel"] == "1"
+        self.charge = fields["q_charge"]
         self.createdAtMilliseconds = created
         self.startedAtMilliseconds = fields["started"].flatMap(Int64.init)
         self.finishedAtMilliseconds = fields["finished"].flatMap(Int64.init)
@@ -72,6 +75,8 @@ public struct JobSnapshot: Sendable {
     /// The job's record with its finish time, once it has ended.
     public var finished: FinishedJob? {
         guard state.isTerminal, let finishedAtMilliseconds else { return nil }
-        return FinishedJob(record: record, finishedAtMilliseconds: finishedAtMilliseconds)
+        return FinishedJob(
+            record: record, finishedAtMilliseconds: finishedAtMilliseconds,
+            charge: charge.flatMap { QuotaLedgerEntry(job: id, tenant: tenant, queueNotation: $0) })
     }
 }

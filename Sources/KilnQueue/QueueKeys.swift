@@ -31,4 +31,11 @@ public struct QueueKeys: Sendable {
     public func quota(_ tenant: TenantID, _ subject: String, _ day: String) -> String { "\(base):quota:\(tenant):\(subject):\(day)" }
     /// A quota subject's reservations, one per unfinished job.
     public func reservations(_ tenant: TenantID, _ subject: String) -> String { "\(base):rsv:\(tenant):\(subject)" }
+    /// A quota subject's block (its value is the reason), and the index of blocks by when they end.
+    public func block(_ tenant: TenantID, _ subject: String) -> String { "\(base):block:\(tenant):\(subject)" }
+    public var blocks: String { "\(base):blocks" }
+    /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
+    public func standing(_ tenant: TenantID, _ identity: String) -> String { "\(base):ent:\(tenant):\(identity)" }
+    /// The abuse log: a capped stream of the trips of abuse thresholds.
+    public var abuseLog: String { "\(base):abuse" }
 }

@@ -12,8 +12,9 @@ public struct QueueScripts: Sendable {
     public let recorded: RedisScript
     public let replay: RedisScript
     public let purge: RedisScript
+    public let raise: RedisScript
 
-    public var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge] }
+    public var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise] }
 
     public init() throws {
         let common = try Self.read("common")
@@ -29,6 +30,7 @@ public struct QueueScripts: Sendable {
         recorded = try script("recorded")
         replay = try script("replay")
         purge = try script("purge")
+        raise = try script("raise")
     }
 
     private static func read(_ name: String) throws -> String {

@@ -1,4 +1,5 @@
 public import Foundation
+public import KilnPolicy
 
 /// What admission checks and reserves for a metered submission, worked out from the tenant's policy before Redis is
 /// touched; the enqueue script applies it in the same atomic call that enqueues the job.
@@ -21,10 +22,16 @@ public struct QuotaCharge: Sendable {
     public var refundCap: Int
     /// The tier at admission: the job keeps it even if the subject's tier changes while it waits or runs.
     public var tier: String
+    /// The client's IP address, for its velocity; nil when unknown.
+    public var ip: String?
+    /// Distinct devices the subject may use in a quota day (the tier's), before abuse detection steps in.
+    public var maxDevices: Int
+    /// The tenant's abuse thresholds.
+    public var abuse: AbuseThresholds
 
     public init(
         subject: String, quotaClass: String, cost: Int, limit: Int?, day: String, resetAt: Date, runningCap: Int,
-        device: String?, cooldown: Duration, refundCap: Int, tier: String
+        device: String?, cooldown: Duration, refundCap: Int, tier: String, ip: String?, maxDevices: Int, abuse: AbuseThresholds
     ) {
         self.subject = subject
         self.quotaClass = quotaClass
@@ -37,5 +44,27 @@ public struct QuotaCharge: Sendable {
         self.cooldown = cooldown
         self.refundCap = refundCap
         self.tier = tier
+        self.ip = ip
+        self.maxDevices = maxDevices
+        self.abuse = abuse
+    }
+
+    /// The enqueue script's admission arguments (see `enqueue.lua`).
+    func scriptArguments(reservationLifetime: Duration) -> [String] {
+        func velocity(_ limit: VelocityLimit) -> String {
+            // Milliseconds between two submissions at the average rate: the GCRA's emission interval.
+            "\(Double(limit.period.milliseconds) / Double(limit.count))|\(limit.burst)"
+        }
+        let rules = [
+            abuse.shadowMode ? "1" : "0", String(abuse.escalation.cooldown.milliseconds), String(abuse.escalation.block.milliseconds),
+            String(abuse.refunds.minimumCount), String(abuse.refunds.ratio), String(abuse.safetyRejections.minimumCount),
+            String(abuse.safetyRejections.ratio),
+        ]
+        return [
+            subject, quotaClass, String(cost), String(limit ?? -1), day, String(Int64((resetAt.timeIntervalSince1970 * 1000).rounded())),
+            String(runningCap), device ?? "", String(cooldown.milliseconds), String(refundCap), tier,
+            String(reservationLifetime.milliseconds), ip ?? "", velocity(abuse.identityVelocity), velocity(abuse.ipVelocity),
+            String(maxDevices), String(abuse.maxIdentitiesPerDevicePerDay), rules.joined(separator: "|"),
+        ]
     }
 }

@@ -5,6 +5,7 @@ public struct QuotaDenial: Sendable, Equatable {
         case concurrencyLimit = "concurrency_limit"
         case deviceCooldown = "device_cooldown"
         case temporarilyBlocked = "temporarily_blocked"
+        case rateLimited = "rate_limited"
     }
 
     public let reason: Reason
@@ -12,4 +13,6 @@ public struct QuotaDenial: Sendable, Equatable {
     public let usage: QuotaUsage
     /// When trying again may succeed; zero for an exhausted daily quota, which comes back at the charge's `resetAt`.
     public let retryAfter: Duration
+    /// Why the subject is blocked (the abuse signal that tripped), for `temporarilyBlocked`.
+    public let blockReason: String?
 }

@@ -9,4 +9,6 @@ public struct SettledAttempt: Sendable, Equatable {
     /// The error the job ended with (failed, dead or cancelled).
     public let errorCode: String?
     public let errorMessage: String?
+    /// What the job cost its quota subject, in the queue's notation (see ``QuotaLedgerEntry``); nil when unmetered.
+    let charge: String?
 }

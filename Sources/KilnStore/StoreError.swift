@@ -10,6 +10,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case invalidRecord = "invalid record"
             case invalidPath = "invalid path"
             case io = "i/o"
+            case tooSoon = "too soon"
         }
 
         private let value: Value
@@ -32,6 +33,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static var invalidPath: Code { Code(.invalidPath) }
         /// The file system failed.
         public static var io: Code { Code(.io) }
+        /// A cooldown has not passed yet (linking partners again soon after unlinking).
+        public static var tooSoon: Code { Code(.tooSoon) }
 
         public var description: String { value.rawValue }
     }

@@ -4,18 +4,21 @@ import KilnQueue
 import KilnStore
 import Logging
 
-/// Writes finished jobs to PostgreSQL in batches, then lets Redis forget them. A job is settled in Redis first
+/// Writes finished jobs (and what metered ones cost, to the quota ledger) to PostgreSQL in batches, then lets Redis
+/// forget them. A job is settled in Redis first
 /// (the fenced step), so only the attempt that held the lease gets here; what a crash leaves unrecorded is
 /// picked up by the sweep.
 struct Recorder: Sendable {
     let queue: JobQueue
     let jobs: JobStore
+    let ledger: QuotaLedger
     let logger: Logger
 
     /// Records these jobs and marks them recorded.
     func record(_ finished: [FinishedJob]) async throws {
         guard !finished.isEmpty else { return }
         try await jobs.record(finished.map(\.record))
+        try await ledger.record(finished.compactMap(\.charge))
         try await queue.markRecorded(finished)
         logger.trace("recorded jobs", metadata: ["job.count": "\(finished.count)"])
     }

@@ -15,12 +15,12 @@ public struct Worker: Service {
     let logger: Logger
 
     public init(
-        queue: JobQueue, jobs: JobStore, artifacts: ArtifactStore, handlers: HandlerRegistry, configuration: WorkerConfiguration,
-        logger: Logger
+        queue: JobQueue, jobs: JobStore, ledger: QuotaLedger, artifacts: ArtifactStore, handlers: HandlerRegistry,
+        configuration: WorkerConfiguration, logger: Logger
     ) {
         self.queue = queue
         self.artifacts = artifacts
-        self.recorder = Recorder(queue: queue, jobs: jobs, logger: logger)
+        self.recorder = Recorder(queue: queue, jobs: jobs, ledger: ledger, logger: logger)
         self.handlers = handlers
         self.configuration = configuration
         self.logger = logger

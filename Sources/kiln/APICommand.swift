@@ -1,13 +1,13 @@
-import UnixSignals
-import PostgresClient
-import KilnQueue
-import Foundation
 import ArgumentParser
+import Foundation
 import KilnAPI
 import KilnCore
 import KilnPolicy
+import KilnQueue
 import KilnStore
+import PostgresClient
 import ServiceLifecycle
+import UnixSignals
 
 struct APICommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "api", abstract: "Serve the HTTP API.")
@@ -20,17 +20,10 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (env KILN_API_PORT).")
     var port: Int = Int(ProcessInfo.processInfo.environment["KILN_API_PORT"] ?? "") ?? 8787
 
-    @Option(help: "The tenants' policy file: quotas, cooldowns, tiers (env KILN_POLICIES).")
-    var policies: String = ProcessInfo.processInfo.environment["KILN_POLICIES"] ?? "deploy/policies.json"
+    @OptionGroup var policyOptions: PolicyOptions
 
     func run() async throws {
-        let policySet: PolicySet
-        do {
-            policySet = try PolicySet.load(path: policies)
-        } catch let error as PolicyError {
-            // A wrong policy file stops the node at start, naming the field, rather than admitting on a guess.
-            throw ValidationError("\(policies): \(error)")
-        }
+        let policySet = try policyOptions.load()
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections, redisPoolSize: 32)
@@ -42,7 +35,8 @@ struct APICommand: AsyncParsableCommand {
         let dependencies = APIDependencies(
             queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
-            uploads: UploadStore(pool: database, objects: runtime.objects), catalog: .standard, policies: policySet,
+            uploads: UploadStore(pool: database, objects: runtime.objects), entitlements: EntitlementStore(pool: database),
+            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policySet,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -39,7 +39,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let worker = Worker(
-            queue: runtime.queue, jobs: JobStore(pool: runtime.database),
+            queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
             artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .diagnostics,
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]

@@ -62,4 +62,13 @@ import Testing
             #expect(output.contains("talevonia."), "the message names the field: \(output)")
         }
     }
+
+    @Test func quotaReconcileReportsADayWithoutDrift() async throws {
+        try await Harness.with { harness in
+            let (status, output) = try await Self.kiln(harness, ["quota", "reconcile", "--tenant", "acme", "--day", "20261122"])
+            #expect(status == 0)
+            #expect(output.contains("no drift on 20261122"))
+            #expect(try await Self.kiln(harness, ["quota", "reconcile", "--tenant", "acme", "--day", "yesterday"]).status != 0)
+        }
+    }
 }

@@ -75,7 +75,8 @@ final class Harness: Sendable {
         return APIDependencies(
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
-            catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
+            entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
+            webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policies.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
     }
 
@@ -104,8 +105,8 @@ final class Harness: Sendable {
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
         run(Worker(
-            queue: queue, jobs: JobStore(pool: database), artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics,
-            configuration: configuration, logger: logger))
+            queue: queue, jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database),
+            artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics, configuration: configuration, logger: logger))
     }
 
     private func run(_ service: some Service) {

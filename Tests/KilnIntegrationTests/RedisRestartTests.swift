@@ -109,8 +109,9 @@ extension RedisRestartTests {
             workerConfiguration.concurrency = [.io: 4]
             workerConfiguration.maxIdleWait = .milliseconds(200)
             let worker = Worker(
-                queue: queue, jobs: JobStore(pool: harness.database), artifacts: ArtifactStore(pool: harness.database, objects: harness.objects),
-                handlers: .diagnostics, configuration: workerConfiguration, logger: harness.logger)
+                queue: queue, jobs: JobStore(pool: harness.database), ledger: QuotaLedger(pool: harness.database),
+                artifacts: ArtifactStore(pool: harness.database, objects: harness.objects), handlers: .diagnostics,
+                configuration: workerConfiguration, logger: harness.logger)
             let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: harness.logger)
             let running = Task { try await group.run() }
             try await redis.stop()

@@ -21,6 +21,13 @@ local function quota_key(base, tenant, subject, day) return base .. ':quota:' ..
 local function reservations_key(base, tenant, subject) return base .. ':rsv:' .. tenant .. ':' .. subject end
 local function block_key(base, tenant, subject) return base .. ':block:' .. tenant .. ':' .. subject end
 local function cooldown_key(base, tenant, device, class) return base .. ':cooldown:' .. tenant .. ':' .. device .. ':' .. class end
+-- Abuse detection: the devices a subject used and the subjects a device served in a quota day, the velocity
+-- (GCRA theoretical arrival time) of a subject and of an IP address, the blocks in force and the log of trips.
+local function devices_key(base, tenant, subject, day) return base .. ':devs:' .. tenant .. ':' .. subject .. ':' .. day end
+local function subjects_key(base, tenant, device, day) return base .. ':subs:' .. tenant .. ':' .. device .. ':' .. day end
+local function velocity_key(base, tenant, who) return base .. ':gcra:' .. tenant .. ':' .. who end
+local function blocks_key(base) return base .. ':blocks' end
+local function abuse_log_key(base) return base .. ':abuse' end
 
 -- A reservation is 'day|class|cost|expires_ms'.
 local function parse_reservation(text)
@@ -83,33 +90,84 @@ local function release_slot(base, tenant, identity)
   release_held(base, tenant, identity)
 end
 
+-- A threshold tripped for a subject: the first time in a quota day it waits `cooldown_ms`, any later time it is
+-- blocked for `block_ms`, with the signal as the block's reason. In shadow mode nothing is enforced. Either way the
+-- trip is logged to the abuse stream (what operators read to tune thresholds). Returns the action and its duration.
+local function escalate(base, tenant, subject, day, signal, shadow, cooldown_ms, block_ms, now)
+  local trips = redis.call('HINCRBY', quota_key(base, tenant, subject, day), 'trips', 1)
+  local action, duration = 'cooldown', tonumber(cooldown_ms)
+  if trips > 1 then action, duration = 'block', tonumber(block_ms) end
+  if shadow == '1' then
+    action = 'shadow_' .. action
+  else
+    redis.call('SET', block_key(base, tenant, subject), signal, 'PX', duration)
+    redis.call('ZADD', blocks_key(base), now + duration, tenant .. ':' .. subject)
+  end
+  redis.call('XADD', abuse_log_key(base), 'MAXLEN', '~', 10000, '*', 'tenant', tenant, 'subject', subject, 'signal', signal,
+    'action', action, 'duration_ms', duration)
+  return action, duration
+end
+
+-- Whether a ratio threshold trips: at least min_count, and more than ratio of `total` (RatioThreshold.isExceeded).
+local function ratio_trips(min_count, ratio, count, total)
+  return count >= tonumber(min_count) and count > tonumber(ratio) * total
+end
+
 -- A metered job ended: its reserved units are committed when it succeeded, otherwise released, up to the subject's
--- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes.
-local function settle_reservation(base, id, state)
-  local tenant, subject, refund_cap = unpack(redis.call('HMGET', job_key(base, id), 'tenant', 'q_subject', 'q_refund_cap'))
-  if not subject then return end
+-- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes. What
+-- it cost stays on the job ('q_charge': 'outcome|day|class|units|subject') for the ledger; returns that, or nil.
+local function settle_reservation(base, id, state, error_code, now)
+  local key = job_key(base, id)
+  local tenant, subject, refund_cap, abuse = unpack(redis.call('HMGET', key, 'tenant', 'q_subject', 'q_refund_cap', 'q_abuse'))
+  if not subject then return nil end
   local reservations = reservations_key(base, tenant, subject)
   local entry = redis.call('HGET', reservations, id)
-  if not entry then return end
+  if not entry then return nil end
   redis.call('HDEL', reservations, id)
   local r = parse_reservation(entry)
   local quota = quota_key(base, tenant, subject, r.day)
   redis.call('HINCRBY', quota, 'rsv:' .. r.class, -r.cost)
+  local outcome = 'committed'
   if state ~= 'succeeded' and tonumber(redis.call('HGET', quota, 'refunded') or '0') + r.cost <= tonumber(refund_cap) then
+    outcome = 'released'
     redis.call('HINCRBY', quota, 'refunded', r.cost)
   else
     redis.call('HINCRBY', quota, 'used:' .. r.class, r.cost)
   end
+  local charge = outcome .. '|' .. r.day .. '|' .. r.class .. '|' .. r.cost .. '|' .. subject
+  redis.call('HSET', key, 'q_charge', charge)
+
+  -- Refunds and safety rejections as a share of the day's jobs: failing or probing on purpose escalates.
+  -- q_abuse: 'shadow|cooldown_ms|block_ms|refund_min|refund_ratio|safety_min|safety_ratio'
+  local shadow, cooldown_ms, block_ms, refund_min, refund_ratio, safety_min, safety_ratio =
+    string.match(abuse, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
+  local jobs = tonumber(redis.call('HGET', quota, 'jobs') or '0')
+  if outcome == 'released' then
+    local releases = redis.call('HINCRBY', quota, 'releases', 1)
+    if ratio_trips(refund_min, refund_ratio, releases, jobs) then
+      escalate(base, tenant, subject, r.day, 'refund_ratio', shadow, cooldown_ms, block_ms, now)
+    end
+  end
+  if error_code == 'content_rejected' or error_code == 'content_filtered' then
+    local rejections = redis.call('HINCRBY', quota, 'safety', 1)
+    if ratio_trips(safety_min, safety_ratio, rejections, jobs) then
+      escalate(base, tenant, subject, r.day, 'safety_rejections', shadow, cooldown_ms, block_ms, now)
+    end
+  end
+  return charge
 end
 
 -- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
 -- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
+-- Returns what the job cost its quota subject ('' when unmetered), as `settle_reservation` describes it.
 local function finish(base, id, state, now, cap, attempt, fields, result)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
-  settle_reservation(base, id, state)
+  local error_code = fields[1] == 'err_code' and fields[2] or ''
+  local charge = settle_reservation(base, id, state, error_code, now)
   redis.call('ZADD', base .. ':unrecorded', now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
   emit_state(base, id, state, attempt, cap, result)
+  return charge or ''
 end
 
 local function error_fields(code, message) return {'err_code', code, 'err_msg', message} end

@@ -6,12 +6,16 @@
 -- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight,
 --       body_hash, idempotency_key ('' for none), idempotency_ttl_s, stream_cap,
 --       then for admission ('' for an unmetered job): subject, quota_class, cost, limit (-1: unlimited), day,
---       reset_at_ms, subject_cap, device ('' for none), cooldown_ms, refund_cap, tier, reservation_lifetime_ms
+--       reset_at_ms, subject_cap, device ('' for none), cooldown_ms, refund_cap, tier, reservation_lifetime_ms,
+--       ip ('' for none), subject_velocity and ip_velocity ('emission_ms|burst'), max_devices, max_subjects_per_device,
+--       abuse ('shadow|cooldown_ms|block_ms|refund_min|refund_ratio|safety_min|safety_ratio', kept on the job)
 -- Returns {'created', id, limit, used, pending} | {'replayed', id} | {'conflict', id}
---       | {'denied', reason, limit, used, pending, retry_after_ms}; limit, used and pending are -1 when unmetered.
+--       | {'denied', reason, limit, used, pending, retry_after_ms, detail}; limit, used and pending are -1 when
+--       unmetered; detail is a block's reason ('' otherwise).
 local job, idem = KEYS[1], KEYS[2]
 local base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight, body_hash, idem_key, idem_ttl, stream_cap,
-  subject, quota_class, cost, limit, day, reset_at, subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime = unpack(ARGV)
+  subject, quota_class, cost, limit, day, reset_at, subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime,
+  ip, subject_velocity, ip_velocity, max_devices, max_subjects, abuse = unpack(ARGV)
 
 if idem_key ~= '' then
   local existing = redis.call('GET', idem)
@@ -28,9 +32,10 @@ local usage = {-1, -1, -1}
 local metered = subject ~= ''
 if metered then
   cost, limit, subject_cap = tonumber(cost), tonumber(limit), tonumber(subject_cap)
-  local denied = function(reason, retry_after_ms)
-    return {'denied', reason, usage[1], usage[2], usage[3], math.max(math.ceil(retry_after_ms), 0)}
+  local denied = function(reason, retry_after_ms, detail)
+    return {'denied', reason, usage[1], usage[2], usage[3], math.max(math.ceil(retry_after_ms), 0), detail or ''}
   end
+  local shadow, cooldown_ms_abuse, block_ms = string.match(abuse, '^([^|]*)|([^|]*)|([^|]*)|')
   local reservations = reservations_key(base, tenant, subject)
   local quota = quota_key(base, tenant, subject, day)
   -- Reservations whose job is gone or that outlived any run of it come back, but only if this call admits.
@@ -50,8 +55,26 @@ if metered then
     if e[2].day == day and e[2].class == quota_class then pending = pending - e[2].cost end
   end
   usage = {limit, used, pending}
-  local blocked_for = redis.call('PTTL', block_key(base, tenant, subject))
-  if blocked_for > 0 then return denied('temporarily_blocked', blocked_for) end
+  local block = block_key(base, tenant, subject)
+  local blocked_for = redis.call('PTTL', block)
+  if blocked_for > 0 then return denied('temporarily_blocked', blocked_for, redis.call('GET', block)) end
+
+  -- A new device for the subject, or a new subject on the device, past the day's limits: an Apple Account or a
+  -- device being cycled. The trip escalates (and is logged) even though this call then admits nothing.
+  local devices = devices_key(base, tenant, subject, day)
+  local subjects = subjects_key(base, tenant, device, day)
+  if device ~= '' then
+    local signal
+    if redis.call('SISMEMBER', devices, device) == 0 and redis.call('SCARD', devices) >= tonumber(max_devices) then
+      signal = 'too_many_devices'
+    elseif redis.call('SISMEMBER', subjects, subject) == 0 and redis.call('SCARD', subjects) >= tonumber(max_subjects) then
+      signal = 'device_shared_by_too_many_identities'
+    end
+    if signal then
+      local _, duration = escalate(base, tenant, subject, day, signal, shadow, cooldown_ms_abuse, block_ms, now)
+      if shadow ~= '1' then return denied('temporarily_blocked', duration, signal) end
+    end
+  end
   -- Until the day resets, by the clock that chose the day (the caller's): the caller works out that wait.
   if limit >= 0 and used + pending + cost > limit then return denied('daily_quota_exhausted', 0) end
   -- A slot frees when one of the subject's jobs ends, which may be soon: a short wait is the honest hint.
@@ -60,6 +83,19 @@ if metered then
   if device ~= '' then
     local cooling_for = redis.call('PTTL', cooldown)
     if cooling_for > 0 then return denied('device_cooldown', cooling_for) end
+  end
+  -- Velocity: a GCRA (redis-cell's algorithm) per subject and per IP address, counting admitted submissions.
+  local velocities = {}
+  for _, v in ipairs({{subject, subject_velocity}, {ip ~= '' and 'ip:' .. ip or nil, ip_velocity}}) do
+    if v[1] then
+      local emission, burst = string.match(v[2], '^([^|]*)|([^|]*)$')
+      emission, burst = tonumber(emission), tonumber(burst)
+      local key = velocity_key(base, tenant, v[1])
+      local tat = math.max(tonumber(redis.call('GET', key) or '0'), now)
+      local allowed_at = tat - emission * burst
+      if now < allowed_at then return denied('rate_limited', allowed_at - now) end
+      velocities[#velocities + 1] = {key, tat + emission}
+    end
   end
 
   for _, e in ipairs(expired) do
@@ -71,13 +107,22 @@ if metered then
   redis.call('PEXPIREAT', quota, tonumber(reset_at) + 2 * 86400000)
   redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime)))
   if device ~= '' and tonumber(cooldown_ms) > 0 then redis.call('SET', cooldown, id, 'PX', cooldown_ms) end
+  for _, v in ipairs(velocities) do redis.call('SET', v[1], v[2], 'PX', math.max(v[2] - now, 1)) end
+  redis.call('HINCRBY', quota, 'jobs', 1)
+  if device ~= '' then
+    -- The day's sets outlive it by a day, like its counters.
+    redis.call('SADD', devices, device)
+    redis.call('PEXPIREAT', devices, tonumber(reset_at) + 86400000)
+    redis.call('SADD', subjects, subject)
+    redis.call('PEXPIREAT', subjects, tonumber(reset_at) + 86400000)
+  end
   usage = {limit, used, pending + cost}
 end
 
 redis.call('HSET', job, 'id', id, 'tenant', tenant, 'identity', identity, 'kind', kind, 'class', class,
   'rank', rank, 'input', input, 'max', max_attempts, 'timeout', timeout_ms, 'cap', cap, 'created', now,
   'state', 'queued', 'attempt', 0, 'tries', 0)
-if metered then redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'tier', tier) end
+if metered then redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'q_abuse', abuse, 'tier', tier) end
 if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl) end
 redis.call('HSET', base .. ':weights', tenant, weight)
 emit_state(base, id, 'queued', 0, stream_cap)

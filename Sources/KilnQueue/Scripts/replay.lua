@@ -6,7 +6,7 @@ local dead, job = KEYS[1], KEYS[2]
 local base, id, stream_cap = unpack(ARGV)
 if redis.call('ZREM', dead, id) == 0 or redis.call('EXISTS', job) == 0 then return 0 end
 redis.call('HSET', job, 'state', 'queued', 'tries', 0)
-redis.call('HDEL', job, 'err_code', 'err_msg', 'finished', 'result', 'cancel')
+redis.call('HDEL', job, 'err_code', 'err_msg', 'finished', 'result', 'cancel', 'q_charge')
 emit_state(base, id, 'queued', redis.call('HGET', job, 'attempt'), stream_cap)
 make_ready(base, id, false)
 return 1

@@ -5,8 +5,8 @@
 --   outcome: succeeded (payload = result JSON) | retry (payload = message; dead once attempts run out)
 --            | failed (permanent: payload = message) | cancelled | throttled (retry after delay_ms without
 --            spending the attempt) | released (handed back at shutdown, to the head of its list, attempt unspent)
--- Returns {settled_ms, then per job: the job's new state (or 'fenced'), and the error code and message it ended with
---          ('' when it did not end in an error)}.
+-- Returns {settled_ms, then per job: the job's new state (or 'fenced'), the error code and message it ended with
+--          ('' when it did not end in an error), and what it cost its quota subject ('' when nothing: see finish)}.
 local inflight, delayed = KEYS[1], KEYS[2]
 local base, stream_cap = ARGV[1], ARGV[2]
 local now = now_ms()
@@ -17,7 +17,7 @@ for i = 3, #ARGV, 6 do
   local key = job_key(base, id)
   local current, state, tenant, identity, tries, max_attempts, cancel, failed_before, class = unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'tries', 'max', 'cancel', 'err_code', 'class'))
   if current ~= attempt or state ~= 'running' or redis.call('ZREM', inflight, id) == 0 then
-    for _, value in ipairs({'fenced', '', ''}) do replies[#replies + 1] = value end
+    for _, value in ipairs({'fenced', '', '', ''}) do replies[#replies + 1] = value end
   else
     release_slot(base, tenant, identity)
     -- How the job ends, if it ends here: its state, error code and error message.
@@ -30,12 +30,13 @@ for i = 3, #ARGV, 6 do
     elseif outcome == 'failed' or (outcome == 'retry' and tonumber(tries) >= tonumber(max_attempts)) then
       ends = {outcome == 'failed' and 'failed' or 'dead', code, payload}
     end
+    local charge = ''
     if ends and ends[1] == 'succeeded' then
       -- An earlier attempt's error no longer describes the job.
       if failed_before then redis.call('HDEL', key, 'err_code', 'err_msg') end
-      finish(base, id, 'succeeded', now, stream_cap, attempt, {'result', payload}, payload)
+      charge = finish(base, id, 'succeeded', now, stream_cap, attempt, {'result', payload}, payload)
     elseif ends then
-      finish(base, id, ends[1], now, stream_cap, attempt, error_fields(ends[2], ends[3]))
+      charge = finish(base, id, ends[1], now, stream_cap, attempt, error_fields(ends[2], ends[3]))
     elseif outcome == 'released' then
       redis.call('HINCRBY', key, 'tries', -1)
       redis.call('HSET', key, 'state', 'queued')
@@ -52,6 +53,7 @@ for i = 3, #ARGV, 6 do
       ends = {'retrying', '', ''}
     end
     for _, value in ipairs(ends) do replies[#replies + 1] = value end
+    replies[#replies + 1] = charge
   end
 end
 return replies

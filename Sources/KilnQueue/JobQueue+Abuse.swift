@@ -1,0 +1,44 @@
+public import KilnCore
+import RedisClient
+
+extension JobQueue {
+    /// The blocks in force, soonest to end first.
+    public func abuseBlocks() async throws -> [AbuseBlock] {
+        let now = try await redis.send(["TIME"]).array?.first?.int ?? 0
+        // Blocks that ended leave the index here; the keys themselves expire on their own.
+        _ = try await redis.send(["ZREMRANGEBYSCORE", keys.blocks, "-inf", String(now * 1000)])
+        let entries = try await redis.send(["ZRANGE", keys.blocks, "0", "-1"]).array?.compactMap(\.string) ?? []
+        var blocks: [AbuseBlock] = []
+        for entry in entries {
+            guard let separator = entry.firstIndex(of: ":"), let tenant = TenantID(validating: String(entry[..<separator])) else { continue }
+            let subject = String(entry[entry.index(after: separator)...])
+            let replies = try await redis.pipeline([["GET", keys.block(tenant, subject)], ["PTTL", keys.block(tenant, subject)]])
+            guard let reason = replies[0].string, let remaining = replies[1].int, remaining > 0 else { continue }
+            blocks.append(AbuseBlock(tenant: tenant, subject: subject, reason: reason, remaining: .milliseconds(remaining)))
+        }
+        return blocks
+    }
+
+    /// Lifts a subject's block; false when it had none.
+    @discardableResult
+    public func liftBlock(tenant: TenantID, subject: String) async throws -> Bool {
+        let replies = try await redis.pipeline([["DEL", keys.block(tenant, subject)], ["ZREM", keys.blocks, "\(tenant):\(subject)"]])
+        return replies[0].int == 1
+    }
+
+    /// The latest trips of abuse thresholds, newest first.
+    public func abuseLog(limit: Int = 100) async throws -> [AbuseEvent] {
+        let entries = try await redis.send(["XREVRANGE", keys.abuseLog, "+", "-", "COUNT", String(limit)]).array ?? []
+        return entries.compactMap { entry in
+            guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let values = parts[1].array else { return nil }
+            var fields: [String: String] = [:]
+            for index in stride(from: 0, to: values.count - 1, by: 2) {
+                if let name = values[index].string { fields[name] = values[index + 1].string }
+            }
+            guard let tenant = fields["tenant"], let subject = fields["subject"], let signal = fields["signal"], let action = fields["action"],
+                let duration = fields["duration_ms"].flatMap(Int64.init)
+            else { return nil }
+            return AbuseEvent(id: id, tenant: tenant, subject: subject, signal: signal, action: action, duration: .milliseconds(duration))
+        }
+    }
+}
