@@ -5,6 +5,7 @@ import KilnCore
 import KilnPolicy
 import KilnQueue
 import KilnStore
+import Metrics
 import NIOCore
 
 /// `/v1/jobs`: submit, read, cancel, follow and download.
@@ -35,7 +36,9 @@ struct JobRoutes<Context: RequestContext> {
             dependencies.policies[caller.tenant.id] != nil && caller.assertedTier == nil
             ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
         submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
-        switch try await dependencies.queue.enqueue(submission) {
+        let outcome = try await dependencies.queue.enqueue(submission)
+        if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
+        switch outcome {
         case .created(let id, let usage):
             var headers = HTTPFields()
             if let usage, let charge = submission.charge { headers = QuotaAnswers.headers(usage, charge) }
@@ -54,6 +57,17 @@ struct JobRoutes<Context: RequestContext> {
                 denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller),
                 now: now)
         }
+    }
+
+    /// Admission decisions by tenant and outcome (`admitted` or the denial's reason), for dashboards and alerts.
+    private static func countDecision(_ outcome: EnqueueOutcome, tenant: TenantID) {
+        let decision: String
+        switch outcome {
+        case .created, .replayed: decision = "admitted"
+        case .conflict: decision = "idempotency_conflict"
+        case .denied(let denial): decision = denial.reason.rawValue
+        }
+        Counter(label: "kiln_admission_decisions_total", dimensions: [("tenant", tenant.rawValue), ("decision", decision)]).increment()
     }
 
     /// The client's address: from the trusted proxy's header when one is configured, else the peer's.
