@@ -116,11 +116,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
+        .target(
+            name: "LoadTesting",
+            dependencies: ["KilnCore", "KilnPolicy"],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient",
+                "RedisClient", "LoadTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -163,6 +169,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LoadTestingTests",
+            dependencies: ["LoadTesting", "KilnPolicy", "KilnCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -156,18 +156,9 @@ struct BenchCommand: AsyncParsableCommand {
         var postgres = 0.0
     }
 
-    private func redisCPUSeconds(_ runtime: Runtime) async throws -> Double {
-        let info = try await runtime.redis.send(["INFO", "cpu"]).string ?? ""
-        return info.split(whereSeparator: \.isNewline).reduce(0) { total, line in
-            let parts = line.split(separator: ":")
-            guard parts.count == 2, ["used_cpu_sys", "used_cpu_user"].contains(parts[0]) else { return total }
-            return total + (Double(parts[1]) ?? 0)
-        }
-    }
-
     private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> (Double, CPUPerJob) {
         try await Self.enqueueNoOps(jobs, runtime: runtime, tenant: tenant)
-        let redisBefore = try await redisCPUSeconds(runtime)
+        let redisBefore = try await runtime.redis.serverCPUSeconds()
         let postgresBefore = ProcessCPU.seconds(command: "postgres")
         let started = ContinuousClock.now
         let children = try (0..<workers).map { index in
@@ -184,7 +175,7 @@ struct BenchCommand: AsyncParsableCommand {
             let rate = Double(jobs) / (ContinuousClock.now - started).seconds
             let perJob = 1_000_000 / Double(jobs)
             let cpu = CPUPerJob(
-                redis: (try await redisCPUSeconds(runtime) - redisBefore) * perJob,
+                redis: (try await runtime.redis.serverCPUSeconds() - redisBefore) * perJob,
                 workers: children.map(\.cpuSeconds).reduce(0, +) * perJob,
                 postgres: (ProcessCPU.seconds(command: "postgres") - postgresBefore) * perJob)
             return (rate, cpu)

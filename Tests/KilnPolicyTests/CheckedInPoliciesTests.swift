@@ -15,8 +15,8 @@ import Testing
         try policies.policy(tenant)
     }
 
-    @Test func everyAppHasASection() {
-        #expect(Set(policies.tenants.keys.map(\.rawValue)) == ["talevonia", "chattale", "worldarchitect", "veramo", "joanie"])
+    @Test func everyAppAndTheLoadTestHaveASection() {
+        #expect(Set(policies.tenants.keys.map(\.rawValue)) == ["talevonia", "chattale", "worldarchitect", "veramo", "joanie", "loadtest"])
     }
 
     @Test func talevoniaHasItsSeedsLimits() throws {
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func abuseThresholdsAreTheReferencesStartingPoints() {
-        for policy in policies.tenants.values {
+        for policy in policies.tenants.values where policy.tenant.rawValue != "loadtest" {
             let abuse = policy.abuse
             #expect(abuse.shadowMode)
             #expect(abuse.maxIdentitiesPerDevicePerDay == 3)
@@ -124,5 +124,11 @@ import Testing
             #expect(abuse.escalation.cooldown == .seconds(600) && abuse.escalation.block == .seconds(86_400))
             #expect(policy.resetTimeZone.identifier == "America/Los_Angeles")
         }
+    }
+
+    @Test func theLoadTestIsNeverSlowedByVelocity() throws {
+        let abuse = try policy("loadtest").abuse
+        #expect(abuse.shadowMode)
+        #expect(abuse.identityVelocity.burst >= 1000 && abuse.ipVelocity.count >= 1_000_000 && abuse.ipVelocity.period == .seconds(1))
     }
 }

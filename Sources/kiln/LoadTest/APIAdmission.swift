@@ -1,0 +1,72 @@
+import CurlClient
+import Foundation
+import LoadTesting
+
+/// Asks the API: `POST /v1/jobs` as the request's identity, device and tier (`Kiln-Identity`, `Kiln-Device`,
+/// `Kiln-Tier`), vouched for by the tenant's key, as a tenant's own server does.
+struct APIAdmission: AdmissionDecider {
+    /// Every job is due this long after it is admitted, so that no worker of the deployment finishes one during the run:
+    /// nothing finishes, and the audit can read the running cap and the quota from what was admitted.
+    static let delaySeconds = 3600
+
+    /// The inputs the load test's kinds accept.
+    private static let inputs = ["diag.echo": "{}", "diag.sleep": #"{"seconds":0}"#]
+
+    private let client: HTTPClient
+    private let apiURL: String
+    private let key: String
+    private let bodies: [String: [UInt8]]
+
+    init(apiURL: String, key: String, kinds: [String], connections: Int) throws {
+        client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connections))
+        self.apiURL = apiURL
+        self.key = key
+        bodies = Dictionary(uniqueKeysWithValues: kinds.map { kind in
+            (kind, Array(#"{"kind":"\#(kind)","input":\#(Self.inputs[kind] ?? "{}"),"delay_seconds":\#(Self.delaySeconds)}"#.utf8))
+        })
+    }
+
+    func warmUp(connections: Int) async throws {
+        let request = HTTPRequest(method: "GET", url: "\(apiURL)/healthz")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<connections {
+                group.addTask {
+                    let status = try await client.execute(request, timeout: .seconds(10)).status
+                    guard status == 200 else { throw LoadRunError("GET \(apiURL)/healthz answered \(status)") }
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    func decide(_ request: PlannedRequest) async -> AdmissionAnswer {
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer \(key)", "Content-Type": "application/json", "Kiln-Identity": request.identity,
+            "Kiln-Device": request.device, "Kiln-Tier": request.tier,
+        ]
+        do {
+            let response = try await client.execute(
+                HTTPRequest(method: "POST", url: "\(apiURL)/v1/jobs", headers: headers, body: bodies[request.kind]), timeout: .seconds(30))
+            if response.status == 202 { return AdmissionAnswer(status: 202) }
+            let body = String(decoding: response.body, as: UTF8.self)
+            guard response.status == 429 else { return AdmissionAnswer(status: response.status, reason: Self.member("code", of: body) ?? "") }
+            let remaining = Self.member("remaining", of: body).flatMap { Int($0) }
+            return AdmissionAnswer(status: 429, reason: Self.member("reason", of: body) ?? "", remaining: remaining)
+        } catch {
+            return AdmissionAnswer(status: 0, reason: "\(error)")
+        }
+    }
+
+    /// The value of a top-level string or number member of a problem+json body. Found by searching rather than by
+    /// parsing the JSON: the generators share the machine's two cores with the API and Redis, and a refusal needs only
+    /// these members, which the API writes without spaces.
+    static func member(_ name: String, of body: String) -> String? {
+        guard let start = body.range(of: "\"\(name)\":")?.upperBound else { return nil }
+        let value = body[start...].drop { $0 == "\"" }
+        return String(value.prefix { $0 != "\"" && $0 != "," && $0 != "}" })
+    }
+
+    func close() async throws {
+        client.shutdown()
+    }
+}

@@ -1,0 +1,14 @@
+import LoadTesting
+
+/// Decides whether one planned request is admitted: the API, or the naive limiter of the negative control.
+protocol AdmissionDecider: Sendable {
+    /// Opens the connections the generator's concurrent requests will use, so the first wave does not pay for them.
+    func warmUp(connections: Int) async throws
+
+    /// The HTTP status (202 admitted, 429 refused; 0 when no answer came), the refusal's reason, and the units it says
+    /// were left.
+    func decide(_ request: PlannedRequest) async -> AdmissionAnswer
+
+    /// Closes its connections.
+    func close() async throws
+}
