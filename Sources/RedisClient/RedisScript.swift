@@ -3,10 +3,22 @@
 public struct RedisScript: Sendable, Hashable {
     public let name: String
     public let source: String
+    /// The source's hash, worked out once: a script is looked up by value on every call, and hashing its whole text
+    /// each time took a fifth of the API node's CPU.
+    private let sourceHash: Int
 
     public init(name: String, source: String) {
         self.name = name
         self.source = source
+        self.sourceHash = source.hashValue
+    }
+
+    public static func == (lhs: RedisScript, rhs: RedisScript) -> Bool {
+        lhs.sourceHash == rhs.sourceHash && lhs.name == rhs.name && lhs.source == rhs.source
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(sourceHash)
     }
 }
 

@@ -67,11 +67,11 @@ final class Harness: Sendable {
         return Client(tenant: tenant, key: try await APIKeyStore(pool: database).create(tenant: tenant.id).key)
     }
 
-    /// Policies from JSON text, in the format of `deploy/policies.json`; relative paths in them start at the
-    /// repository's root, and HS256 secrets are read from `environment`.
-    func usePolicies(_ json: String, environment: [String: String] = [:]) throws {
+    /// Policies from JSON text, in the format of `deploy/policies.json`; relative paths in them start at `directory`
+    /// (the repository's root unless given), and HS256 secrets are read from `environment`.
+    func usePolicies(_ json: String, directory: URL = TestServers.repositoryRoot, environment: [String: String] = [:]) throws {
         let parsed = try PolicySet.parse(Data(json.utf8))
-        let verifiers = try IdentityVerifierSet.load(policies: parsed, directory: TestServers.repositoryRoot, environment: environment)
+        let verifiers = try IdentityVerifierSet.load(policies: parsed, directory: directory, environment: environment)
         policies.withLock { $0 = parsed }
         identities.withLock { $0 = verifiers }
     }
