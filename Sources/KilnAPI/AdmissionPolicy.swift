@@ -10,8 +10,8 @@ import KilnStore
 struct AdmissionPolicy: Sendable {
     let policies: PolicySet
 
-    /// The caller's tier: the one the tenant's server asserted, else that of the caller's active entitlement, else
-    /// the lowest. An entitlement naming a tier the policy no longer has counts as none.
+    /// The caller's tier: the one the tenant's server asserted, else that of the caller's active entitlement, else the
+    /// one its verified purchase grants, else the lowest. A tier the policy no longer has counts as none.
     func tier(of caller: Caller, standing: Standing?, in policy: TenantPolicy, at now: Date) throws -> Tier {
         if let name = caller.assertedTier {
             guard let tier = policy.tiers[name] else {
@@ -19,7 +19,10 @@ struct AdmissionPolicy: Sendable {
             }
             return tier
         }
-        return standing?.activeTier(at: now).flatMap { policy.tiers[$0] } ?? policy.lowestTier
+        // Notifications and webhooks are applied in order, so an entitlement on record is newer news than the purchase
+        // the app presents (which may have been refunded since); without one, the verified purchase counts.
+        let entitled = standing?.activeTier(at: now) ?? caller.purchasedTier
+        return entitled.flatMap { policy.tiers[$0] } ?? policy.lowestTier
     }
 
     /// The charge of a job of `kind`; nil when it is not metered (a tenant without a policy, or a diagnostic kind its

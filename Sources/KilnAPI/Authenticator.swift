@@ -48,7 +48,9 @@ final class Authenticator: Sendable {
                 throw Problem(.unauthorized, error.code, error.message)
             }
             caller = Caller(tenant: tenant, identity: verified.identity)
-            caller.assertedTier = verified.tierName
+            // A purchase's tier yields to an entitlement on record (a refund notified since); a trusted server's or an
+            // anonymous device's is final.
+            if verified.mode == .appStore { caller.purchasedTier = verified.tierName } else { caller.assertedTier = verified.tierName }
         }
         caller.device = device
         return caller

@@ -7,9 +7,11 @@ struct Caller: Sendable {
     let identity: Identity
     /// The device the end user submits from (`Kiln-Device`), whose cooldowns apply; nil when the app sent none.
     var device: String? = nil
-    /// The tier the caller's credential establishes: asserted by the tenant's server (`Kiln-Tier`), or granted by a
-    /// verified App Store purchase. Nil means the tenant's lowest.
+    /// The tier the tenant's server asserts (`Kiln-Tier`, the trusted-server mode): it is final.
     var assertedTier: String? = nil
+    /// The tier a verified App Store purchase grants; an entitlement on record (a refund the App Store notified) wins
+    /// over it.
+    var purchasedTier: String? = nil
     /// The client's IP address (see ``APIConfiguration/clientAddressHeader``), for per-IP velocity.
     var address: String? = nil
 }

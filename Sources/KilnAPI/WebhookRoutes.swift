@@ -2,13 +2,15 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnIdentity
 import KilnPolicy
 import KilnQueue
 import KilnStore
 
-/// `/v1/webhooks/{revenuecat,adapty}/{tenant}`: subscription platforms report purchases, renewals, refunds and
-/// expiries; each event is applied once and forgets the cached standings it changes, so the next submission sees it.
-/// The platform sends the tenant's webhook secret (`kiln webhook create`) as its `Authorization` header.
+/// `/v1/webhooks/{app-store,revenuecat,adapty}/{tenant}`: the App Store and subscription platforms report purchases,
+/// renewals, refunds and expiries; each event is applied once and forgets the cached standings it changes, so the
+/// next submission sees it. App Store notifications are signed by Apple and verified like transactions; the platforms
+/// send the tenant's webhook secret (`kiln webhook create`) as their `Authorization` header.
 struct WebhookRoutes<Context: RequestContext> {
     let dependencies: APIDependencies
 
@@ -16,8 +18,27 @@ struct WebhookRoutes<Context: RequestContext> {
     private var maxBodyBytes: Int { 256 * 1024 }
 
     func register(on router: Router<Context>) {
+        router.post("/v1/webhooks/app-store/{tenant}", use: appStore)
         router.post("/v1/webhooks/revenuecat/{tenant}", use: revenueCat)
         router.post("/v1/webhooks/adapty/{tenant}", use: adapty)
+    }
+
+    /// An App Store Server Notification V2: `{"signedPayload": "<JWS>"}`, deduplicated by its `notificationUUID`.
+    @Sendable func appStore(_ request: Request, context: Context) async throws -> Response {
+        let (tenant, policy) = try meteredTenant(context)
+        guard let verifier = dependencies.identities[tenant] else {
+            throw Problem(.notFound, "tenant_not_found", "no App Store settings for this tenant")
+        }
+        var request = request
+        let body = try decode(SignedNotification.self, Array(buffer: try await request.collectBody(upTo: maxBodyBytes)))
+        let now = dependencies.clock()
+        let notification: AppStoreNotification
+        do {
+            notification = try await verifier.verifyNotification(body.signedPayload, now: now)
+        } catch let error as IdentityError {
+            throw Problem(.unauthorized, error.code, error.message)
+        }
+        return try await apply(notification.entitlement(tenant: tenant, policy: policy, now: now), eventID: notification.uuid)
     }
 
     @Sendable func revenueCat(_ request: Request, context: Context) async throws -> Response {
@@ -32,11 +53,21 @@ struct WebhookRoutes<Context: RequestContext> {
         return try await apply(webhook.entitlement(tenant: tenant, policy: policy), eventID: webhook.eventID)
     }
 
+    /// The body of an App Store notification.
+    private struct SignedNotification: Decodable {
+        let signedPayload: String
+    }
+
+    private func meteredTenant(_ context: Context) throws -> (TenantID, TenantPolicy) {
+        guard let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:)), let policy = dependencies.policies[tenant]
+        else { throw Problem(.notFound, "tenant_not_found", "no metered tenant of this id") }
+        return (tenant, policy)
+    }
+
     private func authenticated(
         _ request: Request, _ context: Context, source: Entitlement.Source
     ) async throws -> (TenantID, TenantPolicy, [UInt8]) {
-        guard let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:)), let policy = dependencies.policies[tenant]
-        else { throw Problem(.notFound, "tenant_not_found", "no metered tenant of this id") }
+        let (tenant, policy) = try meteredTenant(context)
         let header = request.headers[.authorization] ?? ""
         let secret = header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : header
         guard !secret.isEmpty, try await dependencies.webhookSecrets.authenticate(tenant: tenant, source: source, secret: secret) else {

@@ -56,6 +56,19 @@ public struct AppStoreVerifier: Sendable {
         return AppTransaction(appTransactionID: appTransactionID, signedDate: payload.signedAt)
     }
 
+    /// A signed App Store Server Notification V2 (the body's `signedPayload`), with its signed transaction.
+    /// - Throws: ``IdentityError``.
+    public func verifyNotification(_ jws: String, now: Date) async throws -> AppStoreNotification {
+        let payload = try await signature.verify(jws, as: NotificationPayload.self, now: now)
+        try check(bundleID: payload.data?.bundleId, environment: payload.data?.environment)
+        guard let type = payload.notificationType, let uuid = payload.notificationUUID else {
+            throw IdentityError.malformedToken("the notification lacks notificationType or notificationUUID")
+        }
+        var transaction: AppStoreTransaction?
+        if let signed = payload.data?.signedTransactionInfo { transaction = try await verifyTransaction(signed, now: now) }
+        return AppStoreNotification(type: type, subtype: payload.subtype, uuid: uuid, signedDate: payload.signedAt, transaction: transaction)
+    }
+
     private func check(bundleID: String?, environment: String?) throws(IdentityError) {
         guard bundleID == self.bundleID else {
             throw .wrongBundleID("signed for another app than \(self.bundleID)")

@@ -53,6 +53,13 @@ public struct IdentityVerifier: Sendable {
         return verified.identity
     }
 
+    /// A signed App Store Server Notification V2 for this app.
+    /// - Throws: ``IdentityError``; `modeNotAccepted` when the app has no App Store settings.
+    public func verifyNotification(_ signedPayload: String, now: Date) async throws -> AppStoreNotification {
+        guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
+        return try await appStore.verifyNotification(signedPayload, now: now)
+    }
+
     private func verifyTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
         guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
         let transaction = try await appStore.verifyTransaction(jws, now: now)

@@ -143,6 +143,44 @@ import Testing
         }
     }
 
+    /// An App Store Server Notification V2 about the default transaction, signed by `signer`.
+    static func notification(_ signer: TestCertificateAuthority, type: String, uuid: String, transaction: String) throws -> String {
+        let payload: [String: Any] = [
+            "notificationType": type, "notificationUUID": uuid, "signedDate": SignedToken.milliseconds(Date()),
+            "data": ["bundleId": "com.example.store", "environment": "Production", "signedTransactionInfo": transaction],
+        ]
+        return #"{"signedPayload":"\#(try signer.sign(payload))"}"#
+    }
+
+    @Test func aRefundTheAppStoreNotifiesOutweighsThePurchaseTheAppStillPresents() async throws {
+        try await Harness.with { harness in
+            let (apple, store, _) = try await Self.start(harness)
+            let base = try harness.apiURL
+            let transaction = try Self.transaction(apple)
+            let paying = [("Kiln-App-Store-Transaction", transaction)]
+            #expect(try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, paying)).json?["tier"]?.stringValue == "pro")
+
+            func notify(_ body: String) async throws -> (status: Int, json: JSONValue?) {
+                let reply = try await harness.send(CurlClient.HTTPRequest(
+                    method: "POST", url: base + "/v1/webhooks/app-store/store", headers: ["Content-Type": "application/json"],
+                    body: Array(body.utf8)))
+                return (reply.status, reply.json)
+            }
+            let refund = try Self.notification(apple, type: "REFUND", uuid: "6e8f0a7b-refund", transaction: transaction)
+            #expect(try await notify(refund).json?["status"]?.stringValue == "applied")
+            // Apple retries a notification until it is acknowledged: applied once.
+            #expect(try await notify(refund).json?["status"]?.stringValue == "duplicate")
+            #expect(try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, paying)).json?["tier"]?.stringValue == "free")
+
+            // A notification signed by anyone but Apple is refused.
+            let forger = try TestCertificateAuthority(name: "Apple")
+            let forged = try Self.notification(forger, type: "SUBSCRIBED", uuid: "6e8f0a7b-forged", transaction: transaction)
+            let refused = try await notify(forged)
+            #expect(refused.status == 401)
+            #expect(refused.json?["code"]?.stringValue == "untrusted_chain")
+        }
+    }
+
     @Test func aCredentialThatDoesNotVerifyIsRefusedBeforeRedisIsTouched() async throws {
         try await Harness.with { harness in
             let (apple, store, signin) = try await Self.start(harness, api: false)
