@@ -100,6 +100,15 @@ import Testing
         }
     }
 
+    @Test func aRateThatDoesNotDivideItsPeriodEvenlyStillPaces() async throws {
+        try await Harness.with { harness in
+            // 7 a minute: one every 8,571.4 ms.
+            let client = try await Self.start(harness, policy: Self.policy(velocity: #"{"count": 7, "period_seconds": 60, "burst": 1}"#))
+            for _ in 0..<2 { #expect(try await Self.post(harness, client).status == 202) }
+            #expect(try await Self.post(harness, client).json?["reason"]?.stringValue == "rate_limited")
+        }
+    }
+
     @Test func failingOnPurposeTripsTheRefundRatio() async throws {
         try await Harness.with { harness in
             let client = try await Self.start(harness, policy: Self.policy(refundRatio: #"{"min_count": 2, "ratio": 0.5}"#))

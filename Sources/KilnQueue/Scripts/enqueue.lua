@@ -107,7 +107,7 @@ if metered then
   redis.call('PEXPIREAT', quota, tonumber(reset_at) + 2 * 86400000)
   redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime)))
   if device ~= '' and tonumber(cooldown_ms) > 0 then redis.call('SET', cooldown, id, 'PX', cooldown_ms) end
-  for _, v in ipairs(velocities) do redis.call('SET', v[1], v[2], 'PX', math.max(v[2] - now, 1)) end
+  for _, v in ipairs(velocities) do redis.call('SET', v[1], v[2], 'PX', math.max(math.ceil(v[2] - now), 1)) end
   redis.call('HINCRBY', quota, 'jobs', 1)
   if device ~= '' then
     -- The day's sets outlive it by a day, like its counters.
