@@ -33,14 +33,9 @@ struct AdmissionPolicy: Sendable {
         switch policy.cost(of: kind, tier: tier) {
         case .units(let cost, let quotaClass):
             let day = policy.dayWindow(containing: now)
-            let limit: Int? =
-                switch tier.limit(for: quotaClass) {
-                case .units(let units): units
-                case .unlimited: nil
-                }
             return QuotaCharge(
-                subject: standing?.subject ?? caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost, limit: limit, day: day.label,
-                resetAt: day.end, runningCap: tier.runningJobCap, device: caller.device, cooldown: tier.cooldown(for: quotaClass),
+                subject: standing?.subject ?? caller.identity.rawValue, quotaClass: quotaClass.rawValue, cost: cost,
+                limit: tier.limit(for: quotaClass).units, day: day.label, resetAt: day.end, runningCap: tier.runningJobCap, device: caller.device, cooldown: tier.cooldown(for: quotaClass),
                 refundCap: tier.refundCap, tier: tier.name, ip: caller.address, maxDevices: tier.maxDevicesPerDay, abuse: policy.abuse)
         case .excludedFromTier:
             var problem = Problem(.forbidden, "upgrade_required", "\(kind) is not part of the \(tier.name) tier")
@@ -58,13 +53,7 @@ struct AdmissionPolicy: Sendable {
         guard let policy = policies[tenant.tenant.id], let current = policy.tiers[tier], let quotaClass = QuotaClass(rawValue: quotaClass) else {
             return false
         }
-        func units(_ limit: DailyLimit) -> Int {
-            switch limit {
-            case .units(let units): units
-            case .unlimited: .max
-            }
-        }
-        let have = units(current.limit(for: quotaClass))
-        return policy.tiers.values.contains { units($0.limit(for: quotaClass)) > have }
+        let have = current.limit(for: quotaClass).units ?? .max
+        return policy.tiers.values.contains { ($0.limit(for: quotaClass).units ?? .max) > have }
     }
 }

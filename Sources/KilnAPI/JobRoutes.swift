@@ -32,9 +32,7 @@ struct JobRoutes<Context: RequestContext> {
         let admission = AdmissionPolicy(policies: dependencies.policies)
         let now = dependencies.clock()
         // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
-        let standing =
-            dependencies.policies[caller.tenant.id] != nil && caller.assertedTier == nil
-            ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
+        let standing = try await Standings(dependencies).standing(of: caller, at: now)
         submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
         let outcome = try await dependencies.queue.enqueue(submission)
         if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }

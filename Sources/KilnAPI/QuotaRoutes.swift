@@ -20,18 +20,10 @@ struct QuotaRoutes<Context: RequestContext> {
             throw Problem(.notFound, "not_metered", "this tenant has no quota policy: its jobs are not metered")
         }
         let now = dependencies.clock()
-        let standing =
-            caller.assertedTier == nil
-            ? try await Standings(queue: dependencies.queue, entitlements: dependencies.entitlements).standing(of: caller, at: now) : nil
+        let standing = try await Standings(dependencies).standing(of: caller, at: now)
         let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, standing: standing, in: policy, at: now)
         let day = policy.dayWindow(containing: now)
-        var limits: [String: Int?] = [:]
-        for (quotaClass, limit) in tier.daily {
-            switch limit {
-            case .units(let units): limits[quotaClass.rawValue] = .some(units)
-            case .unlimited: limits[quotaClass.rawValue] = .some(nil)
-            }
-        }
+        let limits = Dictionary(uniqueKeysWithValues: tier.daily.map { ($0.key.rawValue, $0.value.units) })
         let (usage, unfinished) = try await dependencies.queue.quotaUsage(
             tenant: caller.tenant.id, subject: standing?.subject ?? caller.identity.rawValue, day: day.label, limits: limits)
         let classes = usage.mapValues { usage -> JSONValue in

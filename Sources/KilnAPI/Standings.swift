@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 
@@ -9,10 +10,20 @@ import KilnStore
 struct Standings: Sendable {
     let queue: JobQueue
     let entitlements: EntitlementStore
+    let policies: PolicySet
     /// How long a standing stays cached; a change forgets it sooner.
     static let cacheTTL: Duration = .seconds(600)
 
-    func standing(of caller: Caller, at now: Date) async throws -> Standing {
+    init(_ dependencies: APIDependencies) {
+        queue = dependencies.queue
+        entitlements = dependencies.entitlements
+        policies = dependencies.policies
+    }
+
+    /// The caller's standing; nil when none applies: its tenant is not metered, or its tier was asserted (by the
+    /// tenant's server, or as an anonymous device's lowest), which is final and leaves the pool its identity's own.
+    func standing(of caller: Caller, at now: Date) async throws -> Standing? {
+        guard policies[caller.tenant.id] != nil, caller.assertedTier == nil else { return nil }
         let tenant = caller.tenant.id
         let identity = caller.identity.rawValue
         if let cached = try await queue.cachedStanding(tenant: tenant, identity: identity) { return cached }

@@ -8,6 +8,14 @@ public enum DailyLimit: Sendable, Hashable {
 }
 
 extension DailyLimit {
+    /// The number of units; nil when unlimited.
+    public var units: Int? {
+        switch self {
+        case .units(let units): units
+        case .unlimited: nil
+        }
+    }
+
     /// A whole number of units, or `"unlimited"`.
     init(parsing field: PolicyField) throws(PolicyError) {
         if case .string("unlimited") = field.value {

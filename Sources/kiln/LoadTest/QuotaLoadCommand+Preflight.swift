@@ -23,11 +23,7 @@ extension QuotaLoadCommand {
                 differences.append("running cap \(quota["unfinished_jobs"]?["cap"]?.canonicalJSON() ?? "none") there, \(tier.runningJobCap) here")
             }
             for (quotaClass, limit) in tier.daily.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-                let expected: JSONValue =
-                    switch limit {
-                    case .units(let units): .number(Double(units))
-                    case .unlimited: .null
-                    }
+                let expected: JSONValue = limit.units.map { .number(Double($0)) } ?? .null
                 let actual = quota["classes"]?[quotaClass.rawValue]?["limit"]
                 if actual != expected {
                     differences.append("\(quotaClass.rawValue) limit \(actual?.canonicalJSON() ?? "none") there, \(expected.canonicalJSON()) here")
