@@ -1,0 +1,29 @@
+/// The simulator's token rule, simple enough for clients to check usage exactly.
+///
+/// Input: one token per whitespace-separated word of the prompt text. Output: one token per streamed
+/// piece, where a piece is a word together with the whitespace before it (see ``pieces(of:)``); so the
+/// non-streamed text of a response counts the same as its stream of deltas.
+enum TokenCount {
+    /// Words separated by whitespace.
+    static func words(in text: String) -> Int {
+        text.split(whereSeparator: \.isWhitespace).count
+    }
+
+    /// `text` cut before each whitespace run that follows a non-whitespace character: `"Once upon a"` gives
+    /// `["Once", " upon", " a"]`. Joined, the pieces are `text` again.
+    static func pieces(of text: String) -> [String] {
+        var pieces: [String] = []
+        var current = ""
+        var previousWasSpace = false
+        for character in text {
+            if character.isWhitespace, !previousWasSpace, !current.isEmpty, current.contains(where: { !$0.isWhitespace }) {
+                pieces.append(current)
+                current = ""
+            }
+            current.append(character)
+            previousWasSpace = character.isWhitespace
+        }
+        if !current.isEmpty { pieces.append(current) }
+        return pieces
+    }
+}

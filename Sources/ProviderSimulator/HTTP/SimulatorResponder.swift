@@ -1,0 +1,54 @@
+import Hummingbird
+import NIOCore
+
+/// Routes requests by method and path. The routes are the providers' own paths, and fal's
+/// `/{owner}/{app}/…` catches what no other provider claims, which a trie router cannot express.
+struct SimulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    /// Image edits upload whole images; the real APIs accept up to 50 MB per image.
+    static let maxBodySize = 64 << 20
+
+    let configuration: SimulatorConfiguration
+    let state: SimulatorState
+
+    init(configuration: SimulatorConfiguration) {
+        self.configuration = configuration
+        self.state = SimulatorState(scenario: configuration.scenario)
+    }
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        do {
+            return try await self.route(request)
+        } catch let rejection as Rejection {
+            return rejection.response
+        }
+    }
+
+    private func route(_ request: Request) async throws -> Response {
+        var request = request
+        let components = request.uri.path.split(separator: "/").map(String.init)
+        let method = request.method
+        switch (method, components) {
+        case (.get, ["healthz"]):
+            return .json(200, ["status": "ok"])
+        case (_, let path) where path.first == "_simulator":
+            return try await ControlRoutes(state: self.state).respond(to: &request, path: Array(path.dropFirst()))
+        case (.post, ["v1", "messages"]):
+            return try await AnthropicMessages.respond(to: self.exchange(&request, route: "anthropic.messages", provider: .anthropic))
+        case (.post, ["v1", "chat", "completions"]):
+            return try await OpenAIChat.respond(to: self.exchange(&request, route: "openai.chat", provider: .openAI))
+        default:
+            return .json(404, ["error": ["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"]])
+        }
+    }
+
+    /// Counts the request under `route` and collects its body.
+    func exchange(_ request: inout Request, route: String, provider: Provider) async throws -> Exchange {
+        let sequence = self.state.record(route: route)
+        let buffer = try await request.collectBody(upTo: Self.maxBodySize)
+        return Exchange(
+            request: request, body: Array(buffer.readableBytesView), route: route, provider: provider, sequence: sequence, state: self.state,
+            configuration: self.configuration)
+    }
+}

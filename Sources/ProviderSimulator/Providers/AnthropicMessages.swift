@@ -1,0 +1,98 @@
+import Hummingbird
+
+/// `POST /v1/messages`: Anthropic's Messages API, JSON or SSE (§1 of the wire-format reference).
+enum AnthropicMessages {
+    static func respond(to exchange: Exchange) async throws -> Response {
+        guard let key = exchange.header("x-api-key"), !key.isEmpty else {
+            throw Rejection(exchange.provider.errorResponse(status: 401, message: "x-api-key header is required", requestID: exchange.requestID))
+        }
+        let body = try exchange.json()
+        guard let model = body["model"]?.stringValue else { throw exchange.badRequest("model: Field required") }
+        guard let maxTokens = body["max_tokens"]?.intValue else { throw exchange.badRequest("max_tokens: Field required") }
+        guard let messages = body["messages"]?.arrayValue, !messages.isEmpty else { throw exchange.badRequest("messages: Field required") }
+        let prompt = Self.promptText(system: body["system"], messages: messages)
+        let fault = try exchange.fault(model: model, prompt: prompt)
+        if let response = try await exchange.interrupt(for: fault) { return response }
+
+        let cleanPrompt = FaultDirective.stripped(prompt)
+        var writer = StoryWriter(seed: "\(model)\n\(cleanPrompt)\n0")
+        var generated = writer.passage()
+        if fault?.mode == .fencedJSON { generated = "```json\n{\"narration\": \"\(generated)\"}\n```" }
+        let stops = body["stop_sequences"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let completion = Completion(generated: generated, maxTokens: maxTokens, stopSequences: stops)
+        let inputTokens = TokenCount.words(in: cleanPrompt)
+        let id = Provider.identifier("msg_", seed: "message/\(exchange.sequence)")
+        let (stopReason, stopSequence) = Self.stopReason(completion.stop)
+        let usage: JSONValue = [
+            "input_tokens": .int(inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "output_tokens": .int(completion.outputTokens),
+        ]
+
+        guard body["stream"]?.boolValue == true else {
+            let message: JSONValue = [
+                "id": .string(id), "type": "message", "role": "assistant", "model": .string(model),
+                "content": [["type": "text", "text": .string(completion.text)]], "stop_reason": .string(stopReason), "stop_sequence": stopSequence,
+                "usage": usage,
+            ]
+            return exchange.answer(message, fault: fault)
+        }
+        var events: [SSEEvent] = [
+            .data(
+                [
+                    "type": "message_start",
+                    "message": [
+                        "id": .string(id), "type": "message", "role": "assistant", "content": [], "model": .string(model), "stop_reason": nil,
+                        "stop_sequence": nil,
+                        "usage": ["input_tokens": .int(inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 1],
+                    ],
+                ], name: "message_start"),
+            .data(["type": "content_block_start", "index": 0, "content_block": ["type": "text", "text": ""]], name: "content_block_start"),
+            Self.ping,
+        ]
+        for piece in completion.pieces {
+            events.append(
+                .data(["type": "content_block_delta", "index": 0, "delta": ["type": "text_delta", "text": .string(piece)]], name: "content_block_delta"))
+        }
+        events.append(.data(["type": "content_block_stop", "index": 0], name: "content_block_stop"))
+        events.append(
+            .data(
+                [
+                    "type": "message_delta", "delta": ["stop_reason": .string(stopReason), "stop_sequence": stopSequence],
+                    "usage": ["output_tokens": .int(completion.outputTokens)],
+                ], name: "message_delta"))
+        events.append(.data(["type": "message_stop"], name: "message_stop"))
+        let stream = EventStream(
+            events: events, terminalEvents: 1, keepAlive: Self.ping,
+            inBandError: .data(["type": "error", "error": ["type": "overloaded_error", "message": "Overloaded"]], name: "error"),
+            malformed: SSEEvent(name: "content_block_delta", data: #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"#))
+        return exchange.stream(stream, fault: fault)
+    }
+
+    /// Anthropic writes its ping with a space after the colon.
+    static let ping = SSEEvent(name: "ping", data: #"{"type": "ping"}"#)
+
+    static func stopReason(_ stop: Completion.Stop) -> (reason: String, sequence: JSONValue) {
+        switch stop {
+        case .end: ("end_turn", nil)
+        case .maxTokens: ("max_tokens", nil)
+        case .stopSequence(let sequence): ("stop_sequence", .string(sequence))
+        }
+    }
+
+    /// The system prompt and every text block of every message, one per line; images are accepted and ignored.
+    static func promptText(system: JSONValue?, messages: [JSONValue]) -> String {
+        var texts: [String] = []
+        func collect(_ content: JSONValue?) {
+            if let text = content?.stringValue {
+                texts.append(text)
+            } else {
+                for block in content?.arrayValue ?? [] where block["type"]?.stringValue == "text" {
+                    if let text = block["text"]?.stringValue { texts.append(text) }
+                }
+            }
+        }
+        collect(system)
+        for message in messages { collect(message["content"]) }
+        return texts.joined(separator: "\n")
+    }
+}
