@@ -12,7 +12,7 @@ public struct SimulatorConfiguration: Sendable {
     /// load, and clients would see connect timeouts that no test asked for.
     public var backlog: Int
     /// Status polls a fal.ai request takes to complete: the first ones answer `IN_QUEUE` with a falling
-    /// position, the last before completion `IN_PROGRESS`. Default 3.
+    /// position, the one before completion `IN_PROGRESS`, and this one `COMPLETED`. Default 4.
     public var falPollsToComplete: Int
 
     /// Creates a configuration; every argument has the default stated on its property.
@@ -22,7 +22,7 @@ public struct SimulatorConfiguration: Sendable {
         deltaInterval: Duration = .milliseconds(10),
         scenario: SimulatorScenario = .init(),
         backlog: Int = 4096,
-        falPollsToComplete: Int = 3
+        falPollsToComplete: Int = 4
     ) {
         self.host = host
         self.port = port

@@ -21,6 +21,9 @@ struct ControlRoutes {
             } catch {
                 return .json(400, ["error": .string("not a scenario: \(error)")])
             }
+        case (.get, let path) where path.count == 2 && path[0] == "files":
+            guard let image = GeneratedImage(fileName: path[1]) else { return .json(404, ["error": "no such file"]) }
+            return .bytes(200, image.png, contentType: "image/png")
         default:
             return .json(404, ["error": .string("no simulator route \(request.method.rawValue) \(request.uri.path)")])
         }

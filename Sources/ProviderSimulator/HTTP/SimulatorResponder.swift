@@ -38,6 +38,18 @@ struct SimulatorResponder: HTTPResponder {
             return try await AnthropicMessages.respond(to: self.exchange(&request, route: "anthropic.messages", provider: .anthropic))
         case (.post, ["v1", "chat", "completions"]):
             return try await OpenAIChat.respond(to: self.exchange(&request, route: "openai.chat", provider: .openAI))
+        case (.post, ["v1", "images", "generations"]):
+            return try await OpenAIImages.generate(self.exchange(&request, route: "openai.images.generations", provider: .openAI))
+        case (.post, ["v1", "images", "edits"]):
+            return try await OpenAIImages.edit(self.exchange(&request, route: "openai.images.edits", provider: .openAI))
+        case (.post, ["v1", "moderations"]):
+            return try await Moderations.respond(to: self.exchange(&request, route: "openai.moderations", provider: .openAI))
+        case (.post, let path) where path.count == 3 && path[0] == "v1beta" && path[1] == "models":
+            let streaming = path[2].hasSuffix(":streamGenerateContent")
+            let route = streaming ? "gemini.stream" : "gemini.generate"
+            return try await GeminiGenerate.respond(to: self.exchange(&request, route: route, provider: .gemini), target: path[2])
+        case (_, let path) where path.count >= 2 && path[0] != "v1" && path[0] != "v1beta":
+            return try await FalQueue.respond(to: &request, path: path, responder: self)
         default:
             return .json(404, ["error": ["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"]])
         }
