@@ -68,7 +68,7 @@ enum JSONValue: Sendable, Equatable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral, ExpressibleByFloatLiteral
+    ExpressibleByDictionaryLiteral, ExpressibleByFloatLiteral
 {
     init(stringLiteral value: String) { self = .string(value) }
     init(integerLiteral value: Int) { self = .int(value) }
@@ -76,5 +76,4 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
-    init(nilLiteral: ()) { self = .null }
 }

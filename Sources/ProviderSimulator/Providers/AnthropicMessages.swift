@@ -41,8 +41,8 @@ enum AnthropicMessages {
                 [
                     "type": "message_start",
                     "message": [
-                        "id": .string(id), "type": "message", "role": "assistant", "content": [], "model": .string(model), "stop_reason": nil,
-                        "stop_sequence": nil,
+                        "id": .string(id), "type": "message", "role": "assistant", "content": [], "model": .string(model), "stop_reason": .null,
+                        "stop_sequence": .null,
                         "usage": ["input_tokens": .int(inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 1],
                     ],
                 ], name: "message_start"),
@@ -73,8 +73,8 @@ enum AnthropicMessages {
 
     static func stopReason(_ stop: Completion.Stop) -> (reason: String, sequence: JSONValue) {
         switch stop {
-        case .end: ("end_turn", nil)
-        case .maxTokens: ("max_tokens", nil)
+        case .end: ("end_turn", .null)
+        case .maxTokens: ("max_tokens", .null)
         case .stopSequence(let sequence): ("stop_sequence", .string(sequence))
         }
     }

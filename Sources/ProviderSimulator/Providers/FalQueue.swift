@@ -51,7 +51,7 @@ enum FalQueue {
         switch route {
         case "fal.status":
             guard let queued = responder.state.pollFal(id: id), queued.application == application else { throw notFound }
-            let logs: JSONValue = exchange.query("logs") == "1" ? self.logs(polls: queued.polls) : nil
+            let logs: JSONValue = exchange.query("logs") == "1" ? self.logs(polls: queued.polls) : .null
             switch queued.status(steps: steps) {
             case .inQueue(let position):
                 return exchange.answer(["status": "IN_QUEUE", "queue_position": .int(position), "response_url": .string(urls.response)], fault: fault, status: 202)

@@ -48,9 +48,9 @@ enum OpenAIChat {
             let rendered: [JSONValue] = choices.enumerated().map { index, choice in
                 let message: JSONValue =
                     refusing
-                    ? ["role": "assistant", "content": nil, "refusal": .string(choice.text), "annotations": []]
-                    : ["role": "assistant", "content": .string(choice.text), "refusal": nil, "annotations": []]
-                return ["index": .int(index), "message": message, "logprobs": nil, "finish_reason": .string(Self.finishReason(choice.stop))]
+                    ? ["role": "assistant", "content": .null, "refusal": .string(choice.text), "annotations": []]
+                    : ["role": "assistant", "content": .string(choice.text), "refusal": .null, "annotations": []]
+                return ["index": .int(index), "message": message, "logprobs": .null, "finish_reason": .string(Self.finishReason(choice.stop))]
             }
             let completion: JSONValue = [
                 "id": .string(id), "object": "chat.completion", "created": created, "model": .string(model), "choices": .array(rendered),
@@ -60,7 +60,7 @@ enum OpenAIChat {
         }
 
         let includeUsage = body["stream_options"]?["include_usage"]?.boolValue == true
-        func chunk(_ choices: [JSONValue], usage: JSONValue = nil) -> SSEEvent {
+        func chunk(_ choices: [JSONValue], usage: JSONValue = .null) -> SSEEvent {
             var members: [(String, JSONValue)] = [
                 ("id", .string(id)), ("object", "chat.completion.chunk"), ("created", created), ("model", .string(model)),
                 ("service_tier", "default"), ("system_fingerprint", "fp_kiln_sim"), ("choices", .array(choices)),
@@ -69,11 +69,11 @@ enum OpenAIChat {
             if includeUsage { members.append(("usage", usage)) }
             return .data(.object(members))
         }
-        func choiceDelta(_ index: Int, _ delta: JSONValue, finish: JSONValue = nil) -> JSONValue {
-            ["index": .int(index), "delta": delta, "logprobs": nil, "finish_reason": finish]
+        func choiceDelta(_ index: Int, _ delta: JSONValue, finish: JSONValue = .null) -> JSONValue {
+            ["index": .int(index), "delta": delta, "logprobs": .null, "finish_reason": finish]
         }
         let field = refusing ? "refusal" : "content"
-        var events = (0..<choices.count).map { chunk([choiceDelta($0, ["role": "assistant", "content": "", "refusal": nil])]) }
+        var events = (0..<choices.count).map { chunk([choiceDelta($0, ["role": "assistant", "content": "", "refusal": .null])]) }
         // Choices interleave piece by piece, as the real API's do, so clients must accumulate by index.
         for position in 0..<(choices.map(\.pieces.count).max() ?? 0) {
             for (index, choice) in choices.enumerated() where position < choice.pieces.count {
@@ -89,8 +89,8 @@ enum OpenAIChat {
             events: events, terminalEvents: 1, keepAlive: SSEEvent(comment: "keep-alive"),
             inBandError: .data([
                 "error": [
-                    "message": "The server had an error while processing your request. Sorry about that!", "type": "server_error", "param": nil,
-                    "code": nil,
+                    "message": "The server had an error while processing your request. Sorry about that!", "type": "server_error", "param": .null,
+                    "code": .null,
                 ]
             ]),
             malformed: SSEEvent(data: #"{"id":"\#(id)","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"#))

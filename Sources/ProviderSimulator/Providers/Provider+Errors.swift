@@ -25,7 +25,7 @@ extension Provider {
                 type = "insufficient_quota"
                 code = "insufficient_quota"
             }
-            return ["error": ["message": .string(message ?? standard), "type": .string(type), "param": nil, "code": code.map(JSONValue.string) ?? nil]]
+            return ["error": ["message": .string(message ?? standard), "type": .string(type), "param": .null, "code": code.map(JSONValue.string) ?? .null]]
         case .gemini:
             let (state, standard) = Self.geminiError(status)
             var details: [JSONValue] = []
