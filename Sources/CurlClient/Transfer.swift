@@ -1,4 +1,5 @@
 internal import CCurl
+import Dispatch
 import Synchronization
 
 /// One request on its way through the ``TransferLoop``: its C header list, the response received so
@@ -29,6 +30,13 @@ final class Transfer: @unchecked Sendable {
     /// The easy handle while the transfer is in the multi handle.
     var easy: EasyHandle?
 
+    /// When the loop started the transfer, and when its last byte arrived (`nil` before the first), in
+    /// monotonic nanoseconds: the loop ends the transfer when the first-byte or idle timeout runs out.
+    private var startedAt: UInt64 = 0
+    private var lastByteAt: UInt64?
+    private let firstByteTimeoutNanoseconds: UInt64?
+    private let idleTimeoutNanoseconds: UInt64?
+
     private var status = 0
     private var headers = HTTPHeaders()
     private var headComplete = false
@@ -43,6 +51,8 @@ final class Transfer: @unchecked Sendable {
         }
         self.request = request
         self.timeoutMilliseconds = timeout.curlMilliseconds
+        self.firstByteTimeoutNanoseconds = request.firstByteTimeout.map(\.nanoseconds)
+        self.idleTimeoutNanoseconds = request.idleTimeout.map(\.nanoseconds)
         self.headerList = try Self.makeHeaderList(request)
     }
 
@@ -82,9 +92,36 @@ final class Transfer: @unchecked Sendable {
 
     // MARK: Loop thread only
 
+    /// Whether the loop must watch this transfer for a first-byte or idle timeout.
+    var hasActivityTimeouts: Bool {
+        self.firstByteTimeoutNanoseconds != nil || self.idleTimeoutNanoseconds != nil
+    }
+
+    /// Notes that the loop has handed the transfer to libcurl.
+    func markStarted(at now: UInt64) {
+        self.startedAt = now
+    }
+
+    /// When the transfer times out for lack of bytes, and the error it then ends with; `nil` if it never does.
+    func activityDeadline() -> (at: UInt64, error: HTTPClientError)? {
+        if let lastByteAt {
+            guard let idle = self.idleTimeoutNanoseconds else { return nil }
+            return (lastByteAt &+ idle, HTTPClientError(kind: .timeout, message: "no data for \(idle / 1_000_000) ms"))
+        }
+        guard let firstByte = self.firstByteTimeoutNanoseconds else { return nil }
+        return (self.startedAt &+ firstByte, HTTPClientError(kind: .timeout, message: "no response within \(firstByte / 1_000_000) ms"))
+    }
+
+    private func noteBytesReceived() {
+        if self.hasActivityTimeouts {
+            self.lastByteAt = DispatchTime.now().uptimeNanoseconds
+        }
+    }
+
     /// Handles one line from `CURLOPT_HEADERFUNCTION`: a status line, a field, or the blank line that
     /// ends a response head. Interim `1xx` heads are discarded; trailers after the head are ignored.
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+        self.noteBytesReceived()
         guard !self.headComplete else { return }
         var line = bytes[...]
         while let last = line.last, last == 10 || last == 13 {
@@ -116,6 +153,7 @@ final class Transfer: @unchecked Sendable {
     /// Handles body bytes from `CURLOPT_WRITEFUNCTION`; returns `false` to abort the transfer because
     /// nobody is reading any more.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        self.noteBytesReceived()
         self.deliverHead()
         switch self.delivery {
         case .buffered:

@@ -1,4 +1,5 @@
 internal import CCurl
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -35,6 +36,8 @@ final class TransferLoop: @unchecked Sendable {
     private let stoppedCondition = NSCondition()
     private var isStopped = false
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// How many active transfers have a first-byte or idle timeout; when none do, the loop skips the check.
+    private var watchedCount = 0
     private var idleHandles: [EasyHandle] = []
 
     init(configuration: HTTPClientConfiguration) throws(HTTPClientError) {
@@ -127,8 +130,9 @@ final class TransferLoop: @unchecked Sendable {
             var running: Int32 = 0
             curl_multi_perform(self.multi, &running)
             self.collectCompletions()
+            let waitMilliseconds = self.expireSilentTransfers()
             // Returns early on socket activity, libcurl's own timers, or curl_multi_wakeup.
-            curl_multi_poll(self.multi, nil, 0, 1000, nil)
+            curl_multi_poll(self.multi, nil, 0, waitMilliseconds, nil)
         }
         self.close(failing: submissions)
     }
@@ -157,7 +161,33 @@ final class TransferLoop: @unchecked Sendable {
             return
         }
         transfer.easy = easy
+        transfer.markStarted(at: DispatchTime.now().uptimeNanoseconds)
         self.active[easy.raw] = transfer
+        if transfer.hasActivityTimeouts {
+            self.watchedCount += 1
+        }
+    }
+
+    /// Ends the transfers whose first byte or next byte is overdue, and returns how long the loop may poll
+    /// before the next one falls due (at most a second).
+    private func expireSilentTransfers() -> Int32 {
+        guard self.watchedCount > 0 else { return 1000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        var nextDeadline = now &+ 1_000_000_000
+        var expired: [(Transfer, HTTPClientError)] = []
+        for transfer in self.active.values {
+            guard let (deadline, error) = transfer.activityDeadline() else { continue }
+            if deadline <= now {
+                expired.append((transfer, error))
+            } else {
+                nextDeadline = min(nextDeadline, deadline)
+            }
+        }
+        for (transfer, error) in expired {
+            self.finish(transfer, error: error)
+        }
+        // Round up, so the poll does not wake a hair before the deadline and spin.
+        return Int32(clamping: (nextDeadline - now + 999_999) / 1_000_000)
     }
 
     private func collectCompletions() {
@@ -178,6 +208,9 @@ final class TransferLoop: @unchecked Sendable {
         curl_multi_remove_handle(self.multi, easy.raw)
         transfer.easy = nil
         self.active[easy.raw] = nil
+        if transfer.hasActivityTimeouts {
+            self.watchedCount -= 1
+        }
         self.recycle(easy)
         transfer.complete(with: error)
     }

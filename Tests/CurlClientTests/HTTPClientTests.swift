@@ -75,6 +75,45 @@ struct HTTPClientTests {
         }
     }
 
+    @Test func firstByteTimeoutFiresBeforeTheTransferTimeout() async throws {
+        try await withFixture { server, client in
+            let request = HTTPRequest(url: server.url("/slow?seconds=10"), firstByteTimeout: .milliseconds(300))
+            let error = await #expect(throws: HTTPClientError.self) { try await client.execute(request, timeout: .seconds(30)) }
+            #expect(error?.kind == .timeout)
+            #expect(error?.message.contains("no response within 300 ms") == true)
+        }
+    }
+
+    @Test func idleTimeoutEndsAStreamThatFallsSilent() async throws {
+        try await withFixture { server, client in
+            let request = HTTPRequest(url: server.url("/stall?seconds=10"), idleTimeout: .milliseconds(400))
+            let response = try await client.stream(request, timeout: .seconds(30))
+            var received = ""
+            let error = await #expect(throws: HTTPClientError.self) {
+                for try await chunk in response.body {
+                    received += String(decoding: chunk, as: UTF8.self)
+                }
+            }
+            #expect(received == "data: 0\n\n")
+            #expect(error?.kind == .timeout)
+            #expect(error?.message.contains("no data for 400 ms") == true)
+        }
+    }
+
+    @Test func idleTimeoutLeavesAStreamThatKeepsTalking() async throws {
+        try await withFixture { server, client in
+            // Events every 100 ms for longer than the idle timeout: each one restarts the timer.
+            let request = HTTPRequest(url: server.url("/stream"), idleTimeout: .milliseconds(400))
+            let response = try await client.stream(request, timeout: .seconds(30))
+            var events = 0
+            for try await chunk in response.body {
+                events += String(decoding: chunk, as: UTF8.self).components(separatedBy: "\n\n").count - 1
+                if events >= 10 { break }
+            }
+            #expect(events >= 10)
+        }
+    }
+
     @Test func cancellingTheTaskCancelsTheTransfer() async throws {
         try await withFixture { server, client in
             let slow = HTTPRequest(url: server.url("/slow?seconds=10"))

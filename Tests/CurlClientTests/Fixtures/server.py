@@ -5,6 +5,7 @@ Prints its port on stdout, then serves until stdin closes (so it dies with the t
   ANY /echo              200, JSON {method, path, headers: [[name, value]...], body: base64}
   GET /slow?seconds=N    waits N seconds, then 200 {"slept": N}
   GET /stream            chunked text/event-stream, one "data: <n>" event every 100 ms, forever
+  GET /stall?seconds=N   chunked text/event-stream: one "data: 0" event, then silence for N seconds, then the end
   GET /streams           200 {"open": <number of /stream responses still being written>}
 """
 
@@ -44,6 +45,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_json({"slept": seconds})
         elif url.path == "/stream":
             self.stream_events()
+        elif url.path == "/stall":
+            self.stall(float(parse_qs(url.query).get("seconds", ["10"])[0]))
         elif url.path == "/streams":
             with open_streams_lock:
                 self.send_json({"open": open_streams})
@@ -60,6 +63,20 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+
+    def stall(self, seconds):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            event = b"data: 0\n\n"
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.flush()
+            time.sleep(seconds)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
 
     def stream_events(self):
         global open_streams
