@@ -56,6 +56,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // AI providers over libcurl: wire formats, streaming, the retry table.
+        .target(
+            name: "KilnProviders",
+            dependencies: ["CurlClient", "KilnCore", "RedisClient"],
+            swiftSettings: swiftSettings
+        ),
+        // An HTTP server that answers the providers' APIs in their real wire formats, with every fault on demand.
+        .target(
+            name: "ProviderSimulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
         // Domain value types.
         .target(
             name: "KilnCore",
@@ -126,7 +143,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting",
+                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -179,6 +196,16 @@ let package = Package(
         .testTarget(
             name: "CurlClientTests",
             dependencies: ["CurlClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderSimulatorTests",
+            dependencies: ["ProviderSimulator", "CurlClient", .product(name: "Hummingbird", package: "hummingbird")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "KilnProvidersTests",
+            dependencies: ["KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "RedisClient", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

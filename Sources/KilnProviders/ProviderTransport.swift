@@ -1,0 +1,91 @@
+public import CurlClient
+import Foundation
+public import KilnCore
+
+/// Sends a provider's JSON requests through libcurl and turns whatever comes back into an answer or a
+/// ``ProviderError``: the part every provider client shares.
+public struct ProviderTransport: Sendable {
+    public let http: HTTPClient
+    public let endpoint: ProviderEndpoint
+    public let classifier: ProviderFailureClassifier
+
+    public init(http: HTTPClient, endpoint: ProviderEndpoint, provider: String) {
+        self.http = http
+        self.endpoint = endpoint
+        self.classifier = ProviderFailureClassifier(provider: provider)
+    }
+
+    /// Sends `body` to `path` and returns the 2xx response; any other status is classified and thrown.
+    public func send(_ method: String = "POST", path: String, headers: HTTPHeaders, body: [UInt8]?) async throws -> HTTPResponse {
+        let request = self.request(method, path: path, headers: headers, body: body)
+        let response: HTTPResponse
+        do {
+            response = try await self.http.execute(request, timeout: self.endpoint.totalTimeout)
+        } catch let failure as HTTPClientError {
+            throw self.classifier.error(failure)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw self.classifier.error(status: response.status, headers: response.headers, body: response.body)
+        }
+        return response
+    }
+
+    /// Sends `body` and parses the answer as JSON; a 2xx that is not JSON is a malformed response.
+    public func sendJSON(path: String, headers: HTTPHeaders, body: JSONValue) async throws -> (JSONValue, HTTPHeaders) {
+        let response = try await self.send(path: path, headers: headers, body: Array(body.canonicalJSON().utf8))
+        guard let json = JSONValue.parse(String(decoding: response.body, as: UTF8.self)) else {
+            throw self.malformed("the answer is not JSON", headers: response.headers)
+        }
+        return (json, response.headers)
+    }
+
+    /// Sends `body` and reads the answer as Server-Sent Events, handing each to `onEvent` in order until it returns
+    /// `true` for the stream's closing event. A stream that ends before that is truncated, even when the transfer
+    /// itself ended cleanly.
+    /// - Returns: the response's header fields.
+    @discardableResult
+    public func stream(
+        path: String, headers: HTTPHeaders, body: JSONValue, onEvent: (ServerSentEvent, HTTPHeaders) async throws -> Bool
+    ) async throws -> HTTPHeaders {
+        var headers = headers
+        headers.add(name: "Accept", value: "text/event-stream")
+        let request = self.request("POST", path: path, headers: headers, body: Array(body.canonicalJSON().utf8))
+        do {
+            let response = try await self.http.stream(request, timeout: self.endpoint.totalTimeout)
+            guard (200..<300).contains(response.status) else {
+                var errorBody: [UInt8] = []
+                for try await chunk in response.body { errorBody += chunk }
+                throw self.classifier.error(status: response.status, headers: response.headers, body: errorBody)
+            }
+            var parser = ServerSentEventParser()
+            for try await chunk in response.body {
+                for event in parser.parse(chunk) {
+                    // The closing event: leaving the loop drops the body, which ends the transfer.
+                    if try await onEvent(event, response.headers) { return response.headers }
+                }
+            }
+            throw ProviderError(
+                kind: .truncatedStream, provider: self.classifier.provider, status: response.status,
+                message: "the stream ended without its closing event", requestID: ProviderFailureClassifier.requestID(response.headers),
+                isRetryable: true)
+        } catch let failure as HTTPClientError {
+            throw self.classifier.error(failure)
+        }
+    }
+
+    /// An answer that arrived but is not in the provider's documented format.
+    public func malformed(_ message: String, headers: HTTPHeaders) -> ProviderError {
+        ProviderError(
+            kind: .malformedResponse, provider: self.classifier.provider, message: message,
+            requestID: ProviderFailureClassifier.requestID(headers), isRetryable: true)
+    }
+
+    private func request(_ method: String, path: String, headers: HTTPHeaders, body: [UInt8]?) -> HTTPRequest {
+        var fields = headers
+        if body != nil { fields.add(name: "Content-Type", value: "application/json") }
+        for (name, value) in self.endpoint.extraHeaders { fields.add(name: name, value: value) }
+        return HTTPRequest(
+            method: method, url: self.endpoint.baseURL + path, headers: fields, body: body, firstByteTimeout: self.endpoint.firstByteTimeout,
+            idleTimeout: self.endpoint.idleTimeout)
+    }
+}

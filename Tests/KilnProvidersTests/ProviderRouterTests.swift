@@ -1,0 +1,120 @@
+import Foundation
+import KilnCore
+import KilnProviders
+import RedisClient
+import Synchronization
+import Testing
+
+/// The router against the simulator, with its parking in the real Redis the test command started.
+@Suite struct ProviderRouterTests {
+    /// A provider that counts the calls that reach it.
+    final class Counted: TextProvider {
+        let inner: any TextProvider
+        let calls = Mutex(0)
+        var name: String { self.inner.name }
+
+        init(_ inner: any TextProvider) {
+            self.inner = inner
+        }
+
+        var count: Int { self.calls.withLock { $0 } }
+
+        func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
+            self.calls.withLock { $0 += 1 }
+            return try await self.inner.generate(request)
+        }
+
+        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration {
+            self.calls.withLock { $0 += 1 }
+            return try await self.inner.stream(request, onDelta: onDelta)
+        }
+    }
+
+    static let request = TextGenerationRequest(model: "test-model", messages: [.user("Tell me about the sea.")])
+
+    /// Parking on a namespace of the test's own, so tests never see each other's parked providers.
+    func parking() throws -> (ProviderParking, RedisPool) {
+        let url = try #require(ProcessInfo.processInfo.environment["KILN_TEST_REDIS_URL"], "run the tests with deploy/local/test.sh")
+        var configuration = try #require(RedisConfiguration(url: url))
+        configuration.poolSize = 2
+        let pool = RedisPool(configuration: configuration)
+        return (ProviderParking(redis: pool, namespace: "test-\(UUID().uuidString.prefix(8))"), pool)
+    }
+
+    @Test func aRetryAfterParksTheProviderForEveryWorkerWithoutAnotherCall() async throws {
+        let (parking, pool) = try self.parking()
+        try await SimulatorFixture.with { fixture in
+            let throttled = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "rate_limit; retry_after=7")))
+            let first = ProviderRouter(name: "text", providers: [throttled], parking: parking)
+            let error = await #expect(throws: ProviderError.self) { try await first.generate(Self.request) }
+            #expect(error?.kind == .rateLimited)
+            #expect(error?.retryAfter == .seconds(7))
+            #expect(throttled.count == 1, "a throttled provider is not retried in-process")
+
+            // Another worker, with the same provider healthy: it does not call it while the park lasts.
+            let healthy = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let second = ProviderRouter(name: "text", providers: [healthy], parking: parking)
+            let parked = await #expect(throws: ProviderError.self) { try await second.generate(Self.request) }
+            #expect(parked?.kind == .rateLimited)
+            let wait = try #require(parked?.retryAfter)
+            #expect(wait > .seconds(5) && wait <= .seconds(7))
+            #expect(healthy.count == 0)
+        }
+        try await pool.close()
+    }
+
+    @Test func theFallbackTakesOverWhileThePrimaryIsOpenAndThePrimaryComesBack() async throws {
+        let (parking, pool) = try self.parking()
+        try await SimulatorFixture.with { fixture in
+            // The primary's key is refused once: that opens its circuit at once.
+            let primary = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "status; code=401; times=1; key=\(UUID())")))
+            let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let router = ProviderRouter(
+                name: "text", providers: [primary, fallback], parking: parking,
+                breaker: CircuitBreaker.Configuration(openDuration: .milliseconds(300)))
+
+            let answer = try await router.generate(Self.request)
+            #expect(!answer.text.isEmpty)
+            #expect((primary.count, fallback.count) == (1, 1))
+            guard case .open = router.circuits["anthropic"] else {
+                Issue.record("the primary's circuit is \(String(describing: router.circuits["anthropic"]))")
+                return
+            }
+            _ = try await router.generate(Self.request)
+            #expect((primary.count, fallback.count) == (1, 2), "an open circuit is skipped")
+
+            try await Task.sleep(for: .milliseconds(400))
+            _ = try await router.generate(Self.request)
+            #expect((primary.count, fallback.count) == (2, 2), "the probe goes to the primary, which answers")
+            #expect(router.circuits["anthropic"] == .closed)
+        }
+        try await pool.close()
+    }
+
+    @Test func serverErrorsAreRetriedInPlaceBeforeTheFallback() async throws {
+        let (parking, pool) = try self.parking()
+        try await SimulatorFixture.with { fixture in
+            let flaky = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint(fault: "server_error; times=2; key=\(UUID())")))
+            let fallback = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let policy = ProviderCallPolicy(retry: .exponentialJitter(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20)))
+            let router = ProviderRouter(name: "text", providers: [flaky, fallback], policy: policy, parking: parking)
+            let answer = try await router.generate(Self.request)
+            #expect(!answer.text.isEmpty)
+            #expect((flaky.count, fallback.count) == (3, 0))
+        }
+        try await pool.close()
+    }
+
+    @Test func aStreamThatBrokeAfterTextReachedListenersIsNotRepeated() async throws {
+        let (parking, pool) = try self.parking()
+        try await SimulatorFixture.with { fixture in
+            let cut = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "cut; after_events=6")))
+            let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let router = ProviderRouter(name: "text", providers: [cut, fallback], parking: parking)
+            let error = await #expect(throws: ProviderError.self) { _ = try await router.stream(Self.request) { _ in } }
+            #expect(error?.kind == .transport)
+            #expect((cut.count, fallback.count) == (1, 0))
+        }
+        try await pool.close()
+    }
+}
