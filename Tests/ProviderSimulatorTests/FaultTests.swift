@@ -205,10 +205,13 @@ struct FaultTests {
         try await withSimulator { simulator in
             let (response, body, error) = try await simulator.stream(
                 "/v1/messages", json: Self.anthropicStream, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "stall"),
-                timeout: .milliseconds(600))
+                timeout: .seconds(3))
             #expect(response.status == 200)
             #expect(error?.kind == .timeout)
-            #expect(SSEParser.parse(body).events.count == 2)
+            // Two events went out before the silence (a client may not hand over the last chunk once it times out).
+            let names = SSEParser.parse(body).events.compactMap(\.name)
+            #expect(!names.isEmpty && names.count <= 2)
+            #expect(!names.contains("content_block_delta"))
         }
     }
 

@@ -57,7 +57,8 @@ func withSimulator(
     configure(&configuration)
     let (ports, portContinuation) = AsyncStream<Int>.makeStream()
     var logger = Logger(label: "simulator-test")
-    logger.logLevel = .warning
+    // Stopping by cancellation logs errors about closed channels, which are expected here.
+    logger.logLevel = .critical
     let app = ProviderSimulator.application(configuration: configuration, logger: logger) { port in
         portContinuation.yield(port)
         portContinuation.finish()

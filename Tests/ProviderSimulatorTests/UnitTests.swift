@@ -29,7 +29,7 @@ struct FaultSpecTests {
     @Test func directiveIsFoundAndStripped() {
         let prompt = "Tell a story. [[fault: cut; after_events=2]] Please."
         #expect(FaultDirective.first(in: prompt) == "cut; after_events=2")
-        #expect(FaultDirective.stripped(prompt) == "Tell a story.  Please.")
+        #expect(FaultDirective.stripped(prompt) == "Tell a story. Please.")
         #expect(FaultDirective.first(in: "no directive [[fault: open") == nil)
     }
 

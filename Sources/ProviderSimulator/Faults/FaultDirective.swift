@@ -14,12 +14,13 @@ enum FaultDirective {
         return text[start.upperBound..<end.lowerBound].trimmingSpaces()
     }
 
-    /// `text` without its directives, so a prompt answers and counts the same with or without one.
+    /// `text` without its directives and with each run of whitespace made one space, so a prompt answers and
+    /// counts the same with or without a directive wherever it sits.
     static func stripped(_ text: String) -> String {
         var output = text
         while let start = output.range(of: opening), let end = output.range(of: closing, range: start.upperBound..<output.endIndex) {
             output.removeSubrange(start.lowerBound..<end.upperBound)
         }
-        return output
+        return output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }
