@@ -133,6 +133,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The job kinds that call providers.
+        .target(
+            name: "KilnHandlers",
+            dependencies: [
+                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
         .target(
             name: "LoadTesting",
@@ -143,7 +152,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator",
+                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -205,7 +214,11 @@ let package = Package(
         ),
         .testTarget(
             name: "KilnProvidersTests",
-            dependencies: ["KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "RedisClient", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "RedisClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -217,7 +230,7 @@ let package = Package(
             name: "KilnIntegrationTests",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
-                "CurlClient", "IdentityFixtures",
+                "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

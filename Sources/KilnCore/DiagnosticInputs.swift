@@ -42,3 +42,29 @@ public struct FailInput: KindInput {
         if let times, times < 0 { throw InputError(field: "input.times", reason: "must not be negative") }
     }
 }
+
+/// `diag.generate`: asks the text models routed to the tenant for `diag.generate`, streaming the answer to the job's
+/// events; the simulator's fault directives in the prompt make it a test of the whole provider path.
+public struct GenerateInput: KindInput {
+    public let prompt: String
+    public let system: String?
+    /// Stream the answer as `delta` events (the default), or wait for it whole.
+    public let stream: Bool?
+    /// Default 256.
+    public let maxTokens: Int?
+    /// How many answers; default 1.
+    public let choices: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case prompt, system, stream, choices
+        case maxTokens = "max_tokens"
+    }
+
+    public func validate() throws {
+        guard !prompt.isEmpty, prompt.utf8.count <= 100_000 else {
+            throw InputError(field: "input.prompt", reason: "must be between 1 and 100,000 bytes")
+        }
+        if let maxTokens, !(1...8192).contains(maxTokens) { throw InputError(field: "input.max_tokens", reason: "must be between 1 and 8192") }
+        if let choices, !(1...4).contains(choices) { throw InputError(field: "input.choices", reason: "must be between 1 and 4") }
+    }
+}

@@ -21,6 +21,9 @@ public struct JobKindCatalog: Sendable {
         JobKind(
             name: "diag.fail", input: FailInput.self, jobClass: .io, timeout: .seconds(30),
             retry: .exponentialJitter(maxAttempts: 3, baseDelay: .milliseconds(200), maxDelay: .seconds(5)), isDiagnostic: true),
+        JobKind(
+            name: "diag.generate", input: GenerateInput.self, jobClass: .io, timeout: .seconds(300),
+            retry: .exponentialJitter(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30)), isDiagnostic: true),
     ]
 
     /// All kinds this build serves.

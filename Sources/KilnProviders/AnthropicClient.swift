@@ -26,7 +26,7 @@ public struct AnthropicClient: TextProvider {
             }
             let text = content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined()
             return TextGeneration(
-                choices: [text], finishReason: Self.finishReason(json["stop_reason"]?.stringValue), usage: Self.usage(json["usage"]),
+                choices: [text], finishReason: Self.finishReason(json["stop_reason"]?.stringValue), usage: Self.usage(json["usage"]), provider: self.name,
                 model: json["model"]?.stringValue ?? request.model, requestID: ProviderFailureClassifier.requestID(headers))
         }
     }
@@ -35,7 +35,7 @@ public struct AnthropicClient: TextProvider {
         _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
     ) async throws -> TextGeneration {
         try await self.eachChoice(of: request) { choice in
-            var accumulator = StreamAccumulator(model: request.model)
+            var accumulator = StreamAccumulator(provider: self.name, model: request.model)
             let headers = try await self.transport.stream(path: "/v1/messages", headers: self.headers, body: Self.body(request, stream: true)) {
                 event, headers in
                 try await accumulator.handle(event, headers: headers, classifier: self.transport.classifier) {
@@ -65,7 +65,7 @@ public struct AnthropicClient: TextProvider {
             let first = answers[0].1
             return TextGeneration(
                 choices: answers.map(\.1.text), finishReason: first.finishReason, usage: answers.map(\.1.usage).reduce(TokenUsage(), +),
-                model: first.model, requestID: first.requestID)
+                provider: first.provider, model: first.model, requestID: first.requestID)
         }
     }
 
@@ -120,12 +120,14 @@ public struct AnthropicClient: TextProvider {
 /// Follows one Messages stream: `message_start`, content blocks with their deltas, `message_delta` with the
 /// cumulative usage, `message_stop`; `ping` and unknown events are skipped, `error` ends it with that error.
 private struct StreamAccumulator {
+    let provider: String
     var model: String
     var text = ""
     var usage = TokenUsage()
     var stopReason: String?
 
-    init(model: String) {
+    init(provider: String, model: String) {
+        self.provider = provider
         self.model = model
     }
 
@@ -169,7 +171,7 @@ private struct StreamAccumulator {
 
     func generation(requestID: String?) -> TextGeneration {
         TextGeneration(
-            choices: [self.text], finishReason: AnthropicClient.finishReason(self.stopReason), usage: self.usage, model: self.model,
+            choices: [self.text], finishReason: AnthropicClient.finishReason(self.stopReason), usage: self.usage, provider: self.provider, model: self.model,
             requestID: requestID)
     }
 }

@@ -34,7 +34,7 @@ public struct OpenAIChatClient: TextProvider {
             reasons[index] = choice["finish_reason"]?.stringValue
         }
         return TextGeneration(
-            choices: texts, finishReason: Self.finishReason(reasons.first ?? nil), usage: Self.usage(json["usage"]),
+            choices: texts, finishReason: Self.finishReason(reasons.first ?? nil), usage: Self.usage(json["usage"]), provider: self.name,
             model: json["model"]?.stringValue ?? request.model, requestID: ProviderFailureClassifier.requestID(headers))
     }
 
@@ -75,7 +75,7 @@ public struct OpenAIChatClient: TextProvider {
             return false
         }
         return TextGeneration(
-            choices: texts, finishReason: Self.finishReason(reasons[0]), usage: usage, model: model,
+            choices: texts, finishReason: Self.finishReason(reasons[0]), usage: usage, provider: self.name, model: model,
             requestID: ProviderFailureClassifier.requestID(headers))
     }
 

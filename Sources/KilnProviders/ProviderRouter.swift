@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// A tenant's text providers in order of preference, used as one: each request goes to the first provider that is
+/// A tenant's text models in order of preference, used as one: each request goes to the first provider that is
 /// neither parked nor behind an open circuit, is retried there as ``ProviderCallPolicy`` says, and moves on to the
 /// next when that provider gives up.
 ///
@@ -10,23 +10,26 @@ import Synchronization
 /// attempt.
 public final class ProviderRouter: TextProvider {
     public let name: String
-    private let providers: [any TextProvider]
+    private let models: [RoutedModel]
     private let policy: ProviderCallPolicy
     private let parking: ProviderParking
     private let breakers: Mutex<[String: CircuitBreaker]>
+    private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameters:
-    ///   - providers: the primary first, then the fallbacks.
+    ///   - models: the primary first, then the fallbacks; each request is sent with the step's model.
     ///   - breaker: the circuit configuration each provider gets, kept per process.
+    ///   - clock: the time circuits open and close by; tests move it on instead of waiting.
     public init(
-        name: String, providers: [any TextProvider], policy: ProviderCallPolicy = .init(), parking: ProviderParking,
-        breaker: CircuitBreaker.Configuration = .init()
+        name: String, models: [RoutedModel], policy: ProviderCallPolicy = .init(), parking: ProviderParking,
+        breaker: CircuitBreaker.Configuration = .init(), clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
+        self.clock = clock
         self.name = name
-        self.providers = providers
+        self.models = models
         self.policy = policy
         self.parking = parking
-        self.breakers = Mutex(Dictionary(providers.map { ($0.name, CircuitBreaker(configuration: breaker)) }, uniquingKeysWith: { first, _ in first }))
+        self.breakers = Mutex(Dictionary(models.map { ($0.provider.name, CircuitBreaker(configuration: breaker)) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Where each provider's circuit stands, by name.
@@ -35,7 +38,7 @@ public final class ProviderRouter: TextProvider {
     }
 
     public func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
-        try await self.route { provider, _ in try await provider.generate(request) }
+        try await self.route { step, _ in try await step.provider.generate(request.asking(step.model)) }
     }
 
     /// Streams from the first provider that answers. Once a delta has reached `onDelta`, a failure is not retried
@@ -43,8 +46,8 @@ public final class ProviderRouter: TextProvider {
     public func stream(
         _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
     ) async throws -> TextGeneration {
-        try await self.route { provider, delivered in
-            try await provider.stream(request) { delta in
+        try await self.route { step, delivered in
+            try await step.provider.stream(request.asking(step.model)) { delta in
                 delivered.value.store(true, ordering: .relaxed)
                 try await onDelta(delta)
             }
@@ -56,39 +59,40 @@ public final class ProviderRouter: TextProvider {
         let value = Atomic(false)
     }
 
-    private func route(_ call: (any TextProvider, DeliveryMark) async throws -> TextGeneration) async throws -> TextGeneration {
+    private func route(_ call: (RoutedModel, DeliveryMark) async throws -> TextGeneration) async throws -> TextGeneration {
         var lastError: ProviderError?
         var shortestPark: Duration?
-        for provider in self.providers {
+        for step in self.models {
+            let provider = step.provider
             if let parked = try await self.parking.remaining(provider.name) {
                 shortestPark = min(shortestPark ?? parked, parked)
                 continue
             }
-            guard self.withBreaker(of: provider, { $0.allowsCall(at: .now) }) else { continue }
+            guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else { continue }
             var attempt = 1
             while true {
                 let delivered = DeliveryMark()
                 do {
-                    let answer = try await call(provider, delivered)
-                    self.withBreaker(of: provider) { $0.record(failure: false, at: .now) }
+                    let answer = try await call(step, delivered)
+                    self.withBreaker(of: provider) { $0.record(failure: false, at: self.clock()) }
                     return answer
                 } catch let error as ProviderError {
                     lastError = error
                     // A request the provider refused says nothing about the provider's health.
                     let providerFailed = error.kind != .invalidRequest && error.kind != .contentRefused
-                    self.withBreaker(of: provider) { $0.record(failure: providerFailed, at: .now) }
+                    self.withBreaker(of: provider) { $0.record(failure: providerFailed, at: self.clock()) }
                     if delivered.value.load(ordering: .relaxed) { throw error }
                     switch self.policy.decide(error, attempt: attempt, unitRandom: Double.random(in: 0..<1)) {
                     case .retry(let delay):
                         try await Task.sleep(for: delay)
                         attempt += 1
-                        guard self.withBreaker(of: provider, { $0.allowsCall(at: .now) }) else { break }
+                        guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else { break }
                         continue
                     case .park(let duration):
                         try await self.parking.park(provider.name, for: duration)
                         shortestPark = min(shortestPark ?? duration, duration)
                     case .disable:
-                        self.withBreaker(of: provider) { $0.open(at: .now) }
+                        self.withBreaker(of: provider) { $0.open(at: self.clock()) }
                     case .nextProvider:
                         break
                     case .fail:
@@ -113,5 +117,13 @@ public final class ProviderRouter: TextProvider {
             defer { breakers[provider.name] = breaker }
             return body(&breaker)
         }
+    }
+}
+
+extension TextGenerationRequest {
+    fileprivate func asking(_ model: String) -> TextGenerationRequest {
+        var request = self
+        request.model = model
+        return request
     }
 }

@@ -18,15 +18,20 @@ public struct TextGeneration: Sendable, Equatable {
     public var finishReason: FinishReason
     /// Tokens consumed, as the provider counted them.
     public var usage: TokenUsage
+    /// The provider that answered, by its name in Kiln's configuration.
+    public var provider: String
     /// The model that answered, as the provider named it.
     public var model: String
     /// The provider's id of the request, to quote to its support.
     public var requestID: String?
 
-    public init(choices: [String], finishReason: FinishReason, usage: TokenUsage, model: String, requestID: String? = nil) {
+    public init(
+        choices: [String], finishReason: FinishReason, usage: TokenUsage, provider: String, model: String, requestID: String? = nil
+    ) {
         self.choices = choices
         self.finishReason = finishReason
         self.usage = usage
+        self.provider = provider
         self.model = model
         self.requestID = requestID
     }

@@ -17,9 +17,12 @@ public struct JobContext: Sendable {
         try await queue.emit("progress", data: data, job: job.id, attempt: job.attempt, progress: data)
     }
 
-    /// Streams a piece of generated text to the job's listeners.
-    public func delta(_ text: String) async throws {
-        try await queue.emit("delta", data: JSONValue.object(["text": .string(text)]).canonicalJSON(), job: job.id, attempt: job.attempt)
+    /// Streams a piece of generated text to the job's listeners; `choice` tells apart the answers of a job that asked
+    /// for several (it is left out for the first).
+    public func delta(_ text: String, choice: Int = 0) async throws {
+        var fields: [String: JSONValue] = ["text": .string(text)]
+        if choice > 0 { fields["choice"] = .number(Double(choice)) }
+        try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt)
     }
 
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary

@@ -14,6 +14,10 @@ public struct SimulatorConfiguration: Sendable {
     /// Status polls a fal.ai request takes to complete: the first ones answer `IN_QUEUE` with a falling
     /// position, the one before completion `IN_PROGRESS`, and this one `COMPLETED`. Default 4.
     public var falPollsToComplete: Int
+    /// Called after each piece of a streamed answer is written, with the request id the answer carries (its
+    /// `request-id` or `x-request-id`) and the bytes; for benchmarks that time what becomes of each piece downstream.
+    /// Default none.
+    public var onStreamWrite: (@Sendable (_ requestID: String, _ bytes: [UInt8]) -> Void)?
 
     /// Creates a configuration; every argument has the default stated on its property.
     public init(
@@ -22,7 +26,8 @@ public struct SimulatorConfiguration: Sendable {
         deltaInterval: Duration = .milliseconds(10),
         scenario: SimulatorScenario = .init(),
         backlog: Int = 4096,
-        falPollsToComplete: Int = 4
+        falPollsToComplete: Int = 4,
+        onStreamWrite: (@Sendable (_ requestID: String, _ bytes: [UInt8]) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -30,5 +35,6 @@ public struct SimulatorConfiguration: Sendable {
         self.scenario = scenario
         self.backlog = backlog
         self.falPollsToComplete = falPollsToComplete
+        self.onStreamWrite = onStreamWrite
     }
 }

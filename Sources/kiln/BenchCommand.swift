@@ -11,7 +11,8 @@ import RedisClient
 /// processes, and submit → handler-start and submit → result-readable latency at a steady rate. It starts its own
 /// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
 struct BenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bench", abstract: "Measure throughput and latency; prints figures.")
+    static let configuration = CommandConfiguration(
+        commandName: "bench", abstract: "Measure throughput and latency; prints figures.", subcommands: [ProviderBenchCommand.self])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000
@@ -22,6 +23,8 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Port of the API the benchmark starts.") var port = 8797
     @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
 
+    private var stack: BenchStack { BenchStack(connections: connections, port: port, logDirectory: logDirectory) }
+
     func run() async throws {
         try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
         let namespace = "bench-\(UUID().uuidString.prefix(8).lowercased())"
@@ -29,7 +32,7 @@ struct BenchCommand: AsyncParsableCommand {
         options.namespace = namespace
         try await Runtime.with(options) { runtime in
             try await runtime.queue.prepare()
-            let tenant = try await benchTenant(runtime)
+            let tenant = try await stack.tenant(runtime)
             let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
 
             let submitRate = try await httpSubmissions(namespace: namespace, key: key)
@@ -60,32 +63,6 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func benchTenant(_ runtime: Runtime) async throws -> Tenant {
-        let tenants = TenantStore(pool: runtime.database)
-        let id = TenantID(validating: "bench")!
-        if let tenant = try await tenants.find(id: id) { return tenant }
-        return try await tenants.create(id: id, name: "Benchmarks", weight: 1, runningCap: 1_000_000, diagnostics: true)
-    }
-
-    private func childArguments(_ command: String, namespace: String) -> [String] {
-        [command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
-         "--object-root", connections.objectRoot, "--schema", connections.schema] + (command == "worker" ? ["--metrics-port", "0"] : [])
-    }
-
-    private func startAPI(namespace: String) async throws -> ChildProcess {
-        let api = try ChildProcess(childArguments("api", namespace: namespace) + ["--port", String(port)], logTo: "\(logDirectory)/bench-api.log")
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        for _ in 0..<100 {
-            if let response = try? await client.execute(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/readyz")), response.status == 200 {
-                return api
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        await api.stop()
-        throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
-    }
-
     private func submitRequest(key: String) -> HTTPRequest {
         HTTPRequest(
             method: "POST", url: "http://127.0.0.1:\(port)/v1/jobs",
@@ -112,20 +89,8 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Runs `body`, then stops the processes, whether it succeeded or not.
-    private func stopping<T>(_ children: [ChildProcess], _ body: () async throws -> T) async throws -> T {
-        do {
-            let value = try await body()
-            for child in children { await child.stop() }
-            return value
-        } catch {
-            for child in children { await child.stop() }
-            throw error
-        }
-    }
-
     private func httpSubmissions(namespace: String, key: String) async throws -> Double {
-        try await stopping([try await startAPI(namespace: namespace)]) { try await measureSubmissions(key: key) }
+        try await stack.stopping([try await stack.startAPI(namespace: namespace)]) { try await measureSubmissions(key: key) }
     }
 
     private func measureSubmissions(key: String) async throws -> Double {
@@ -163,10 +128,10 @@ struct BenchCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         let children = try (0..<workers).map { index in
             try ChildProcess(
-                childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
+                stack.childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
                 logTo: "\(logDirectory)/bench-worker-\(index).log")
         }
-        return try await stopping(children) {
+        return try await stack.stopping(children) {
             while true {
                 let stats = try await runtime.queue.stats()
                 if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
@@ -183,9 +148,9 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func latency(namespace: String, key: String, followEvents: Bool) async throws -> Histogram<UInt64> {
-        let api = try await startAPI(namespace: namespace)
-        let worker = try ChildProcess(childArguments("worker", namespace: namespace), logTo: "\(logDirectory)/bench-worker-latency.log")
-        return try await stopping([api, worker]) { try await measureLatency(key: key, followEvents: followEvents) }
+        let api = try await stack.startAPI(namespace: namespace)
+        let worker = try ChildProcess(stack.childArguments("worker", namespace: namespace), logTo: "\(logDirectory)/bench-worker-latency.log")
+        return try await stack.stopping([api, worker]) { try await measureLatency(key: key, followEvents: followEvents) }
     }
 
     /// Microseconds from sending each submission to its handler's start, or (`followEvents`) to its result arriving on the

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import CurlClient
 import Hummingbird
 import KilnCore
+import KilnHandlers
+import KilnProviders
 import KilnQueue
 import KilnStore
 import KilnWorker
@@ -29,10 +32,18 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Serve this worker's Prometheus metrics on 127.0.0.1:PORT/metrics (env KILN_WORKER_METRICS_PORT); 0 serves none.")
     var metricsPort: Int = Int(ProcessInfo.processInfo.environment["KILN_WORKER_METRICS_PORT"] ?? "") ?? 0
 
+    @Option(help: "The provider configuration: providers, their keys, and the models that serve each tenant's kinds (env KILN_PROVIDERS).")
+    var providers = ProcessInfo.processInfo.environment["KILN_PROVIDERS"] ?? "deploy/providers.json"
+
     func run() async throws {
+        let providerConfiguration = try loadProviders()
         let logger = Bootstrap.logger("kiln.worker")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
+        let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
+        defer { http.shutdown() }
+        let routing = TextRouting(
+            configuration: providerConfiguration, http: http, parking: ProviderParking(redis: runtime.redis, namespace: connections.namespace))
         try await runtime.queue.prepare()
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]
@@ -40,7 +51,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let worker = Worker(
             queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .diagnostics,
+            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: runtime.database)),
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {
@@ -51,5 +62,16 @@ struct WorkerCommand: AsyncParsableCommand {
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         try await runtime.close()
+    }
+
+    /// A file that is missing or wrong stops the worker at start, naming the field.
+    private func loadProviders() throws -> ProviderConfiguration {
+        let url = URL(fileURLWithPath: providers)
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("\(providers): cannot be read") }
+        do {
+            return try ProviderConfiguration.load(data, environment: ProcessInfo.processInfo.environment, directory: url.deletingLastPathComponent())
+        } catch {
+            throw ValidationError("\(providers): \(error)")
+        }
     }
 }

@@ -103,8 +103,8 @@ final class Harness: Sendable {
         get throws { "http://127.0.0.1:\(try #require(apiPort.value, "start the API first"))" }
     }
 
-    /// Starts an in-process worker.
-    func startWorker(_ configure: (inout WorkerConfiguration) -> Void = { _ in }) {
+    /// Starts an in-process worker with the diagnostic handlers, or `handlers` when given.
+    func startWorker(handlers: HandlerRegistry = .diagnostics, _ configure: (inout WorkerConfiguration) -> Void = { _ in }) {
         var configuration = WorkerConfiguration()
         configuration.id = "test-worker-\(UUID().uuidString.prefix(6))"
         configuration.concurrency = [.io: 16, .cpu: 2]
@@ -113,10 +113,11 @@ final class Harness: Sendable {
         configure(&configuration)
         run(Worker(
             queue: queue, jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database),
-            artifacts: ArtifactStore(pool: database, objects: objects), handlers: .diagnostics, configuration: configuration, logger: logger))
+            artifacts: ArtifactStore(pool: database, objects: objects), handlers: handlers, configuration: configuration, logger: logger))
     }
 
-    private func run(_ service: some Service) {
+    /// Runs `service` until the harness is torn down.
+    func run(_ service: some Service) {
         let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: logger)
         let task = Task { try await group.run() }
         services.withLock { $0.append((group, task)) }
@@ -199,16 +200,4 @@ final class Harness: Sendable {
 struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-extension JSONValue {
-    var stringValue: String? {
-        if case .string(let text) = self { return text }
-        return nil
-    }
-
-    var numberValue: Double? {
-        if case .number(let value) = self { return value }
-        return nil
-    }
 }

@@ -187,7 +187,10 @@ import Testing
     }
 
     @Test func aHeldHighPriorityJobGoesBeforeHeldLowOnes() async throws {
-        try await Harness.with { harness in
+        // Nothing renews the first job's lease here: a long one keeps a slow, loaded run from reclaiming it midway.
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .seconds(120)
+        try await Harness.with(configuration) { harness in
             _ = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1))
             let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
             for _ in 0..<3 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "x", cap: 1, priority: .low)) }

@@ -12,7 +12,8 @@ final class WorkerProcess {
         process.executableURL = try TestServers.kilnExecutable
         process.arguments = [
             "worker", "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
-            "--schema", harness.schema, "--object-root", harness.objects.root.path, "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
+            "--schema", harness.schema, "--object-root", harness.objects.root.path,
+            "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path, "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -30,7 +30,11 @@ import Testing
         }
     }
 
-    static let request = TextGenerationRequest(model: "test-model", messages: [.user("Tell me about the sea.")])
+    static let request = TextGenerationRequest(model: "unused", messages: [.user("Tell me about the sea.")])
+
+    static func route(_ providers: any TextProvider...) -> [RoutedModel] {
+        providers.map { RoutedModel(provider: $0, model: "test-model") }
+    }
 
     /// Parking on a namespace of the test's own, so tests never see each other's parked providers.
     func parking() throws -> (ProviderParking, RedisPool) {
@@ -45,7 +49,7 @@ import Testing
         let (parking, pool) = try self.parking()
         try await SimulatorFixture.with { fixture in
             let throttled = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "rate_limit; retry_after=7")))
-            let first = ProviderRouter(name: "text", providers: [throttled], parking: parking)
+            let first = ProviderRouter(name: "text", models: Self.route(throttled), parking: parking)
             let error = await #expect(throws: ProviderError.self) { try await first.generate(Self.request) }
             #expect(error?.kind == .rateLimited)
             #expect(error?.retryAfter == .seconds(7))
@@ -53,7 +57,7 @@ import Testing
 
             // Another worker, with the same provider healthy: it does not call it while the park lasts.
             let healthy = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
-            let second = ProviderRouter(name: "text", providers: [healthy], parking: parking)
+            let second = ProviderRouter(name: "text", models: Self.route(healthy), parking: parking)
             let parked = await #expect(throws: ProviderError.self) { try await second.generate(Self.request) }
             #expect(parked?.kind == .rateLimited)
             let wait = try #require(parked?.retryAfter)
@@ -69,9 +73,10 @@ import Testing
             // The primary's key is refused once: that opens its circuit at once.
             let primary = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "status; code=401; times=1; key=\(UUID())")))
             let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let elapsed = Mutex(Duration.zero)
+            let start = ContinuousClock.now
             let router = ProviderRouter(
-                name: "text", providers: [primary, fallback], parking: parking,
-                breaker: CircuitBreaker.Configuration(openDuration: .milliseconds(300)))
+                name: "text", models: Self.route(primary, fallback), parking: parking, clock: { start + elapsed.withLock { $0 } })
 
             let answer = try await router.generate(Self.request)
             #expect(!answer.text.isEmpty)
@@ -83,7 +88,7 @@ import Testing
             _ = try await router.generate(Self.request)
             #expect((primary.count, fallback.count) == (1, 2), "an open circuit is skipped")
 
-            try await Task.sleep(for: .milliseconds(400))
+            elapsed.withLock { $0 = .seconds(31) }
             _ = try await router.generate(Self.request)
             #expect((primary.count, fallback.count) == (2, 2), "the probe goes to the primary, which answers")
             #expect(router.circuits["anthropic"] == .closed)
@@ -97,7 +102,7 @@ import Testing
             let flaky = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint(fault: "server_error; times=2; key=\(UUID())")))
             let fallback = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
             let policy = ProviderCallPolicy(retry: .exponentialJitter(maxAttempts: 3, baseDelay: .milliseconds(10), maxDelay: .milliseconds(20)))
-            let router = ProviderRouter(name: "text", providers: [flaky, fallback], policy: policy, parking: parking)
+            let router = ProviderRouter(name: "text", models: Self.route(flaky, fallback), policy: policy, parking: parking)
             let answer = try await router.generate(Self.request)
             #expect(!answer.text.isEmpty)
             #expect((flaky.count, fallback.count) == (3, 0))
@@ -110,7 +115,7 @@ import Testing
         try await SimulatorFixture.with { fixture in
             let cut = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "cut; after_events=6")))
             let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
-            let router = ProviderRouter(name: "text", providers: [cut, fallback], parking: parking)
+            let router = ProviderRouter(name: "text", models: Self.route(cut, fallback), parking: parking)
             let error = await #expect(throws: ProviderError.self) { _ = try await router.stream(Self.request) { _ in } }
             #expect(error?.kind == .transport)
             #expect((cut.count, fallback.count) == (1, 0))

@@ -3,6 +3,7 @@ import Hummingbird
 import KilnProviders
 import Logging
 import ProviderSimulator
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -10,12 +11,10 @@ import Testing
 final class SimulatorFixture: Sendable {
     let http: HTTPClient
     let baseURL: String
-    private let server: Task<Void, any Error>
 
-    private init(http: HTTPClient, baseURL: String, server: Task<Void, any Error>) {
+    private init(http: HTTPClient, baseURL: String) {
         self.http = http
         self.baseURL = baseURL
-        self.server = server
     }
 
     /// Runs `body` with a fresh simulator and client, and stops both afterwards.
@@ -26,20 +25,32 @@ final class SimulatorFixture: Sendable {
         configuration.port = 0
         configuration.deltaInterval = deltaInterval
         let port = Mutex<Int?>(nil)
-        let app = ProviderSimulator.application(configuration: configuration, logger: Logger(label: "simulator")) { bound in
+        let logger = Logger(label: "simulator")
+        let app = ProviderSimulator.application(configuration: configuration, logger: logger) { bound in
             port.withLock { $0 = bound }
         }
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        var bound: Int?
-        for _ in 0..<500 where bound == nil {
-            bound = port.withLock { $0 }
-            if bound == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: logger)
+        let server = Task { try await group.run() }
         let http = try HTTPClient()
-        defer { http.shutdown() }
-        let fixture = SimulatorFixture(http: http, baseURL: "http://127.0.0.1:\(try #require(bound, "the simulator did not start"))", server: server)
-        try await body(fixture)
+        do {
+            var bound: Int?
+            for _ in 0..<500 where bound == nil {
+                bound = port.withLock { $0 }
+                if bound == nil { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            try await body(SimulatorFixture(http: http, baseURL: "http://127.0.0.1:\(try #require(bound, "the simulator did not start"))"))
+        } catch {
+            await Self.stop(group, server, http)
+            throw error
+        }
+        await Self.stop(group, server, http)
+    }
+
+    /// Closes the client first, so no connection is left for the server to wait on, then shuts the server down.
+    private static func stop(_ group: ServiceGroup, _ server: Task<Void, any Error>, _ http: HTTPClient) async {
+        http.shutdown()
+        await group.triggerGracefulShutdown()
+        _ = try? await server.value
     }
 
     /// An endpoint at the simulator; `fault` is sent as the simulator's `x-kiln-fault` header.

@@ -205,7 +205,7 @@ struct FaultTests {
         try await withSimulator { simulator in
             let (response, body, error) = try await simulator.stream(
                 "/v1/messages", json: Self.anthropicStream, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "stall"),
-                timeout: .seconds(3))
+                timeout: .seconds(10))
             #expect(response.status == 200)
             #expect(error?.kind == .timeout)
             // Two events went out before the silence (a client may not hand over the last chunk once it times out).

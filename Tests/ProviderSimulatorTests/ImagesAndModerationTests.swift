@@ -7,7 +7,7 @@ struct ImagesAndModerationTests {
     @Test func gptImageGenerationReturnsPNGsOfTheRequestedSize() async throws {
         try await withSimulator { simulator in
             let response = try await simulator.send(
-                "/v1/images/generations", json: #"{"model":"gpt-image-1","prompt":"A lighthouse at dusk","n":2,"size":"1536x1024"}"#,
+                "/v1/images/generations", json: #"{"model":"gpt-image-1","prompt":"A lighthouse at dusk","n":2,"size":"384x256"}"#,
                 headers: SimulatorHarness.openAIHeaders)
             #expect(response.status == 200)
             let body = try jsonObject(response.body)
@@ -18,8 +18,8 @@ struct ImagesAndModerationTests {
                 let encoded = try #require(entry["b64_json"] as? String)
                 let png = [UInt8](try #require(Data(base64Encoded: encoded)))
                 let parsed = try #require(ParsedPNG(png))
-                #expect(parsed.width == 1536)
-                #expect(parsed.height == 1024)
+                #expect(parsed.width == 384)
+                #expect(parsed.height == 256)
                 #expect(parsed.crcsValid)
                 images.append(png)
             }
@@ -53,7 +53,7 @@ struct ImagesAndModerationTests {
         }
         field("model", "gpt-image-1")
         field("prompt", "Add a dragon to the sky")
-        field("size", "1024x1536")
+        field("size", "256x384")
         for index in 0..<2 {
             body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"image[]\"; filename=\"\(index).png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
             body += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("\r\n".utf8)
@@ -69,7 +69,7 @@ struct ImagesAndModerationTests {
             let encoded = try #require((json["data"] as? [[String: Any]])?.first?["b64_json"] as? String)
             let decoded = try #require(Data(base64Encoded: encoded))
             let parsed = try #require(ParsedPNG([UInt8](decoded)))
-            #expect(parsed.width == 1024 && parsed.height == 1536)
+            #expect(parsed.width == 256 && parsed.height == 384)
             #expect(((json["usage"] as? [String: Any])?["input_tokens_details"] as? [String: Any])?["image_tokens"] as? Int ?? 0 > 0)
 
             let missing = try await simulator.client.execute(

@@ -23,6 +23,9 @@ export KILN_DATABASE_URL="postgresql://kiln@127.0.0.1:$KILN_PG_PORT/kiln"
 export KILN_OBJECT_ROOT="$KILN_STATE_DIR/objects"
 export KILN_MIGRATIONS_DIR="$KILN_ROOT/migrations"
 export KILN_POLICIES="$KILN_ROOT/deploy/policies.json"
+# The provider simulator listens on 8790, where deploy/providers.json sends every provider; point KILN_PROVIDERS at a
+# file of real providers (deploy/providers.real.json, with their keys in the environment) to use them instead.
+export KILN_PROVIDERS="${KILN_PROVIDERS:-$KILN_ROOT/deploy/providers.json}"
 export KILN_API_URL="http://127.0.0.1:$KILN_API_PORT"
 # The HS256 secrets deploy/policies.json names for the apps with their own sign-in. `kiln api` refuses to start
 # without them; set them to the apps' real secrets to accept their users' tokens. Left unset, each shell makes up a

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stops everything up.sh and the start-* scripts started: API, worker, Redis, PostgreSQL.
+# Stops everything up.sh and the start-* scripts started: API, worker, provider simulator, Redis, PostgreSQL.
 # Idempotent: anything already stopped is skipped. Data under $KILN_STATE_DIR is kept.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
@@ -9,6 +9,7 @@ source "$here/env.sh"
 # Services first, so they do not log connection errors while the servers go away.
 kiln_stop_pidfile "$KILN_STATE_DIR/run/api.pid"
 kiln_stop_pidfile "$KILN_STATE_DIR/run/worker.pid"
+kiln_stop_pidfile "$KILN_STATE_DIR/run/simulator.pid"
 
 # Only shut down the Redis we started (its pidfile names a live process), never someone else's on that port.
 redis_pid=$(cat "$KILN_STATE_DIR/redis.pid" 2>/dev/null || true)

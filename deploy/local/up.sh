@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the API and the worker in the background; then runs one demo job end to end. Safe to re-run
-# (API and worker are restarted on the new build).
+# and key, the provider simulator, the API and the worker in the background; then runs two demo jobs end to
+# end: an echo, and a text generation streamed from the simulator. Safe to re-run (the services are restarted on
+# the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -34,12 +35,13 @@ key=$(<"$key_file")
 # (Re)start the services. setsid + nohup detach them from this script's session and terminal, so a
 # Ctrl-C here or closing the terminal does not take them down.
 # The worker serves its own metrics on 127.0.0.1:$KILN_WORKER_METRICS_PORT (the API's are on /metrics).
-for svc in api worker; do
+for svc in simulator api worker; do
   kiln_stop_pidfile "$KILN_STATE_DIR/run/$svc.pid"
   log="$KILN_STATE_DIR/logs/$svc.log"
   if [[ -f $log ]]; then mv "$log" "$log.1"; fi  # keep the previous run's log for post-mortems
   args=()
   [[ $svc == worker ]] && args=(--metrics-port "$KILN_WORKER_METRICS_PORT")
+  [[ $svc == simulator ]] && args=(--port 8790)
   setsid nohup "$kiln" "$svc" "${args[@]}" >"$log" 2>&1 </dev/null &
   echo $! >"$KILN_STATE_DIR/run/$svc.pid"
 done
@@ -55,34 +57,42 @@ for i in $(seq 30); do
   sleep 1
 done
 echo "API ready at $KILN_API_URL"
+for _ in $(seq 30); do
+  curl -fsS http://127.0.0.1:8790/healthz >/dev/null 2>&1 && break
+  sleep 1
+done
+curl -fsS http://127.0.0.1:8790/healthz >/dev/null 2>&1 || kiln_die "the provider simulator is not answering on 127.0.0.1:8790; see $KILN_STATE_DIR/logs/simulator.log"
 
-# The demo job: proves API -> Redis queue -> worker -> PostgreSQL works end to end.
+# The demo jobs: API -> Redis queue -> worker -> PostgreSQL end to end, then the same with a provider call
+# (the worker asks the simulator through libcurl and streams the text to the job's events).
 hdrs=(-H "Authorization: Bearer $key" -H "Kiln-Identity: demo-user")
 json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], ""))' "$1"; }
-job=$(curl -sS --fail-with-body "${hdrs[@]}" -H "Content-Type: application/json" \
-  -d '{"kind":"diag.echo","input":{"message":"hello from kiln"}}' "$KILN_API_URL/v1/jobs")
-id=$(json_field id <<<"$job")
-[[ -n $id ]] || kiln_die "no job id in response: $job"
-echo "Submitted demo job $id"
-
-status=""
-for _ in $(seq 60); do  # 30 s
-  job=$(curl -sS --fail-with-body "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id")
-  status=$(json_field status <<<"$job")
-  case $status in succeeded | failed | dead | cancelled) break ;; esac
-  sleep 0.5
-done
-python3 -m json.tool <<<"$job"
+run_demo_job() {
+  local job id status=""
+  job=$(curl -sS --fail-with-body "${hdrs[@]}" -H "Content-Type: application/json" -d "$1" "$KILN_API_URL/v1/jobs")
+  id=$(json_field id <<<"$job")
+  [[ -n $id ]] || kiln_die "no job id in response: $job"
+  echo "Submitted demo job $id: $1"
+  for _ in $(seq 60); do  # 30 s
+    job=$(curl -sS --fail-with-body "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id")
+    status=$(json_field status <<<"$job")
+    case $status in succeeded | failed | dead | cancelled) break ;; esac
+    sleep 0.5
+  done
+  python3 -m json.tool <<<"$job"
+  [[ $status == succeeded ]] || kiln_die "demo job $id ended as '${status:-still pending after 30 s}'; see the logs under $KILN_STATE_DIR/logs"
+}
+run_demo_job '{"kind":"diag.echo","input":{"message":"hello from kiln"}}'
+run_demo_job '{"kind":"diag.generate","input":{"prompt":"Tell a short story about a lighthouse keeper."}}'
 
 cat <<MSG
 
-Logs:    $KILN_STATE_DIR/logs/{api,worker}.log  (Redis: $KILN_STATE_DIR/redis.log, PostgreSQL: $KILN_STATE_DIR/postgres.log)
+Logs:    $KILN_STATE_DIR/logs/{api,worker,simulator}.log  (Redis: $KILN_STATE_DIR/redis.log, PostgreSQL: $KILN_STATE_DIR/postgres.log)
 Stop:    deploy/local/stop.sh
 Try:
   KEY=\$(cat $key_file)
   curl -sS -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" -H "Content-Type: application/json" \\
     -d '{"kind":"diag.echo","input":{"message":"hi"}}' $KILN_API_URL/v1/jobs
   curl -sS -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" $KILN_API_URL/v1/jobs/<id>
+  curl -N -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" $KILN_API_URL/v1/jobs/<id>/events
 MSG
-
-[[ $status == succeeded ]] || kiln_die "demo job $id ended as '${status:-still pending after 30 s}'; see the logs above"

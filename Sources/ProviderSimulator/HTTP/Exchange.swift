@@ -83,9 +83,11 @@ struct Exchange: Sendable {
     /// An SSE answer.
     func stream(_ events: EventStream, fault: FaultSpec?, contentType: String = "text/event-stream; charset=utf-8") -> Response {
         let transmission = Transmission(stream: events, fault: fault, interval: self.configuration.deltaInterval)
+        let requestID = self.requestID.value
+        let observe = self.configuration.onStreamWrite.map { observer in { @Sendable (bytes: [UInt8]) in observer(requestID, bytes) } }
         return Response(
             status: .ok, headers: HTTPFields(pairs: [("content-type", contentType), ("cache-control", "no-cache")] + self.successHeaders),
-            body: transmission.responseBody(contentLength: nil, requestBody: self.request.body))
+            body: transmission.responseBody(contentLength: nil, requestBody: self.request.body, afterWrite: observe))
     }
 
     var successHeaders: [(String, String)] {

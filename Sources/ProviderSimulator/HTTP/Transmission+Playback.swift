@@ -7,14 +7,17 @@ extension Transmission {
     struct DeliberateDisconnect: Error {}
 
     /// The response body that plays these steps; `contentLength` is announced when given (the whole body's length
-    /// even if a `cut` sends less).
-    func responseBody(contentLength: Int?, requestBody: RequestBody) -> ResponseBody {
+    /// even if a `cut` sends less). `afterWrite` sees each piece once it is written.
+    func responseBody(
+        contentLength: Int?, requestBody: RequestBody, afterWrite: (@Sendable ([UInt8]) -> Void)? = nil
+    ) -> ResponseBody {
         let steps = self.steps
         return ResponseBody(contentLength: contentLength) { writer in
             for step in steps {
                 switch step {
                 case .write(let bytes):
                     try await writer.write(ByteBuffer(bytes: bytes))
+                    afterWrite?(bytes)
                 case .pause(let duration):
                     try await Task.sleep(for: duration)
                 case .stall:

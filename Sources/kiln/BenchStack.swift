@@ -1,0 +1,55 @@
+import ArgumentParser
+import CurlClient
+import Foundation
+import KilnCore
+import KilnStore
+
+/// What every benchmark starts the same way: the `bench` tenant, API and worker child processes on the benchmark's
+/// namespace, and stopping them whatever happens.
+struct BenchStack {
+    let connections: ConnectionOptions
+    /// Port of the API the benchmark starts.
+    let port: Int
+    /// Where the child processes log.
+    let logDirectory: String
+
+    /// The benchmarks' tenant: diagnostics on, no running cap to speak of.
+    func tenant(_ runtime: Runtime) async throws -> Tenant {
+        let tenants = TenantStore(pool: runtime.database)
+        guard let id = TenantID(validating: "bench") else { throw ValidationError("bench is not a tenant id") }
+        if let tenant = try await tenants.find(id: id) { return tenant }
+        return try await tenants.create(id: id, name: "Benchmarks", weight: 1, runningCap: 1_000_000, diagnostics: true)
+    }
+
+    func childArguments(_ command: String, namespace: String) -> [String] {
+        [command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
+         "--object-root", connections.objectRoot, "--schema", connections.schema] + (command == "worker" ? ["--metrics-port", "0"] : [])
+    }
+
+    /// Starts an API node on ``port`` and returns once it answers `/readyz`.
+    func startAPI(namespace: String) async throws -> ChildProcess {
+        let api = try ChildProcess(childArguments("api", namespace: namespace) + ["--port", String(port)], logTo: "\(logDirectory)/bench-api.log")
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        for _ in 0..<100 {
+            if let response = try? await client.execute(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/readyz")), response.status == 200 {
+                return api
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        await api.stop()
+        throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
+    }
+
+    /// Runs `body`, then stops the processes, whether it succeeded or not.
+    func stopping<T>(_ children: [ChildProcess], _ body: () async throws -> T) async throws -> T {
+        do {
+            let value = try await body()
+            for child in children { await child.stop() }
+            return value
+        } catch {
+            for child in children { await child.stop() }
+            throw error
+        }
+    }
+}

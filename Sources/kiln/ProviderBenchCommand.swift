@@ -1,0 +1,237 @@
+import ArgumentParser
+import CurlClient
+import Dispatch
+import Foundation
+import Histogram
+import KilnCore
+import KilnProviders
+import KilnQueue
+import KilnStore
+import Logging
+import ProviderSimulator
+import ServiceLifecycle
+import Synchronization
+
+/// `kiln bench providers`: many concurrent streaming `diag.generate` jobs through one worker process against the
+/// provider simulator. Prints how many succeeded, the most calls the simulator served at once, the worker's CPU per
+/// call, and how long each delta took from leaving the simulator to reaching an SSE client of the API.
+struct ProviderBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "providers", abstract: "Concurrent streaming provider calls through one worker; prints figures.")
+
+    @OptionGroup var connections: ConnectionOptions
+    @Option(help: "Streaming diag.generate jobs submitted at once.") var streams = 1000
+    @Option(help: "Jobs whose event stream is followed to time deltas (each holds one of the API's blocking Redis connections).")
+    var listeners = 50
+    @Option(help: "Milliseconds between two deltas of the simulator.") var deltaIntervalMs = 100
+    @Option(help: "Most words per answer.") var maxTokens = 100
+    @Option(help: "Port of the API the benchmark starts.") var port = 8797
+    @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
+
+    func run() async throws {
+        guard streams > 0, (0...min(streams, 60)).contains(listeners) else {
+            throw ValidationError("--streams must be positive and --listeners between 0 and the smaller of --streams and 60")
+        }
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: true)
+        let namespace = "bench-\(UUID().uuidString.prefix(8).lowercased())"
+        var options = connections
+        options.namespace = namespace
+        let stack = BenchStack(connections: options, port: port, logDirectory: logDirectory)
+        let writes = StreamWriteLog()
+        var simulatorConfiguration = SimulatorConfiguration()
+        simulatorConfiguration.port = 0
+        simulatorConfiguration.deltaInterval = .milliseconds(deltaIntervalMs)
+        simulatorConfiguration.onStreamWrite = { requestID, bytes in writes.record(requestID, bytes) }
+        let simulatorPort = Mutex<Int?>(nil)
+        let simulator = ProviderSimulator.application(configuration: simulatorConfiguration, logger: Logger(label: "kiln.bench.simulator")) { bound in
+            simulatorPort.withLock { $0 = bound }
+        }
+        let simulatorGroup = ServiceGroup(services: [simulator], gracefulShutdownSignals: [], logger: Logger(label: "kiln.bench.simulator"))
+        let simulatorTask = Task { try await simulatorGroup.run() }
+        defer { simulatorTask.cancel() }
+        var bound: Int?
+        while bound == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            bound = simulatorPort.withLock { $0 }
+        }
+        let providersFile = try Self.writeProviders(simulatorPort: bound ?? 0, directory: logDirectory)
+
+        try await Runtime.with(options) { runtime in
+            try await runtime.queue.prepare()
+            let tenant = try await stack.tenant(runtime)
+            let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
+            let api = try await stack.startAPI(namespace: namespace)
+            let worker = try ChildProcess(
+                stack.childArguments("worker", namespace: namespace) + ["--io", String(streams + 16), "--cpu", "0", "--providers", providersFile],
+                logTo: "\(logDirectory)/bench-worker-providers.log")
+            try await stack.stopping([api, worker]) {
+                let cpuBefore = worker.cpuSeconds
+                let started = ContinuousClock.now
+                let run = try await self.submitAndFollow(key: key)
+                let outcomes = try await Self.awaitFinished(run.jobs, runtime: runtime, tenant: tenant.id)
+                let elapsed = (ContinuousClock.now - started).seconds
+                let cpu = worker.cpuSeconds - cpuBefore
+                let latency = try await self.deltaLatency(run.followed, writes: writes, key: key)
+                print(String(format: "provider streams: %d diag.generate jobs through one worker process: %d succeeded, %d failed, in %.1f s",
+                             streams, outcomes.succeeded, outcomes.failed, elapsed))
+                print(String(format: "most streaming calls the simulator served at once: %d; deltas written: %d",
+                             writes.mostConcurrent(), writes.deltaCount()))
+                print(String(format: "worker cpu: %.2f s in all, %.2f ms per streaming call", cpu, cpu * 1000 / Double(streams)))
+                print(String(format: "delta latency, leaving the simulator → reaching an SSE client of the API (%d followed jobs, %llu deltas): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                             run.followed.count, latency.totalCount, Double(latency.valueAtPercentile(50)) / 1000,
+                             Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000))
+            }
+            try await runtime.queue.deleteNamespace()
+        }
+    }
+
+    /// A provider file that sends `diag.generate` to the in-process simulator.
+    private static func writeProviders(simulatorPort: Int, directory: String) throws -> String {
+        let path = URL(fileURLWithPath: directory).appendingPathComponent("bench-providers.json").path
+        let json = """
+            {"providers": {"simulator": {"api": "anthropic", "base_url": "http://127.0.0.1:\(simulatorPort)", "api_key": "bench"}},
+             "routes": [{"tenant": "*", "kind": "diag.generate", "models": [{"provider": "simulator", "model": "claude-bench"}]}]}
+            """
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// A followed job: when its event stream opened, and when each delta arrived (monotonic nanoseconds).
+    struct Followed: Sendable {
+        let job: String
+        let openedAt: UInt64
+        let deltaArrivals: [UInt64]
+    }
+
+    /// Submits every job at once; the first `listeners` of them are followed on their event stream from right after
+    /// their submission.
+    private func submitAndFollow(key: String) async throws -> (jobs: [String], followed: [Followed]) {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
+        defer { client.shutdown() }
+        let headers: HTTPHeaders = ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user", "Content-Type": "application/json"]
+        return try await withThrowingTaskGroup(of: (String, Followed?).self) { group in
+            for index in 0..<streams {
+                group.addTask {
+                    let input: JSONValue = .object([
+                        "prompt": .string("Benchmark story number \(index), about a harbour at night."), "max_tokens": .number(Double(self.maxTokens)),
+                    ])
+                    let body = JSONValue.object(["kind": "diag.generate", "input": input]).canonicalJSON()
+                    let response = try await client.execute(
+                        HTTPRequest(method: "POST", url: "http://127.0.0.1:\(self.port)/v1/jobs", headers: headers, body: Array(body.utf8)))
+                    guard response.status == 202, let id = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"]?.stringValue else {
+                        throw ValidationError("a submission answered \(response.status): \(String(decoding: response.body, as: UTF8.self))")
+                    }
+                    guard index < self.listeners else { return (id, nil) }
+                    return (id, try await Self.follow(id, client: client, headers: headers, port: self.port))
+                }
+            }
+            var jobs: [String] = []
+            var followed: [Followed] = []
+            for try await (job, follow) in group {
+                jobs.append(job)
+                if let follow { followed.append(follow) }
+            }
+            return (jobs, followed)
+        }
+    }
+
+    /// Reads a job's event stream until its final status, noting when each delta arrives.
+    private static func follow(_ id: String, client: HTTPClient, headers: HTTPHeaders, port: Int) async throws -> Followed {
+        let response = try await client.stream(HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600))
+        let openedAt = DispatchTime.now().uptimeNanoseconds
+        var parser = ServerSentEventParser()
+        var arrivals: [UInt64] = []
+        stream: for try await chunk in response.body {
+            let now = DispatchTime.now().uptimeNanoseconds
+            for event in parser.parse(chunk) {
+                if event.event == "delta" {
+                    arrivals.append(now)
+                } else if event.event == "status", let state = JSONValue.parse(event.data)?["state"]?.stringValue,
+                    ["succeeded", "failed", "dead", "cancelled"].contains(state)
+                {
+                    break stream
+                }
+            }
+        }
+        return Followed(job: id, openedAt: openedAt, deltaArrivals: arrivals)
+    }
+
+    private static func awaitFinished(_ jobs: [String], runtime: Runtime, tenant: TenantID) async throws -> (succeeded: Int, failed: Int) {
+        var pending = jobs.compactMap(JobID.init(validating:))
+        var succeeded = 0
+        var failed = 0
+        while !pending.isEmpty {
+            var still: [JobID] = []
+            for id in pending {
+                guard let snapshot = try await runtime.queue.snapshot(id, tenant: tenant), snapshot.state.isTerminal else {
+                    still.append(id)
+                    continue
+                }
+                if snapshot.state == .succeeded { succeeded += 1 } else { failed += 1 }
+            }
+            pending = still
+            if !pending.isEmpty { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        return (succeeded, failed)
+    }
+
+    /// Pairs each followed job's deltas with the simulator's writes of the same answer, found by the provider's
+    /// request id in the job's result. Deltas sent before the follower's stream opened are left out: they waited for
+    /// the follower, not for Kiln.
+    private func deltaLatency(_ followed: [Followed], writes: StreamWriteLog, key: String) async throws -> Histogram<UInt64> {
+        let client = try HTTPClient()
+        defer { client.shutdown() }
+        let headers: HTTPHeaders = ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"]
+        var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        for follow in followed {
+            let response = try await client.execute(HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(follow.job)", headers: headers))
+            guard let requestID = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["result"]?["request_id"]?.stringValue else { continue }
+            for (sentAt, arrivedAt) in zip(writes.deltaTimes(requestID), follow.deltaArrivals) where sentAt >= follow.openedAt {
+                _ = histogram.record((arrivedAt &- sentAt) / 1000)
+            }
+        }
+        return histogram
+    }
+}
+
+/// What the in-process simulator wrote to each streamed answer, and when (monotonic nanoseconds).
+private final class StreamWriteLog: Sendable {
+    private let writes = Mutex<[String: [(at: UInt64, bytes: [UInt8])]]>([:])
+
+    func record(_ requestID: String, _ bytes: [UInt8]) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        self.writes.withLock { $0[requestID, default: []].append((now, bytes)) }
+    }
+
+    /// When each text delta of one answer was written, in order.
+    func deltaTimes(_ requestID: String) -> [UInt64] {
+        let writes = self.writes.withLock { $0[requestID] ?? [] }
+        var parser = ServerSentEventParser()
+        return writes.flatMap { write in parser.parse(write.bytes).filter { $0.event == "content_block_delta" }.map { _ in write.at } }
+    }
+
+    func deltaCount() -> Int {
+        self.writes.withLock { $0.keys.map { $0 } }.reduce(0) { $0 + self.deltaTimes($1).count }
+    }
+
+    /// The most answers that were being written at the same moment, from each answer's first to its last write.
+    func mostConcurrent() -> Int {
+        var edges: [(at: UInt64, change: Int)] = []
+        self.writes.withLock { answers in
+            for writes in answers.values {
+                guard let first = writes.first?.at, let last = writes.last?.at else { continue }
+                edges.append((first, 1))
+                edges.append((last, -1))
+            }
+        }
+        // An answer that starts when another ends overlaps it: openings sort first.
+        edges.sort { $0.at != $1.at ? $0.at < $1.at : $0.change > $1.change }
+        var open = 0
+        var most = 0
+        for edge in edges {
+            open += edge.change
+            most = max(most, open)
+        }
+        return most
+    }
+}
