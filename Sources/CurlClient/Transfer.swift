@@ -102,6 +102,13 @@ final class Transfer: @unchecked Sendable {
         self.startedAt = now
     }
 
+    /// The soonest the transfer can ever time out for lack of bytes, once started: an idle deadline counts from a byte,
+    /// which comes no sooner than the start. `nil` when it has neither timeout.
+    var soonestActivityDeadline: UInt64? {
+        guard let shortest = [self.firstByteTimeoutNanoseconds, self.idleTimeoutNanoseconds].compactMap({ $0 }).min() else { return nil }
+        return self.startedAt &+ shortest
+    }
+
     /// When the transfer times out for lack of bytes, and the error it then ends with; `nil` if it never does.
     func activityDeadline() -> (at: UInt64, error: HTTPClientError)? {
         if let lastByteAt {

@@ -38,6 +38,9 @@ final class TransferLoop: @unchecked Sendable {
     private var active: [UnsafeMutableRawPointer: Transfer] = [:]
     /// How many active transfers have a first-byte or idle timeout; when none do, the loop skips the check.
     private var watchedCount = 0
+    /// No watched transfer falls due before this (monotonic nanoseconds): bytes only ever push a deadline later, so
+    /// the loop scans the transfers only once this has passed or a new transfer may have come due sooner.
+    private var earliestDeadline: UInt64 = 0
     private var idleHandles: [EasyHandle] = []
 
     init(configuration: HTTPClientConfiguration) throws(HTTPClientError) {
@@ -163,8 +166,9 @@ final class TransferLoop: @unchecked Sendable {
         transfer.easy = easy
         transfer.markStarted(at: DispatchTime.now().uptimeNanoseconds)
         self.active[easy.raw] = transfer
-        if transfer.hasActivityTimeouts {
+        if let soonest = transfer.soonestActivityDeadline {
             self.watchedCount += 1
+            self.earliestDeadline = min(self.earliestDeadline, soonest)
         }
     }
 
@@ -173,6 +177,7 @@ final class TransferLoop: @unchecked Sendable {
     private func expireSilentTransfers() -> Int32 {
         guard self.watchedCount > 0 else { return 1000 }
         let now = DispatchTime.now().uptimeNanoseconds
+        guard now >= self.earliestDeadline else { return Self.milliseconds(until: self.earliestDeadline, from: now) }
         var nextDeadline = now &+ 1_000_000_000
         var expired: [(Transfer, HTTPClientError)] = []
         for transfer in self.active.values {
@@ -186,8 +191,13 @@ final class TransferLoop: @unchecked Sendable {
         for (transfer, error) in expired {
             self.finish(transfer, error: error)
         }
-        // Round up, so the poll does not wake a hair before the deadline and spin.
-        return Int32(clamping: (nextDeadline - now + 999_999) / 1_000_000)
+        self.earliestDeadline = nextDeadline
+        return Self.milliseconds(until: nextDeadline, from: now)
+    }
+
+    /// Rounded up, so the poll does not wake a hair before the deadline and spin.
+    private static func milliseconds(until deadline: UInt64, from now: UInt64) -> Int32 {
+        Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }
 
     private func collectCompletions() {

@@ -115,7 +115,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses JSON text; nil when it is not JSON.
     public static func parse(_ text: String) -> JSONValue? {
-        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        var text = text
+        return text.withUTF8 { JSONParser.parse($0) }
     }
 
     /// Decodes this document into a typed value.

@@ -27,7 +27,7 @@ public struct GenerateHandler: JobHandler {
         let answer: TextGeneration
         do {
             if input.stream ?? true {
-                answer = try await router.stream(request) { delta in try await context.delta(delta.text, choice: delta.choice) }
+                answer = try await Self.stream(request, through: router, to: context)
             } else {
                 answer = try await router.generate(request)
             }
@@ -47,5 +47,25 @@ public struct GenerateHandler: JobHandler {
         if answer.choices.count > 1 { result["choices"] = .array(answer.choices.map(JSONValue.string)) }
         if let requestID = answer.requestID { result["request_id"] = .string(requestID) }
         return JSONValue.object(result).canonicalJSON()
+    }
+
+    /// Streams the answer, relaying its deltas to the job's events as fast as Redis takes them.
+    private static func stream(_ request: TextGenerationRequest, through router: ProviderRouter, to context: JobContext) async throws -> TextGeneration {
+        let relay = DeltaRelay()
+        return try await withThrowingTaskGroup(of: TextGeneration?.self) { group in
+            group.addTask {
+                try await relay.run { choice, text in try await context.delta(text, choice: choice) }
+                return nil
+            }
+            group.addTask {
+                defer { relay.finish() }
+                return try await router.stream(request) { relay.append($0) }
+            }
+            var answer: TextGeneration?
+            // The first failure, of either side, cancels the other and ends the job's attempt with it.
+            for try await result in group where result != nil { answer = result }
+            guard let answer else { throw JobFailure.retryable(code: "stream_incomplete", message: "the stream ended without an answer") }
+            return answer
+        }
     }
 }

@@ -28,3 +28,65 @@ import Testing
         #expect(JSONValue.string("a\u{1}b\"c").canonicalJSON() == #""a\u0001b\"c""#)
     }
 }
+
+/// The hand-written reader against Foundation's decoder, which it replaced: the same value for every valid
+/// document; and `nil` for every invalid one, trailing commas included (which Foundation lets through).
+@Suite struct JSONParserTests {
+    static func foundation(_ text: String) -> JSONValue? {
+        try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+    }
+
+    @Test(arguments: [
+        #"  {"a" : [1, -0, 0.5, -12.75e+3, 1E2, 3e-2], "b": {"c": null, "d": [true, false]}, "e": "", "f": []}  "#,
+        #""\u00e9\u4e2d\ud83d\udc4b \/ \b\f\n\r\t \" \\""#,
+        #"[[[[[]]]]]"#, "123", "-1.5", "true", "null", "\t[\n1\r]\n",
+        #"{"text_delta":{"type":"text_delta","text":" the"},"index":0,"type":"content_block_delta"}"#,
+    ])
+    func validDocumentsReadAsFoundationReadsThem(text: String) throws {
+        let ours = try #require(JSONValue.parse(text))
+        #expect(ours == Self.foundation(text))
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,]", #"{"a":1,}"#, "01", "1.", ".5", "-", "1e", "+1", "NaN", "tru", "nul", #"{"a" 1}"#, #"{a:1}"#,
+        "[1] [2]", #""unterminated"#, "\"tab\there\"", #""\x""#, #""\ud83d""#, #""\udc4b""#, #""\u12G4""#, "'single'",
+    ])
+    func invalidDocumentsAreRefused(text: String) {
+        #expect(JSONValue.parse(text) == nil)
+    }
+
+    @Test func aRepeatedKeyKeepsItsLastValue() {
+        #expect(JSONValue.parse(#"{"dup": 1, "dup": 2}"#) == .object(["dup": .number(2)]))
+    }
+
+    @Test func nestingDeeperThanTheLimitIsRefusedWithoutCrashing() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(JSONValue.parse(deep) == nil)
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(JSONValue.parse(fine) != nil)
+    }
+
+    @Test func randomDocumentsRoundTrip() {
+        var generator = SystemRandomNumberGenerator()
+        func document(_ depth: Int) -> JSONValue {
+            switch Int.random(in: 0..<(depth > 3 ? 4 : 6), using: &generator) {
+            case 0: return .null
+            case 1: return .bool(Bool.random(using: &generator))
+            case 2: return .number(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 64)
+            case 3:
+                let scalars = (0..<Int.random(in: 0...8, using: &generator)).compactMap { _ in
+                    Unicode.Scalar(UInt32.random(in: [0x01...0x7F, 0xA0...0xD7FF, 0x1F300...0x1F5FF].randomElement(using: &generator) ?? 0x41...0x41))
+                }
+                return .string(String(String.UnicodeScalarView(scalars)))
+            case 4: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in document(depth + 1) })
+            default:
+                return .object(Dictionary((0..<Int.random(in: 0...4, using: &generator)).map { ("k\($0)", document(depth + 1)) }, uniquingKeysWith: { $1 }))
+            }
+        }
+        for _ in 0..<500 {
+            let value = document(0)
+            let text = value.canonicalJSON()
+            #expect(JSONValue.parse(text) == value, "\(text)")
+        }
+    }
+}
