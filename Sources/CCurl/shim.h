@@ -1,6 +1,9 @@
 #ifndef KILN_CCURL_SHIM_H
 #define KILN_CCURL_SHIM_H
 #include <curl/curl.h>
+// The transfer loop waits on libcurl's sockets with epoll and is woken through an eventfd; Glibc's module has neither.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed wrapper per argument kind.
 static inline CURLcode ccurl_setopt_long(CURL *_Nonnull h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
@@ -16,4 +19,15 @@ static inline CURLcode ccurl_getinfo_long(CURL *_Nonnull h, CURLINFO i, long *_N
 static inline CURLcode ccurl_getinfo_pointer(CURL *_Nonnull h, CURLINFO i, void *_Nullable *_Nonnull v) { return curl_easy_getinfo(h, i, v); }
 
 static inline CURLMcode ccurl_multi_setopt_long(CURLM *_Nonnull m, CURLMoption o, long v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode ccurl_multi_setopt_pointer(CURLM *_Nonnull m, CURLMoption o, void *_Nullable v) { return curl_multi_setopt(m, o, v); }
+static inline CURLMcode ccurl_multi_setopt_socket_function(CURLM *_Nonnull m, curl_socket_callback _Nullable f) {
+    return curl_multi_setopt(m, CURLMOPT_SOCKETFUNCTION, f);
+}
+static inline CURLMcode ccurl_multi_setopt_timer_function(CURLM *_Nonnull m, curl_multi_timer_callback _Nullable f) {
+    return curl_multi_setopt(m, CURLMOPT_TIMERFUNCTION, f);
+}
+// CURL_SOCKET_TIMEOUT is a macro of a macro, which Swift does not import.
+static inline CURLMcode ccurl_multi_socket_timeout(CURLM *_Nonnull m, int *_Nonnull running) {
+    return curl_multi_socket_action(m, CURL_SOCKET_TIMEOUT, 0, running);
+}
 #endif

@@ -5,16 +5,16 @@ import Synchronization
 
 /// Owns the libcurl multi handle and the thread that drives it.
 ///
-/// The loop thread runs `curl_multi_poll`, `curl_multi_perform` and `curl_multi_info_read`, and is the
-/// only thread that touches the multi handle, the easy handles and the transfers inside them. Other
-/// threads hand over new transfers and cancellations through `inbox` and wake the thread with
-/// `curl_multi_wakeup`, the one multi function libcurl allows from any thread.
+/// The loop thread waits on libcurl's sockets (``SocketWatcher``), hands the ready ones and libcurl's timer to
+/// `curl_multi_socket_action`, reads finished transfers with `curl_multi_info_read`, and is the only thread that
+/// touches the multi handle, the easy handles and the transfers inside them. Other threads hand over new
+/// transfers and cancellations through `inbox` and wake the thread through the watcher's eventfd.
 ///
-/// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active` and
-/// `idleHandles` are used only inside `run()`, except `curl_multi_wakeup`, which is called only with
-/// the inbox locked and `stopRequested` still false; `run()` frees the multi handle only after it has
-/// seen `stopRequested` under the same lock, so a wakeup never reaches a freed handle. `isStopped` is
-/// guarded by `stoppedCondition`.
+/// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active`,
+/// `idleHandles` and the timer are used only inside `run()` and the callbacks libcurl makes from it; the
+/// watcher's ``SocketWatcher/wake()`` is called only with the inbox locked and `stopRequested` still false,
+/// and `run()` closes the watcher only after it has seen `stopRequested` under the same lock, so a wakeup never
+/// reaches a closed descriptor. `isStopped` is guarded by `stoppedCondition`.
 final class TransferLoop: @unchecked Sendable {
     private struct Inbox {
         var submissions: [Transfer] = []
@@ -30,6 +30,10 @@ final class TransferLoop: @unchecked Sendable {
     private static let globalInitResult = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     private let multi: UnsafeMutableRawPointer
+    private let sockets: SocketWatcher
+    /// When libcurl wants `curl_multi_socket_action` called for its timeouts (monotonic nanoseconds), as its
+    /// timer callback last said; `nil` when it wants no call.
+    private var curlTimerDeadline: UInt64?
     private let connectTimeoutMilliseconds: Int
     private let inbox = Mutex(Inbox())
     /// Guards `isStopped`, which turns true once `run()` has freed everything.
@@ -51,8 +55,30 @@ final class TransferLoop: @unchecked Sendable {
             throw HTTPClientError(kind: .transport, message: "curl_multi_init failed")
         }
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
+        do {
+            self.sockets = try SocketWatcher()
+        } catch {
+            curl_multi_cleanup(multi)
+            throw error
+        }
         self.multi = multi
         self.connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
+        // Safe: libcurl calls these only from inside curl_multi_socket_action, curl_multi_add_handle and
+        // curl_multi_remove_handle on the loop thread, and the loop outlives its multi handle.
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        ccurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
+        ccurl_multi_setopt_socket_function(multi) { _, socket, what, context, _ in
+            guard let context else { return 0 }
+            Unmanaged<TransferLoop>.fromOpaque(context).takeUnretainedValue().sockets.update(socket, what: what, remove: what == 4)
+            return 0
+        }
+        ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
+        ccurl_multi_setopt_timer_function(multi) { _, milliseconds, context in
+            guard let context else { return 0 }
+            let loop = Unmanaged<TransferLoop>.fromOpaque(context).takeUnretainedValue()
+            loop.curlTimerDeadline = milliseconds < 0 ? nil : DispatchTime.now().uptimeNanoseconds &+ UInt64(milliseconds) * 1_000_000
+            return 0
+        }
     }
 
     // MARK: Any thread
@@ -103,7 +129,7 @@ final class TransferLoop: @unchecked Sendable {
     private func wakeUp(_ inbox: inout Inbox) {
         guard !inbox.wakeupPending else { return }
         inbox.wakeupPending = true
-        curl_multi_wakeup(self.multi)
+        self.sockets.wake()
     }
 
     // MARK: Loop thread
@@ -130,14 +156,30 @@ final class TransferLoop: @unchecked Sendable {
             submissions.removeAll(keepingCapacity: true)
             cancellations.removeAll(keepingCapacity: true)
 
-            var running: Int32 = 0
-            curl_multi_perform(self.multi, &running)
+            self.fireCurlTimerIfDue()
             self.collectCompletions()
-            let waitMilliseconds = self.expireSilentTransfers()
-            // Returns early on socket activity, libcurl's own timers, or curl_multi_wakeup.
-            curl_multi_poll(self.multi, nil, 0, waitMilliseconds, nil)
+            let waitMilliseconds = min(self.expireSilentTransfers(), self.millisecondsUntilCurlTimer())
+            // Returns early on socket activity or a wakeup from another thread.
+            var running: Int32 = 0
+            for ready in self.sockets.wait(milliseconds: waitMilliseconds) {
+                curl_multi_socket_action(self.multi, ready.socket, ready.flags, &running)
+            }
+            self.collectCompletions()
         }
         self.close(failing: submissions)
+    }
+
+    private func fireCurlTimerIfDue() {
+        guard let deadline = self.curlTimerDeadline, DispatchTime.now().uptimeNanoseconds >= deadline else { return }
+        self.curlTimerDeadline = nil
+        var running: Int32 = 0
+        ccurl_multi_socket_timeout(self.multi, &running)
+    }
+
+    private func millisecondsUntilCurlTimer() -> Int32 {
+        guard let deadline = self.curlTimerDeadline else { return 1000 }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return deadline <= now ? 0 : min(1000, Self.milliseconds(until: deadline, from: now))
     }
 
     private func start(_ transfer: Transfer) {
@@ -243,6 +285,7 @@ final class TransferLoop: @unchecked Sendable {
         }
         self.idleHandles.removeAll()
         curl_multi_cleanup(self.multi)
+        self.sockets.close()
         self.stoppedCondition.lock()
         self.isStopped = true
         self.stoppedCondition.broadcast()
