@@ -66,6 +66,7 @@ let package = Package(
         .target(
             name: "ProviderSimulator",
             dependencies: [
+                "KilnCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
