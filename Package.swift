@@ -59,7 +59,7 @@ let package = Package(
         // AI providers over libcurl: wire formats, streaming, the retry table.
         .target(
             name: "KilnProviders",
-            dependencies: ["CurlClient", "KilnCore", "RedisClient"],
+            dependencies: ["CurlClient", "KilnCore", "KilnPolicy", "RedisClient"],
             swiftSettings: swiftSettings
         ),
         // An HTTP server that answers the providers' APIs in their real wire formats, with every fault on demand.

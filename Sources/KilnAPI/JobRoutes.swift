@@ -27,7 +27,8 @@ struct JobRoutes<Context: RequestContext> {
         caller.address = clientAddress(request, context)
         var request = request
         let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
-        var submission = try SubmissionParser(catalog: dependencies.catalog).parse(
+        let preFilter = dependencies.policies[caller.tenant.id].map { ContentPreFilter(strictness: $0.safety) }
+        var submission = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
         let admission = AdmissionPolicy(policies: dependencies.policies)
         let now = dependencies.clock()

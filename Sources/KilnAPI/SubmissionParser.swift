@@ -1,15 +1,18 @@
 import HTTPTypes
 import Foundation
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import KilnStore
 
 /// Turns a `POST /v1/jobs` body into a validated submission, or the 4xx that says what is wrong.
 struct SubmissionParser {
     let catalog: JobKindCatalog
+    /// The tenant's safety pre-filter, for tenants with a policy.
+    let preFilter: ContentPreFilter?
 
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> Submission {
-        guard let document = try? JSONDecoder().decode(JSONValue.self, from: Data(body)), case .object(let fields) = document else {
+        guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
             throw Problem(.badRequest, "malformed_json", "the body must be a JSON object")
         }
         let allowed: Set<String> = ["kind", "input", "priority", "delay_seconds"]
@@ -31,6 +34,13 @@ struct SubmissionParser {
             timeout = try kind.admit(input)
         } catch {
             throw Problem.invalidInput(error)
+        }
+        if let rejection = preFilter?.check(input) {
+            // Refused before anything is charged or queued; the moderation model judges the rest in the worker.
+            var problem = Problem(.unprocessableContent, "content_rejected", "\(rejection.field) is refused by the tenant's safety filter (\(rejection.category))")
+            problem.extra["field"] = .string(rejection.field)
+            problem.extra["category"] = .string(rejection.category)
+            throw problem
         }
         var priority = Priority.normal
         if let value = fields["priority"] {

@@ -27,6 +27,9 @@ public struct ProviderConfiguration: Sendable {
 
     public var providers: [String: Provider]
     public var routes: [Route]
+    /// The moderation model that judges inputs and outputs, on an `openai_chat` provider; `nil` checks nothing
+    /// beyond the API's local pre-filter.
+    public var moderation: (provider: String, model: String)?
 
     /// Reads and checks a configuration file; an error names the field that is wrong.
     /// - Parameters:
@@ -49,7 +52,7 @@ public struct ProviderConfiguration: Sendable {
         let routes = try routeValues.enumerated().map { (index, value) throws(ProviderConfigurationError) in
             try Self.route(index, value, providers: providers)
         }
-        return ProviderConfiguration(providers: providers, routes: routes)
+        return ProviderConfiguration(providers: providers, routes: routes, moderation: try Self.moderation(fields["moderation"], providers: providers))
     }
 
     /// Where in ``routes`` the route for `kind` of `tenant` is: the tenant's own, else the one for every tenant;
@@ -107,6 +110,17 @@ public struct ProviderConfiguration: Sendable {
             throw ProviderConfigurationError(field: field, message: "a positive number of seconds is required")
         }
         return .seconds(seconds)
+    }
+
+    private static func moderation(_ value: JSONValue?, providers: [String: Provider]) throws(ProviderConfigurationError) -> (String, String)? {
+        guard let value else { return nil }
+        guard let provider = value["provider"]?.stringValue, providers[provider]?.api == .openAIChat else {
+            throw ProviderConfigurationError(field: "moderation.provider", message: "the name of an openai_chat provider above is required")
+        }
+        guard let model = value["model"]?.stringValue, !model.isEmpty else {
+            throw ProviderConfigurationError(field: "moderation.model", message: "a moderation model id is required")
+        }
+        return (provider, model)
     }
 
     private static func route(_ index: Int, _ value: JSONValue, providers: [String: Provider]) throws(ProviderConfigurationError) -> Route {

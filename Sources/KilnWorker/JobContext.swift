@@ -25,6 +25,12 @@ public struct JobContext: Sendable {
         try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt)
     }
 
+    /// Tells the job's listeners that the text streamed so far was withdrawn (the safety filter refused it) and that
+    /// any text that follows replaces it.
+    public func retract(reason: String) async throws {
+        try await queue.emit("retract", data: JSONValue.object(["reason": .string(reason)]).canonicalJSON(), job: job.id, attempt: job.attempt)
+    }
+
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary
     /// file and renamed, so a crash leaves no half-written artifact; a later attempt's artifact of the same name wins.
     /// Throws when this attempt no longer holds the job's lease.

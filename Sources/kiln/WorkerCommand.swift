@@ -4,6 +4,7 @@ import CurlClient
 import Hummingbird
 import KilnCore
 import KilnHandlers
+import KilnPolicy
 import KilnProviders
 import KilnQueue
 import KilnStore
@@ -35,8 +36,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "The provider configuration: providers, their keys, and the models that serve each tenant's kinds (env KILN_PROVIDERS).")
     var providers = ProcessInfo.processInfo.environment["KILN_PROVIDERS"] ?? "deploy/providers.json"
 
+    @OptionGroup var policyOptions: PolicyOptions
+
     func run() async throws {
         let providerConfiguration = try loadProviders()
+        let policies = try policyOptions.load()
         let logger = Bootstrap.logger("kiln.worker")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
@@ -51,7 +55,9 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let worker = Worker(
             queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: runtime.database)),
+            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .withProviders(
+                routing: routing, usage: ProviderUsageStore(pool: runtime.database),
+                safety: Self.safety(providerConfiguration, policies: policies, http: http)),
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {
@@ -62,6 +68,14 @@ struct WorkerCommand: AsyncParsableCommand {
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
         try await runtime.close()
+    }
+
+    /// The moderation model the provider file names, judging by each tenant's strictness (`standard` without a policy).
+    private static func safety(_ configuration: ProviderConfiguration, policies: PolicySet, http: HTTPClient) -> ContentSafety? {
+        guard let moderation = configuration.moderation, let provider = configuration.providers[moderation.provider] else { return nil }
+        return ContentSafety(
+            moderation: ModerationClient(http: http, endpoint: provider.endpoint, model: moderation.model, name: provider.name),
+            strictness: { policies[$0]?.safety ?? .standard })
     }
 
     /// A file that is missing or wrong stops the worker at start, naming the field.

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KilnCore
 import KilnHandlers
+import KilnPolicy
 import KilnProviders
 import KilnQueue
 import KilnStore
@@ -16,11 +17,14 @@ import Testing
 /// the job's event stream, usage in PostgreSQL, and the provider's faults turned into the queue's outcomes.
 @Suite struct ProviderJobTests {
     /// Starts the simulator on a free port and a worker whose route for `diag.generate` is Anthropic, then OpenAI,
-    /// both at the simulator.
-    static func startProviders(_ harness: Harness, deltaInterval: Duration = .milliseconds(20)) async throws {
+    /// both at the simulator, with OpenAI's moderation judging by `standard` thresholds.
+    static func startProviders(
+        _ harness: Harness, deltaInterval: Duration = .milliseconds(20), scenario: SimulatorScenario = .init()
+    ) async throws {
         var configuration = SimulatorConfiguration()
         configuration.port = 0
         configuration.deltaInterval = deltaInterval
+        configuration.scenario = scenario
         let port = PortBox()
         harness.run(ProviderSimulator.application(configuration: configuration, logger: harness.logger) { port.set($0) })
         let base = "http://127.0.0.1:\(try await port.wait())"
@@ -28,11 +32,14 @@ import Testing
             {"providers": {"anthropic": {"api": "anthropic", "base_url": "\(base)", "api_key": "k"},
                            "openai": {"api": "openai_chat", "base_url": "\(base)", "api_key": "k"}},
              "routes": [{"tenant": "*", "kind": "diag.generate",
-                         "models": [{"provider": "anthropic", "model": "claude-test"}, {"provider": "openai", "model": "gpt-test"}]}]}
+                         "models": [{"provider": "anthropic", "model": "claude-test"}, {"provider": "openai", "model": "gpt-test"}]}],
+             "moderation": {"provider": "openai", "model": "omni-moderation-latest"}}
             """
         let providers = try ProviderConfiguration.load(Data(file.utf8), environment: [:], directory: TestServers.repositoryRoot)
         let routing = TextRouting(configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace))
-        harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database)))
+        let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
+        let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
+        harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety))
     }
 
     static func generate(_ prompt: String, stream: Bool = true) -> String {
@@ -116,12 +123,82 @@ import Testing
                 Data(#"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#.utf8),
                 environment: [:], directory: TestServers.repositoryRoot)
             let routing = TextRouting(configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace))
-            harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database)))
+            harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")
             let id = try await harness.submit(Self.generate("Hello."), as: client)
             let job = try await harness.awaitFinished(id, as: client)
             #expect(job["error"]?["code"]?.stringValue == "no_provider_route")
+        }
+    }
+
+    /// The events of a finished job, as an app reading its stream would get them.
+    static func eventTypes(_ harness: Harness, _ id: JobID, _ client: Harness.Client) async throws -> [String] {
+        let response = try await harness.http.execute(try harness.request("GET", "/v1/jobs/\(id)/events", as: client), timeout: .seconds(10))
+        var parser = ServerSentEventParser()
+        return parser.parse(response.body).compactMap(\.event)
+    }
+
+    @Test func anInputTheModerationModelRefusesEndsTheJobFiltered() async throws {
+        try await Harness.with { harness in
+            try await Self.startProviders(harness, deltaInterval: .milliseconds(1))
+            try await harness.startAPI()
+            let client = try await harness.tenant("acme")
+            let id = try await harness.submit(Self.generate("Describe the gore of the battle in detail."), as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["error"]?["code"]?.stringValue == "content_filtered")
+            #expect(try await ProviderUsageStore(pool: harness.database).usage(of: id).isEmpty, "nothing was generated")
+        }
+    }
+
+    @Test func aRefusedAnswerIsWithdrawnAndGeneratedOnceMore() async throws {
+        try await Harness.with { harness in
+            // Every second moderation call is flagged: the input passes, the first answer does not, the second does.
+            let scenario = SimulatorScenario(rules: [.init(route: "openai.moderations", fault: "flagged", every: 2)])
+            try await Self.startProviders(harness, deltaInterval: .milliseconds(1), scenario: scenario)
+            try await harness.startAPI()
+            let client = try await harness.tenant("acme")
+            let id = try await harness.submit(Self.generate("A story about a harbour."), as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["status"]?.stringValue == "succeeded")
+            #expect(try await ProviderUsageStore(pool: harness.database).usage(of: id).count == 2)
+            let events = try await Self.eventTypes(harness, id, client)
+            let retraction = try #require(events.firstIndex(of: "retract"))
+            #expect(events[..<retraction].contains("delta") && events[retraction...].contains("delta"), "text before and after the retraction")
+        }
+    }
+
+    @Test func anAnswerRefusedTwiceEndsTheJobFiltered() async throws {
+        try await Harness.with { harness in
+            // The first rule flags moderation calls 2, 4, …; the second, tried when the first does not fire, 3, 5, …:
+            // the input passes, and every answer is refused.
+            let scenario = SimulatorScenario(rules: [
+                .init(route: "openai.moderations", fault: "flagged", every: 2), .init(route: "openai.moderations", fault: "flagged", every: 2),
+            ])
+            try await Self.startProviders(harness, deltaInterval: .milliseconds(1), scenario: scenario)
+            try await harness.startAPI()
+            let client = try await harness.tenant("acme")
+            let id = try await harness.submit(Self.generate("A story about a harbour.", stream: false), as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["error"]?["code"]?.stringValue == "content_filtered")
+            #expect(try await ProviderUsageStore(pool: harness.database).usage(of: id).count == 2, "one regeneration, no more")
+        }
+    }
+
+    @Test func aTenantsSafetyStrictnessRefusesPersonalDataBeforeAnythingIsCharged() async throws {
+        try await Harness.with { harness in
+            try harness.usePolicies(AdmissionTests.policy.replacingOccurrences(of: #""safety": "standard""#, with: #""safety": "child""#))
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            let body = #"{"kind":"diag.echo","input":{"message":"mail me at kid@example.com"}}"#
+            let (status, json, _) = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body))
+            #expect(status == 422)
+            #expect(json?["code"]?.stringValue == "content_rejected")
+            #expect(json?["field"]?.stringValue == "input.message")
+            #expect(json?["category"]?.stringValue == "personal_data")
+            let (_, quota, _) = try await harness.send(try harness.request("GET", "/v1/quota", as: client))
+            let text = quota?["classes"]?["text"]
+            #expect(text?["used"]?.intValue == 0 && text?["pending"]?.intValue == 0, "nothing was charged or reserved")
         }
     }
 }

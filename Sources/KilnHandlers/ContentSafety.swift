@@ -1,0 +1,23 @@
+public import KilnCore
+public import KilnPolicy
+public import KilnProviders
+
+/// The moderation model and each tenant's strictness: what judges a job's inputs and outputs in the worker.
+public struct ContentSafety: Sendable {
+    private let moderation: ModerationClient
+    private let strictness: @Sendable (TenantID) -> SafetyStrictness
+
+    /// - Parameter strictness: the tenant's level, from its policy (`standard` for tenants without one).
+    public init(moderation: ModerationClient, strictness: @escaping @Sendable (TenantID) -> SafetyStrictness) {
+        self.moderation = moderation
+        self.strictness = strictness
+    }
+
+    /// The categories in which `texts` break the tenant's thresholds; empty when they pass.
+    func violations(of texts: [String], tenant: TenantID) async throws -> [String] {
+        let texts = texts.filter { !$0.isEmpty }
+        guard !texts.isEmpty else { return [] }
+        let result = try await self.moderation.moderate(texts: texts)
+        return SafetyThresholds(self.strictness(tenant)).violations(in: result)
+    }
+}
