@@ -1,4 +1,5 @@
 import Foundation
+import KilnCore
 import Testing
 
 @testable import ProviderSimulator
@@ -155,14 +156,15 @@ struct ContentTests {
     }
 
     @Test func schemaInstancesSatisfyTheirSchemas() throws {
-        let schema = try JSONValue(
-            parsing: #"""
+        let schema = try #require(
+            JSONValue.parse(
+                #"""
                 {"type":"object","$defs":{"item":{"type":"object","properties":{"name":{"type":"string","maxLength":12},"weight":{"type":"number","minimum":0.5,"exclusiveMaximum":2}}}},
                  "properties":{"title":{"type":"string","minLength":30,"maxLength":40},"kind":{"enum":["a","b"]},"level":{"type":"integer","minimum":-3,"maximum":-1},
                  "tags":{"type":"array","items":{"type":"string"}},"few":{"type":"array","maxItems":1,"items":{"type":"boolean"}},
                  "many":{"type":"array","minItems":5,"items":{"$ref":"#/$defs/item"}},"maybe":{"type":["null","string"]},"fixed":{"const":42},
                  "gemini":{"type":"OBJECT","properties":{"n":{"type":"INTEGER"}}}}}
-                """#)
+                """#))
         for seed in ["x", "y", "z"] {
             var generator = SchemaInstanceGenerator(schema: schema, seed: seed)
             let value = generator.instance()
@@ -176,23 +178,15 @@ struct ContentTests {
             #expect(many.count == 5)
             for item in many {
                 #expect((item["name"]?.stringValue?.count ?? 99) <= 12)
-                let weight = try #require(item["weight"]?.doubleValue)
+                let weight = try #require(item["weight"]?.numberValue)
                 #expect(weight >= 0.5 && weight < 2)
             }
             #expect(value["maybe"]?.stringValue != nil)
             #expect(value["fixed"] == 42)
             #expect(value["gemini"]?["n"]?.intValue != nil)
             // The serialized instance is JSON that Foundation reads back.
-            #expect(try JSONSerialization.jsonObject(with: Data(value.bytes)) is [String: Any])
+            #expect(try JSONSerialization.jsonObject(with: Data(value.canonicalJSON().utf8)) is [String: Any])
         }
-    }
-
-    @Test func jsonRoundTripsWithKeyOrder() throws {
-        let text = #"{"b":1,"a":[true,null,"x\n\"y\" \u00e9 😀",2.5,-3e2]}"#
-        let value = try JSONValue(parsing: text)
-        #expect(value.serialized == #"{"b":1,"a":[true,null,"x\n\"y\" é 😀",2.5,-300]}"#)
-        #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: #"{"a":}"#) }
-        #expect(throws: JSONValue.ParseError.self) { try JSONValue(parsing: #"{"a":1} x"#) }
     }
 }
 

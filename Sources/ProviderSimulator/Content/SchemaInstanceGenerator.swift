@@ -1,9 +1,10 @@
 import Foundation
+import KilnCore
 
 /// Generates a JSON instance that is valid for a JSON Schema, as structured-output models answer.
 ///
 /// Covers what structured outputs use: `type` (also a list, and Gemini's upper-case names), `enum`, `const`,
-/// `properties` (every property is filled), `items` with `minItems`/`maxItems` (3 items unless the bounds say
+/// `properties` (every property is filled, in the order of their names), `items` with `minItems`/`maxItems` (3 items unless the bounds say
 /// otherwise), string `minLength`/`maxLength`, number and integer bounds (inclusive and exclusive), `anyOf` /
 /// `oneOf` / `allOf` (the first branch), `nullable`, and local `$ref`s into `$defs` or `definitions`.
 struct SchemaInstanceGenerator {
@@ -52,17 +53,15 @@ struct SchemaInstanceGenerator {
                 return self.instance(for: branch, depth: depth + 1)
             }
         }
-        if let parts = schema["allOf"]?.arrayValue, !parts.isEmpty {
-            var merged = schema.objectValue?.filter { $0.0 != "allOf" } ?? []
+        if case .object(var merged) = schema, let parts = merged.removeValue(forKey: "allOf")?.arrayValue, !parts.isEmpty {
+            // What the schema itself says wins, then the earlier parts; properties are united.
             for part in parts {
-                let resolved = part["$ref"]?.stringValue.flatMap(self.resolve) ?? part
-                for (key, value) in resolved.objectValue ?? [] {
-                    if key == "properties", let existing = merged.firstIndex(where: { $0.0 == "properties" }),
-                        case .object(let old) = merged[existing].1, case .object(let new) = value
-                    {
-                        merged[existing].1 = .object(old + new)
-                    } else if !merged.contains(where: { $0.0 == key }) {
-                        merged.append((key, value))
+                guard case .object(let fields) = part["$ref"]?.stringValue.flatMap(self.resolve) ?? part else { continue }
+                for (key, value) in fields {
+                    if key == "properties", case .object(let old)? = merged[key], case .object(let new) = value {
+                        merged[key] = .object(old.merging(new) { first, _ in first })
+                    } else if merged[key] == nil {
+                        merged[key] = value
                     }
                 }
             }
@@ -72,8 +71,11 @@ struct SchemaInstanceGenerator {
         case "object": return self.object(for: schema, depth: depth)
         case "array": return self.array(for: schema, depth: depth)
         case "string": return .string(self.string(for: schema))
-        case "integer": return .int(self.integer(for: schema))
-        case "number": return .double(self.number(for: schema))
+        case "integer": return .number(Double(self.integer(for: schema)))
+        case "number":
+            // Bounds near the largest doubles can overflow to infinity, which JSON cannot write; null stands in.
+            let value = self.number(for: schema)
+            return value.isFinite ? .number(value) : .null
         case "boolean": return .bool(Bool.random(using: &self.generator))
         case "null": return .null
         default: return .string(self.string(for: schema))
@@ -92,18 +94,20 @@ struct SchemaInstanceGenerator {
     }
 
     private mutating func object(for schema: JSONValue, depth: Int) -> JSONValue {
-        var members: [(String, JSONValue)] = []
-        for (name, property) in schema["properties"]?.objectValue ?? [] {
-            members.append((name, self.instance(for: property, depth: depth + 1)))
+        guard case .object(let properties)? = schema["properties"] else { return .object([:]) }
+        var fields: [String: JSONValue] = [:]
+        // Sorted, so the seeded generator is drawn from in the same order on every run.
+        for (name, property) in properties.sorted(by: { $0.key < $1.key }) {
+            fields[name] = self.instance(for: property, depth: depth + 1)
         }
-        return .object(members)
+        return .object(fields)
     }
 
     private mutating func array(for schema: JSONValue, depth: Int) -> JSONValue {
         let minimum = max(schema["minItems"]?.intValue ?? 0, 0)
         let maximum = schema["maxItems"]?.intValue ?? Int.max
         let count = min(max(3, minimum), max(maximum, 0))
-        let items = schema["items"] ?? .object([])
+        let items = schema["items"] ?? .object([:])
         var elements: [JSONValue] = []
         if let prefix = schema["prefixItems"]?.arrayValue {
             for item in prefix.prefix(count) { elements.append(self.instance(for: item, depth: depth + 1)) }
@@ -148,10 +152,10 @@ struct SchemaInstanceGenerator {
     }
 
     private mutating func integer(for schema: JSONValue) -> Int {
-        var low = schema["minimum"]?.doubleValue.map { Int($0.rounded(.up)) } ?? 0
-        var high = schema["maximum"]?.doubleValue.map { Int($0.rounded(.down)) } ?? max(low, 0) + 100
-        if let exclusive = schema["exclusiveMinimum"]?.doubleValue { low = max(low, Int(exclusive.rounded(.down)) + 1) }
-        if let exclusive = schema["exclusiveMaximum"]?.doubleValue { high = min(high, Int(exclusive.rounded(.up)) - 1) }
+        var low = schema["minimum"]?.numberValue.map { Int($0.rounded(.up)) } ?? 0
+        var high = schema["maximum"]?.numberValue.map { Int($0.rounded(.down)) } ?? max(low, 0) + 100
+        if let exclusive = schema["exclusiveMinimum"]?.numberValue { low = max(low, Int(exclusive.rounded(.down)) + 1) }
+        if let exclusive = schema["exclusiveMaximum"]?.numberValue { high = min(high, Int(exclusive.rounded(.up)) - 1) }
         if schema["minimum"] == nil, schema["exclusiveMinimum"] == nil, high < low { low = high - 100 }
         guard low <= high else { return low }
         var value = Int.random(in: low...high, using: &self.generator)
@@ -163,15 +167,15 @@ struct SchemaInstanceGenerator {
     }
 
     private mutating func number(for schema: JSONValue) -> Double {
-        var low = schema["minimum"]?.doubleValue ?? 0
-        var high = schema["maximum"]?.doubleValue ?? max(low, 0) + 100
+        var low = schema["minimum"]?.numberValue ?? 0
+        var high = schema["maximum"]?.numberValue ?? max(low, 0) + 100
         if schema["minimum"] == nil, schema["maximum"] != nil, high < low { low = high - 100 }
-        if let exclusive = schema["exclusiveMinimum"]?.doubleValue { low = max(low, exclusive) }
-        if let exclusive = schema["exclusiveMaximum"]?.doubleValue { high = min(high, exclusive) }
+        if let exclusive = schema["exclusiveMinimum"]?.numberValue { low = max(low, exclusive) }
+        if let exclusive = schema["exclusiveMaximum"]?.numberValue { high = min(high, exclusive) }
         guard low < high else { return low }
         // Two decimals read like a model's number; stay strictly inside exclusive bounds.
         let value = (Double.random(in: low..<high, using: &self.generator) * 100).rounded() / 100
-        return min(max(value, low), high) == value && value != schema["exclusiveMinimum"]?.doubleValue
-            && value != schema["exclusiveMaximum"]?.doubleValue ? value : (low + high) / 2
+        return min(max(value, low), high) == value && value != schema["exclusiveMinimum"]?.numberValue
+            && value != schema["exclusiveMaximum"]?.numberValue ? value : (low + high) / 2
     }
 }

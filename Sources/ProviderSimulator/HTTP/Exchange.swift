@@ -1,4 +1,5 @@
 import Hummingbird
+import KilnCore
 
 /// One request being answered: its collected body, its ordinal, the provider whose dialect answers it, and the
 /// steps every provider route shares (counting, authentication, fault resolution, delays, error statuses).
@@ -24,11 +25,10 @@ struct Exchange: Sendable {
     /// The body as JSON.
     /// - Throws: ``Rejection`` with the provider's 400 when it is not.
     func json() throws(Rejection) -> JSONValue {
-        do {
-            return try JSONValue(parsing: self.body)
-        } catch {
-            throw self.badRequest("The request body is not valid JSON: \(error).")
+        guard let value = JSONValue.parse(String(decoding: self.body, as: UTF8.self)) else {
+            throw self.badRequest("The request body is not valid JSON.")
         }
+        return value
     }
 
     /// The provider's 400 (fal: 422) with `message`, to throw.
@@ -65,7 +65,7 @@ struct Exchange: Sendable {
     /// A JSON answer with the provider's headers, shaped by stream-type faults (`trickle`, `stall`, `cut`) and
     /// truncated by `malformed`.
     func answer(_ body: JSONValue, fault: FaultSpec?, status: Int = 200) -> Response {
-        var bytes = body.bytes
+        var bytes = Array(body.canonicalJSON().utf8)
         if fault?.mode == .malformed {
             // Cut mid-document but announce the length actually sent: the transfer succeeds, the parse fails.
             bytes = Array(bytes.prefix(max(bytes.count * 2 / 3, 1)))

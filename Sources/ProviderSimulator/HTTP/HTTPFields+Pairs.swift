@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import KilnCore
 
 extension HTTPFields {
     /// Fields from name/value pairs; a pair whose name is not a valid field name is skipped (names here are
@@ -26,6 +27,6 @@ extension Response {
     }
 
     static func json(_ status: Int, _ body: JSONValue, headers: [(String, String)] = []) -> Response {
-        .bytes(status, body.bytes, contentType: "application/json", headers: headers)
+        .bytes(status, Array(body.canonicalJSON().utf8), contentType: "application/json", headers: headers)
     }
 }

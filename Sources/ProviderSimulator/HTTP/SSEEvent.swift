@@ -1,3 +1,5 @@
+import KilnCore
+
 /// One server-sent event, or a comment line, before framing.
 struct SSEEvent: Sendable, Equatable {
     /// The `event:` field; OpenAI and Gemini send none.
@@ -8,7 +10,7 @@ struct SSEEvent: Sendable, Equatable {
     var comment: String?
 
     static func data(_ value: JSONValue, name: String? = nil) -> SSEEvent {
-        SSEEvent(name: name, data: value.serialized)
+        SSEEvent(name: name, data: value.canonicalJSON())
     }
 
     /// The event framed with `lineEnding` after each line and a blank line after the event.

@@ -1,4 +1,5 @@
 import Hummingbird
+import KilnCore
 import NIOCore
 
 /// Routes requests by method and path. The routes are the providers' own paths, and fal's
@@ -31,7 +32,7 @@ struct SimulatorResponder: HTTPResponder {
         let method = request.method
         switch (method, components) {
         case (.get, ["healthz"]):
-            return .json(200, ["status": "ok"])
+            return .json(200, .object(["status": "ok"]))
         case (_, let path) where path.first == "_simulator":
             return try await ControlRoutes(state: self.state).respond(to: &request, path: Array(path.dropFirst()))
         case (.post, ["v1", "messages"]):
@@ -51,7 +52,8 @@ struct SimulatorResponder: HTTPResponder {
         case (_, let path) where path.count >= 2 && path[0] != "v1" && path[0] != "v1beta":
             return try await FalQueue.respond(to: &request, path: path, responder: self)
         default:
-            return .json(404, ["error": ["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"]])
+            return .json(
+                404, .object(["error": .object(["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"])]))
         }
     }
 

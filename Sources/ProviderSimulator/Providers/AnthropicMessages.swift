@@ -1,4 +1,5 @@
 import Hummingbird
+import KilnCore
 
 /// `POST /v1/messages`: Anthropic's Messages API, JSON or SSE (§1 of the wire-format reference).
 enum AnthropicMessages {
@@ -23,47 +24,54 @@ enum AnthropicMessages {
         let inputTokens = TokenCount.words(in: cleanPrompt)
         let id = Provider.identifier("msg_", seed: "message/\(exchange.sequence)")
         let (stopReason, stopSequence) = Self.stopReason(completion.stop)
-        let usage: JSONValue = [
-            "input_tokens": .int(inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
-            "output_tokens": .int(completion.outputTokens),
-        ]
+        let usage: JSONValue = .object([
+            "input_tokens": .number(Double(inputTokens)), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "output_tokens": .number(Double(completion.outputTokens)),
+        ])
 
-        guard body["stream"]?.boolValue == true else {
-            let message: JSONValue = [
+        guard body["stream"] == .bool(true) else {
+            let message: JSONValue = .object([
                 "id": .string(id), "type": "message", "role": "assistant", "model": .string(model),
-                "content": [["type": "text", "text": .string(completion.text)]], "stop_reason": .string(stopReason), "stop_sequence": stopSequence,
-                "usage": usage,
-            ]
+                "content": .array([.object(["type": "text", "text": .string(completion.text)])]), "stop_reason": .string(stopReason),
+                "stop_sequence": stopSequence, "usage": usage,
+            ])
             return exchange.answer(message, fault: fault)
         }
         var events: [SSEEvent] = [
             .data(
-                [
+                .object([
                     "type": "message_start",
-                    "message": [
-                        "id": .string(id), "type": "message", "role": "assistant", "content": [], "model": .string(model), "stop_reason": .null,
-                        "stop_sequence": .null,
-                        "usage": ["input_tokens": .int(inputTokens), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0, "output_tokens": 1],
-                    ],
-                ], name: "message_start"),
-            .data(["type": "content_block_start", "index": 0, "content_block": ["type": "text", "text": ""]], name: "content_block_start"),
+                    "message": .object([
+                        "id": .string(id), "type": "message", "role": "assistant", "content": .array([]), "model": .string(model),
+                        "stop_reason": .null, "stop_sequence": .null,
+                        "usage": .object([
+                            "input_tokens": .number(Double(inputTokens)), "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+                            "output_tokens": 1,
+                        ]),
+                    ]),
+                ]), name: "message_start"),
+            .data(
+                .object(["type": "content_block_start", "index": 0, "content_block": .object(["type": "text", "text": ""])]),
+                name: "content_block_start"),
             Self.ping,
         ]
         for piece in completion.pieces {
             events.append(
-                .data(["type": "content_block_delta", "index": 0, "delta": ["type": "text_delta", "text": .string(piece)]], name: "content_block_delta"))
+                .data(
+                    .object(["type": "content_block_delta", "index": 0, "delta": .object(["type": "text_delta", "text": .string(piece)])]),
+                    name: "content_block_delta"))
         }
-        events.append(.data(["type": "content_block_stop", "index": 0], name: "content_block_stop"))
+        events.append(.data(.object(["type": "content_block_stop", "index": 0]), name: "content_block_stop"))
         events.append(
             .data(
-                [
-                    "type": "message_delta", "delta": ["stop_reason": .string(stopReason), "stop_sequence": stopSequence],
-                    "usage": ["output_tokens": .int(completion.outputTokens)],
-                ], name: "message_delta"))
-        events.append(.data(["type": "message_stop"], name: "message_stop"))
+                .object([
+                    "type": "message_delta", "delta": .object(["stop_reason": .string(stopReason), "stop_sequence": stopSequence]),
+                    "usage": .object(["output_tokens": .number(Double(completion.outputTokens))]),
+                ]), name: "message_delta"))
+        events.append(.data(.object(["type": "message_stop"]), name: "message_stop"))
         let stream = EventStream(
             events: events, terminalEvents: 1, keepAlive: Self.ping,
-            inBandError: .data(["type": "error", "error": ["type": "overloaded_error", "message": "Overloaded"]], name: "error"),
+            inBandError: .data(.object(["type": "error", "error": .object(["type": "overloaded_error", "message": "Overloaded"])]), name: "error"),
             malformed: SSEEvent(name: "content_block_delta", data: #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"#))
         return exchange.stream(stream, fault: fault)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KilnCore
 
 /// fal.ai's queue API (§5 of the wire-format reference): submit to `/{owner}/{app}[/{subpath}]`, poll
 /// `/{owner}/{app}/requests/{id}/status`, fetch `/{owner}/{app}/requests/{id}`, cancel with a PUT to `…/cancel`.
@@ -15,7 +16,7 @@ enum FalQueue {
         case .get where targetsRequest && rest.count == 3 && rest[2] == "status": route = "fal.status"
         case .get where targetsRequest && rest.count == 2: route = "fal.result"
         case .put where targetsRequest && rest.count == 3 && rest[2] == "cancel": route = "fal.cancel"
-        default: return .json(404, ["detail": .string("Path \(request.uri.path) not found")])
+        default: return .json(404, .object(["detail": .string("Path \(request.uri.path) not found")]))
         }
         let exchange = try await responder.exchange(&request, route: route, provider: .fal)
         guard let authorization = exchange.header("authorization"), authorization.hasPrefix("Key "), authorization.count > 4 else {
@@ -35,13 +36,11 @@ enum FalQueue {
             let submitted = FalRequest(application: application, input: input)
             responder.state.submitFal(id: id, request: submitted)
             let urls = self.urls(base: base, application: application, id: id)
-            var body: [(String, JSONValue)] = [("request_id", .string(id))]
-            body += [("response_url", .string(urls.response)), ("status_url", .string(urls.status)), ("cancel_url", .string(urls.cancel))]
-            if case .inQueue(let position) = submitted.status(steps: steps) {
-                body += [("queue_position", .int(position)), ("status", "IN_QUEUE")]
-            } else {
-                body += [("status", "IN_QUEUE")]
-            }
+            var body: [String: JSONValue] = [
+                "request_id": .string(id), "response_url": .string(urls.response), "status_url": .string(urls.status),
+                "cancel_url": .string(urls.cancel), "status": "IN_QUEUE",
+            ]
+            if case .inQueue(let position) = submitted.status(steps: steps) { body["queue_position"] = .number(Double(position)) }
             return exchange.answer(.object(body), fault: fault)
         }
 
@@ -54,13 +53,16 @@ enum FalQueue {
             let logs: JSONValue = exchange.query("logs") == "1" ? self.logs(polls: queued.polls) : .null
             switch queued.status(steps: steps) {
             case .inQueue(let position):
-                return exchange.answer(["status": "IN_QUEUE", "queue_position": .int(position), "response_url": .string(urls.response)], fault: fault, status: 202)
+                return exchange.answer(
+                    .object(["status": "IN_QUEUE", "queue_position": .number(Double(position)), "response_url": .string(urls.response)]), fault: fault,
+                    status: 202)
             case .inProgress:
-                return exchange.answer(["status": "IN_PROGRESS", "logs": logs, "response_url": .string(urls.response)], fault: fault, status: 202)
+                return exchange.answer(.object(["status": "IN_PROGRESS", "logs": logs, "response_url": .string(urls.response)]), fault: fault, status: 202)
             case .completed:
-                var body: [(String, JSONValue)] = [("status", "COMPLETED"), ("logs", logs), ("response_url", .string(urls.response))]
-                body.append(("metrics", ["inference_time": 1.42]))
-                if queued.cancelled { body.append(("error", "Request was cancelled")) }
+                var body: [String: JSONValue] = [
+                    "status": "COMPLETED", "logs": logs, "response_url": .string(urls.response), "metrics": .object(["inference_time": .number(1.42)]),
+                ]
+                if queued.cancelled { body["error"] = "Request was cancelled" }
                 return exchange.answer(.object(body), fault: fault)
             }
         case "fal.result":
@@ -75,9 +77,9 @@ enum FalQueue {
         default:
             guard let queued = responder.state.cancelFal(id: id, steps: steps), queued.application == application else { throw notFound }
             if queued.status(steps: steps) == .completed {
-                return .json(400, ["status": "ALREADY_COMPLETED"], headers: [(exchange.requestID.header, exchange.requestID.value)])
+                return .json(400, .object(["status": "ALREADY_COMPLETED"]), headers: [(exchange.requestID.header, exchange.requestID.value)])
             }
-            return .json(202, ["status": "CANCELLATION_REQUESTED"], headers: [(exchange.requestID.header, exchange.requestID.value)])
+            return .json(202, .object(["status": "CANCELLATION_REQUESTED"]), headers: [(exchange.requestID.header, exchange.requestID.value)])
         }
     }
 
@@ -96,7 +98,7 @@ enum FalQueue {
     static func logs(polls: Int) -> JSONValue {
         .array(
             (1...max(polls, 1)).map { step in
-                ["message": .string("step \(step * 7)/28"), "timestamp": .string(Provider.rfc3339(Date())), "labels": ["level": "INFO"]]
+                .object(["message": .string("step \(step * 7)/28"), "timestamp": .string(Provider.rfc3339(Date())), "labels": .object(["level": "INFO"])])
             })
     }
 
@@ -110,15 +112,15 @@ enum FalQueue {
         let seed = input["seed"]?.intValue ?? Int(SeededGenerator.fnv1a(prompt) % 4_294_967_296)
         let images: [JSONValue] = (0..<count).map { index in
             let image = GeneratedImage(prompt: "\(request.application)\n\(prompt)\n\(seed)", index: index, width: size.width, height: size.height)
-            return [
-                "url": .string("\(base)/_simulator/files/\(image.fileName)"), "width": .int(image.width), "height": .int(image.height),
-                "content_type": "image/png",
-            ]
+            return .object([
+                "url": .string("\(base)/_simulator/files/\(image.fileName)"), "width": .number(Double(image.width)),
+                "height": .number(Double(image.height)), "content_type": "image/png",
+            ])
         }
-        return [
-            "images": .array(images), "timings": ["inference": 1.42], "seed": .int(seed),
+        return .object([
+            "images": .array(images), "timings": .object(["inference": .number(1.42)]), "seed": .number(Double(seed)),
             "has_nsfw_concepts": .array(Array(repeating: .bool(false), count: count)), "prompt": .string(prompt),
-        ]
+        ])
     }
 
     static func size(_ input: JSONValue) -> (width: Int, height: Int) {

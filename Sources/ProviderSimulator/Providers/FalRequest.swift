@@ -1,3 +1,5 @@
+import KilnCore
+
 /// A request submitted to the simulated fal.ai queue.
 struct FalRequest: Sendable {
     /// Where a request stands after some number of status polls.

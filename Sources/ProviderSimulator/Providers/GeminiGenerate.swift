@@ -1,4 +1,5 @@
 import Hummingbird
+import KilnCore
 
 /// `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (SSE with `?alt=sse`, else a JSON
 /// array), §6 of the wire-format reference. camelCase and snake_case request fields are both accepted.
@@ -45,10 +46,10 @@ enum GeminiGenerate {
             var text: String
             if let schema {
                 var generator = SchemaInstanceGenerator(schema: schema, seed: seed)
-                text = generator.instance().serialized
+                text = generator.instance().canonicalJSON()
             } else if wantsJSON {
                 var writer = StoryWriter(seed: seed)
-                text = JSONValue.object([("narration", .string(writer.passage()))]).serialized
+                text = JSONValue.object(["narration": .string(writer.passage())]).canonicalJSON()
             } else {
                 var writer = StoryWriter(seed: seed)
                 text = writer.passage()
@@ -60,16 +61,20 @@ enum GeminiGenerate {
         let outputTokens = candidates.map(\.outputTokens).reduce(0, +)
         let responseID = Provider.identifier("", seed: "response/\(exchange.sequence)", length: 22)
         func usage(_ output: Int) -> JSONValue {
-            ["promptTokenCount": .int(promptTokens), "candidatesTokenCount": .int(output), "totalTokenCount": .int(promptTokens + output)]
+            .object([
+                "promptTokenCount": .number(Double(promptTokens)), "candidatesTokenCount": .number(Double(output)),
+                "totalTokenCount": .number(Double(promptTokens + output)),
+            ])
         }
         func response(_ candidates: [JSONValue], usage: JSONValue) -> JSONValue {
-            ["candidates": .array(candidates), "usageMetadata": usage, "modelVersion": .string(model), "responseId": .string(responseID)]
+            .object(["candidates": .array(candidates), "usageMetadata": usage, "modelVersion": .string(model), "responseId": .string(responseID)])
         }
         func candidate(_ index: Int, text: String, finish: Completion.Stop?) -> JSONValue {
-            var members: [(String, JSONValue)] = [("content", ["parts": [["text": .string(text)]], "role": "model"])]
-            if let finish { members.append(("finishReason", finish == .maxTokens ? "MAX_TOKENS" : "STOP")) }
-            members.append(("index", .int(index)))
-            return .object(members)
+            var fields: [String: JSONValue] = [
+                "content": .object(["parts": .array([.object(["text": .string(text)])]), "role": "model"]), "index": .number(Double(index)),
+            ]
+            if let finish { fields["finishReason"] = finish == .maxTokens ? "MAX_TOKENS" : "STOP" }
+            return .object(fields)
         }
 
         guard method == "streamGenerateContent" else {
@@ -89,7 +94,7 @@ enum GeminiGenerate {
         chunks.append(response(candidates.enumerated().map { candidate($0, text: "", finish: $1.stop) }, usage: usage(outputTokens)))
         guard exchange.query("alt") == "sse" else {
             // Without alt=sse the stream is one JSON array, written as it grows.
-            let array = "[" + chunks.map(\.serialized).joined(separator: ",\r\n") + "]"
+            let array = "[" + chunks.map { $0.canonicalJSON() }.joined(separator: ",\r\n") + "]"
             return exchange.answer(bytes: Array(array.utf8), contentType: "application/json; charset=UTF-8", fault: fault)
         }
         let stream = EventStream(

@@ -1,4 +1,5 @@
 import Hummingbird
+import KilnCore
 
 /// `POST /v1/moderations`, §4 of the wire-format reference.
 ///
@@ -67,15 +68,15 @@ enum Moderations {
         if let response = try await exchange.interrupt(for: fault) { return response }
         let results = inputs.map { self.result(for: $0, forced: fault?.mode == .flagged) }
         let id = Provider.identifier("modr-", seed: "moderation/\(exchange.sequence)", length: 29)
-        return exchange.answer(["id": .string(id), "model": .string(model), "results": .array(results)], fault: fault)
+        return exchange.answer(.object(["id": .string(id), "model": .string(model), "results": .array(results)]), fault: fault)
     }
 
     static func result(for input: Input, forced: Bool) -> JSONValue {
         let words = Set(
             input.texts.flatMap { FaultDirective.stripped($0).lowercased().split { !$0.isLetter && $0 != "-" }.map(String.init) })
-        var flags: [(String, JSONValue)] = []
-        var scores: [(String, JSONValue)] = []
-        var applied: [(String, JSONValue)] = []
+        var flags: [String: JSONValue] = [:]
+        var scores: [String: JSONValue] = [:]
+        var applied: [String: JSONValue] = [:]
         for category in self.categories {
             var types: [JSONValue] = []
             if !input.texts.isEmpty { types.append("text") }
@@ -86,14 +87,14 @@ enum Moderations {
             // Scores are deterministic in the text, so the same input always scores the same.
             var generator = SeededGenerator(seed: "\(category)\n\(input.texts.joined(separator: "\n"))")
             let score = flagged ? 0.9 + Double(generator.next() % 900) / 10_000 : Double(generator.next() % 1000) / 100_000
-            flags.append((category, .bool(flagged)))
-            scores.append((category, .double(score)))
-            applied.append((category, .array(types)))
+            flags[category] = .bool(flagged)
+            scores[category] = .number(score)
+            applied[category] = .array(types)
         }
-        let flagged = flags.contains { $0.1 == .bool(true) }
-        return [
+        let flagged = flags.values.contains(.bool(true))
+        return .object([
             "flagged": .bool(flagged), "categories": .object(flags), "category_scores": .object(scores),
             "category_applied_input_types": .object(applied),
-        ]
+        ])
     }
 }

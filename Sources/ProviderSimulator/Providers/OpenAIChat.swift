@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KilnCore
 
 /// `POST /v1/chat/completions`: OpenAI's chat completions, also spoken by xAI, vLLM, Ollama and the other
 /// compatible servers (§2 of the wire-format reference).
@@ -36,63 +37,69 @@ enum OpenAIChat {
         }
         let promptTokens = TokenCount.words(in: cleanPrompt)
         let completionTokens = choices.map(\.outputTokens).reduce(0, +)
-        let usage: JSONValue = [
-            "prompt_tokens": .int(promptTokens), "completion_tokens": .int(completionTokens), "total_tokens": .int(promptTokens + completionTokens),
-            "prompt_tokens_details": ["cached_tokens": 0, "audio_tokens": 0],
-            "completion_tokens_details": ["reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0],
-        ]
+        let usage: JSONValue = .object([
+            "prompt_tokens": .number(Double(promptTokens)), "completion_tokens": .number(Double(completionTokens)),
+            "total_tokens": .number(Double(promptTokens + completionTokens)),
+            "prompt_tokens_details": .object(["cached_tokens": 0, "audio_tokens": 0]),
+            "completion_tokens_details": .object([
+                "reasoning_tokens": 0, "audio_tokens": 0, "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0,
+            ]),
+        ])
         let id = Provider.identifier("chatcmpl-", seed: "completion/\(exchange.sequence)", length: 29)
-        let created = JSONValue.int(Int(Date().timeIntervalSince1970))
+        let created = JSONValue.number(Double(Int(Date().timeIntervalSince1970)))
 
-        guard body["stream"]?.boolValue == true else {
+        guard body["stream"] == .bool(true) else {
             let rendered: [JSONValue] = choices.enumerated().map { index, choice in
                 let message: JSONValue =
                     refusing
-                    ? ["role": "assistant", "content": .null, "refusal": .string(choice.text), "annotations": []]
-                    : ["role": "assistant", "content": .string(choice.text), "refusal": .null, "annotations": []]
-                return ["index": .int(index), "message": message, "logprobs": .null, "finish_reason": .string(Self.finishReason(choice.stop))]
+                    ? .object(["role": "assistant", "content": .null, "refusal": .string(choice.text), "annotations": .array([])])
+                    : .object(["role": "assistant", "content": .string(choice.text), "refusal": .null, "annotations": .array([])])
+                return .object([
+                    "index": .number(Double(index)), "message": message, "logprobs": .null, "finish_reason": .string(Self.finishReason(choice.stop)),
+                ])
             }
-            let completion: JSONValue = [
+            let completion: JSONValue = .object([
                 "id": .string(id), "object": "chat.completion", "created": created, "model": .string(model), "choices": .array(rendered),
                 "usage": usage, "service_tier": "default", "system_fingerprint": "fp_kiln_sim",
-            ]
+            ])
             return exchange.answer(completion, fault: fault)
         }
 
-        let includeUsage = body["stream_options"]?["include_usage"]?.boolValue == true
+        let includeUsage = body["stream_options"]?["include_usage"] == .bool(true)
         func chunk(_ choices: [JSONValue], usage: JSONValue = .null) -> SSEEvent {
-            var members: [(String, JSONValue)] = [
-                ("id", .string(id)), ("object", "chat.completion.chunk"), ("created", created), ("model", .string(model)),
-                ("service_tier", "default"), ("system_fingerprint", "fp_kiln_sim"), ("choices", .array(choices)),
+            var fields: [String: JSONValue] = [
+                "id": .string(id), "object": "chat.completion.chunk", "created": created, "model": .string(model), "service_tier": "default",
+                "system_fingerprint": "fp_kiln_sim", "choices": .array(choices),
             ]
             // The real API adds the `usage` key to every chunk only when usage was asked for.
-            if includeUsage { members.append(("usage", usage)) }
-            return .data(.object(members))
+            if includeUsage { fields["usage"] = usage }
+            return .data(.object(fields))
         }
         func choiceDelta(_ index: Int, _ delta: JSONValue, finish: JSONValue = .null) -> JSONValue {
-            ["index": .int(index), "delta": delta, "logprobs": .null, "finish_reason": finish]
+            .object(["index": .number(Double(index)), "delta": delta, "logprobs": .null, "finish_reason": finish])
         }
         let field = refusing ? "refusal" : "content"
-        var events = (0..<choices.count).map { chunk([choiceDelta($0, ["role": "assistant", "content": "", "refusal": .null])]) }
+        var events = (0..<choices.count).map { chunk([choiceDelta($0, .object(["role": "assistant", "content": "", "refusal": .null]))]) }
         // Choices interleave piece by piece, as the real API's do, so clients must accumulate by index.
         for position in 0..<(choices.map(\.pieces.count).max() ?? 0) {
             for (index, choice) in choices.enumerated() where position < choice.pieces.count {
-                events.append(chunk([choiceDelta(index, .object([(field, .string(choice.pieces[position]))]))]))
+                events.append(chunk([choiceDelta(index, .object([field: .string(choice.pieces[position])]))]))
             }
         }
         for (index, choice) in choices.enumerated() {
-            events.append(chunk([choiceDelta(index, [:], finish: .string(Self.finishReason(choice.stop)))]))
+            events.append(chunk([choiceDelta(index, .object([:]), finish: .string(Self.finishReason(choice.stop)))]))
         }
         if includeUsage { events.append(chunk([], usage: usage)) }
         events.append(SSEEvent(data: "[DONE]"))
         let stream = EventStream(
             events: events, terminalEvents: 1, keepAlive: SSEEvent(comment: "keep-alive"),
-            inBandError: .data([
-                "error": [
-                    "message": "The server had an error while processing your request. Sorry about that!", "type": "server_error", "param": .null,
-                    "code": .null,
-                ]
-            ]),
+            inBandError: .data(
+                .object([
+                    "error": .object([
+                        "message": "The server had an error while processing your request. Sorry about that!", "type": "server_error", "param": .null,
+                        "code": .null,
+                    ])
+                ])),
             malformed: SSEEvent(data: #"{"id":"\#(id)","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"#))
         return exchange.stream(stream, fault: fault)
     }
@@ -106,18 +113,18 @@ enum OpenAIChat {
         var json: String?
         switch format?["type"]?.stringValue {
         case "json_schema":
-            var generator = SchemaInstanceGenerator(schema: format?["json_schema"]?["schema"] ?? ["type": "object"], seed: seed)
-            json = generator.instance().serialized
+            var generator = SchemaInstanceGenerator(schema: format?["json_schema"]?["schema"] ?? .object(["type": "object"]), seed: seed)
+            json = generator.instance().canonicalJSON()
         case "json_object":
             var writer = StoryWriter(seed: seed)
-            json = JSONValue.object([("narration", .string(writer.passage()))]).serialized
+            json = JSONValue.object(["narration": .string(writer.passage())]).canonicalJSON()
         default:
             break
         }
         guard let json else {
             var writer = StoryWriter(seed: seed)
             let passage = writer.passage()
-            return fenced ? "```json\n\(JSONValue.object([("narration", .string(passage))]).serialized)\n```" : passage
+            return fenced ? "```json\n\(JSONValue.object(["narration": .string(passage)]).canonicalJSON())\n```" : passage
         }
         return fenced ? "```json\n\(json)\n```" : json
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KilnCore
 
 /// `POST /v1/images/generations` (JSON) and `POST /v1/images/edits` (multipart), §3 of the wire-format reference.
 ///
@@ -74,30 +75,27 @@ enum OpenAIImages {
         for index in 0..<parameters.count {
             let image = GeneratedImage(prompt: "\(parameters.model)\n\(prompt)", index: index, width: size.width, height: size.height)
             if wantsURL {
-                data.append(["url": .string("http://\(host)/_simulator/files/\(image.fileName)"), "revised_prompt": .string(prompt)])
+                data.append(.object(["url": .string("http://\(host)/_simulator/files/\(image.fileName)"), "revised_prompt": .string(prompt)]))
             } else {
-                data.append(["b64_json": .string(Data(image.png).base64EncodedString())])
+                data.append(.object(["b64_json": .string(Data(image.png).base64EncodedString())]))
             }
         }
-        var body: [(String, JSONValue)] = [("created", .int(Int(Date().timeIntervalSince1970))), ("data", .array(data))]
+        var body: [String: JSONValue] = ["created": .number(Double(Int(Date().timeIntervalSince1970))), "data": .array(data)]
         if gptImage {
             let textTokens = TokenCount.words(in: prompt)
             let imageTokens = parameters.inputImages * 323
             // Roughly the published per-image output cost at medium quality; its exact value matters only as a
             // number that scales with the request.
             let outputTokens = parameters.count * size.width * size.height / 1024 / 1024 * 1056
-            body += [
-                ("background", .string(parameters.background ?? "opaque")), ("output_format", "png"),
-                ("quality", .string(parameters.quality ?? "medium")), ("size", .string("\(size.width)x\(size.height)")),
-                (
-                    "usage",
-                    [
-                        "input_tokens": .int(textTokens + imageTokens),
-                        "input_tokens_details": ["text_tokens": .int(textTokens), "image_tokens": .int(imageTokens)],
-                        "output_tokens": .int(outputTokens), "total_tokens": .int(textTokens + imageTokens + outputTokens),
-                    ]
-                ),
-            ]
+            body["background"] = .string(parameters.background ?? "opaque")
+            body["output_format"] = "png"
+            body["quality"] = .string(parameters.quality ?? "medium")
+            body["size"] = .string("\(size.width)x\(size.height)")
+            body["usage"] = .object([
+                "input_tokens": .number(Double(textTokens + imageTokens)),
+                "input_tokens_details": .object(["text_tokens": .number(Double(textTokens)), "image_tokens": .number(Double(imageTokens))]),
+                "output_tokens": .number(Double(outputTokens)), "total_tokens": .number(Double(textTokens + imageTokens + outputTokens)),
+            ])
         }
         return exchange.answer(.object(body), fault: fault)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KilnCore
 
 extension Provider {
     /// An error body in the provider's own format.
@@ -12,12 +13,12 @@ extension Provider {
         switch self {
         case .anthropic:
             let (type, standard) = Self.anthropicError(status)
-            var error: [(String, JSONValue)] = [("type", .string(type)), ("message", .string(message ?? standard))]
+            var error: [String: JSONValue] = ["type": .string(type), "message": .string(message ?? standard)]
             if quota {
-                error[1].1 = .string(message ?? "You have reached your specified API usage limits. You will regain access on the first day of next month.")
-                error.append(("details", ["error_code": "enforced_spend_limit_reached"]))
+                error["message"] = .string(message ?? "You have reached your specified API usage limits. You will regain access on the first day of next month.")
+                error["details"] = .object(["error_code": "enforced_spend_limit_reached"])
             }
-            return ["type": "error", "error": .object(error), "request_id": .string(requestID)]
+            return .object(["type": "error", "error": .object(error), "request_id": .string(requestID)])
         case .openAI:
             var (standard, type, code) = Self.openAIError(status)
             if quota {
@@ -25,29 +26,50 @@ extension Provider {
                 type = "insufficient_quota"
                 code = "insufficient_quota"
             }
-            return ["error": ["message": .string(message ?? standard), "type": .string(type), "param": .null, "code": code.map(JSONValue.string) ?? .null]]
+            return .object([
+                "error": .object(["message": .string(message ?? standard), "type": .string(type), "param": .null, "code": code.map(JSONValue.string) ?? .null])
+            ])
         case .gemini:
             let (state, standard) = Self.geminiError(status)
             var details: [JSONValue] = []
             if status == 429 {
-                details.append([
-                    "@type": "type.googleapis.com/google.rpc.QuotaFailure",
-                    "violations": [[
-                        "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
-                        "quotaId": quota ? "GenerateRequestsPerDayPerProjectPerModel-FreeTier" : "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
-                    ]],
-                ])
-                details.append(["@type": "type.googleapis.com/google.rpc.Help", "links": [["description": "Learn more about Gemini API quotas", "url": "https://ai.google.dev/gemini-api/docs/rate-limits"]]])
-                if let retryDelay { details.append(["@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": .string("\(retryDelay)s")]) }
+                details.append(
+                    .object([
+                        "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                        "violations": .array([
+                            .object([
+                                "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                                "quotaId": quota ? "GenerateRequestsPerDayPerProjectPerModel-FreeTier" : "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+                            ])
+                        ]),
+                    ]))
+                details.append(
+                    .object([
+                        "@type": "type.googleapis.com/google.rpc.Help",
+                        "links": .array([
+                            .object(["description": "Learn more about Gemini API quotas", "url": "https://ai.google.dev/gemini-api/docs/rate-limits"])
+                        ]),
+                    ]))
+                if let retryDelay {
+                    details.append(.object(["@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": .string("\(retryDelay)s")]))
+                }
             }
-            return ["error": ["code": .int(status), "message": .string(message ?? standard), "status": .string(state), "details": .array(details)]]
+            return .object([
+                "error": .object([
+                    "code": .number(Double(status)), "message": .string(message ?? standard), "status": .string(state), "details": .array(details),
+                ])
+            ])
         case .fal:
             if status == 422 {
-                return ["detail": [["loc": ["body", "prompt"], "msg": .string(message ?? "field required"), "type": "value_error.missing"]]]
+                return .object([
+                    "detail": .array([
+                        .object(["loc": .array(["body", "prompt"]), "msg": .string(message ?? "field required"), "type": "value_error.missing"])
+                    ])
+                ])
             }
-            if status == 401 { return ["detail": .string(message ?? "Unauthorized")] }
+            if status == 401 { return .object(["detail": .string(message ?? "Unauthorized")]) }
             let (type, standard, _) = Self.falError(status, quota: quota)
-            return ["detail": .string(message ?? standard), "error_type": .string(type)]
+            return .object(["detail": .string(message ?? standard), "error_type": .string(type)])
         }
     }
 
