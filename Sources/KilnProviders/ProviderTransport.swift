@@ -17,7 +17,28 @@ public struct ProviderTransport: Sendable {
 
     /// Sends `body` to `path` and returns the 2xx response; any other status is classified and thrown.
     public func send(_ method: String = "POST", path: String, headers: HTTPHeaders, body: [UInt8]?) async throws -> HTTPResponse {
-        let request = self.request(method, path: path, headers: headers, body: body)
+        try await self.send(method, url: self.endpoint.baseURL + path, headers: headers, body: body)
+    }
+
+    /// Sends `body` to an absolute URL the provider gave (fal's status and result URLs), with the same rules.
+    public func send(_ method: String = "POST", url: String, headers: HTTPHeaders, body: [UInt8]?) async throws -> HTTPResponse {
+        let request = self.request(method, url: url, headers: headers, body: body)
+        let response: HTTPResponse
+        do {
+            response = try await self.http.execute(request, timeout: self.endpoint.totalTimeout)
+        } catch let failure as HTTPClientError {
+            throw self.classifier.error(failure)
+        }
+        guard (200..<300).contains(response.status) else {
+            throw self.classifier.error(status: response.status, headers: response.headers, body: response.body)
+        }
+        return response
+    }
+
+    /// Fetches a file the provider made (an image URL it answered with): an absolute URL, without the API key, since
+    /// such URLs are signed or public and may be on another host.
+    public func download(_ url: String) async throws -> HTTPResponse {
+        let request = HTTPRequest(url: url, firstByteTimeout: self.endpoint.firstByteTimeout, idleTimeout: self.endpoint.idleTimeout)
         let response: HTTPResponse
         do {
             response = try await self.http.execute(request, timeout: self.endpoint.totalTimeout)
@@ -49,7 +70,7 @@ public struct ProviderTransport: Sendable {
     ) async throws -> HTTPHeaders {
         var headers = headers
         headers.add(name: "Accept", value: "text/event-stream")
-        let request = self.request("POST", path: path, headers: headers, body: Array(body.canonicalJSON().utf8))
+        let request = self.request("POST", url: self.endpoint.baseURL + path, headers: headers, body: Array(body.canonicalJSON().utf8))
         do {
             let response = try await self.http.stream(request, timeout: self.endpoint.totalTimeout)
             guard (200..<300).contains(response.status) else {
@@ -80,12 +101,12 @@ public struct ProviderTransport: Sendable {
             requestID: ProviderFailureClassifier.requestID(headers), isRetryable: true)
     }
 
-    private func request(_ method: String, path: String, headers: HTTPHeaders, body: [UInt8]?) -> HTTPRequest {
+    private func request(_ method: String, url: String, headers: HTTPHeaders, body: [UInt8]?) -> HTTPRequest {
         var fields = headers
-        if body != nil { fields.add(name: "Content-Type", value: "application/json") }
+        if body != nil, fields["content-type"] == nil { fields.add(name: "Content-Type", value: "application/json") }
         for (name, value) in self.endpoint.extraHeaders { fields.add(name: name, value: value) }
         return HTTPRequest(
-            method: method, url: self.endpoint.baseURL + path, headers: fields, body: body, firstByteTimeout: self.endpoint.firstByteTimeout,
+            method: method, url: url, headers: fields, body: body, firstByteTimeout: self.endpoint.firstByteTimeout,
             idleTimeout: self.endpoint.idleTimeout)
     }
 }

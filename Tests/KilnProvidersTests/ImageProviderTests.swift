@@ -1,0 +1,84 @@
+import CurlClient
+import KilnCore
+import KilnProviders
+import Testing
+
+/// The image clients against the simulator: real PNGs of the size asked for, edits from uploaded images, fal's queue
+/// followed to the end, and a cancelled fal call cancelled at fal too.
+@Suite struct ImageProviderTests {
+    /// Width and height from a PNG's IHDR chunk, after checking the signature.
+    static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count > 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), bytes[12..<16].elementsEqual("IHDR".utf8) else {
+            return nil
+        }
+        let number = { (offset: Int) in bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    static let drawing = ImageGenerationRequest.InputImage(mediaType: "image/png", data: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
+
+    @Test func openAIGeneratesImagesOfTheSizeAskedFor() async throws {
+        try await SimulatorFixture.with { fixture in
+            let client = OpenAIImagesClient(http: fixture.http, endpoint: fixture.endpoint())
+            let answer = try await client.generate(ImageGenerationRequest(model: "gpt-image-1", prompt: "A lighthouse", size: (96, 64), count: 2))
+            #expect(answer.images.count == 2)
+            #expect(answer.images.allSatisfy { Self.pngSize($0.data).map { $0 == (96, 64) } == true })
+            #expect(answer.usage.inputTokens > 0, "GPT image models count tokens")
+        }
+    }
+
+    @Test func openAIEditsSendEveryImageAsMultipart() async throws {
+        try await SimulatorFixture.with { fixture in
+            let client = OpenAIImagesClient(http: fixture.http, endpoint: fixture.endpoint())
+            let request = ImageGenerationRequest(model: "gpt-image-1", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
+            let answer = try await client.generate(request)
+            #expect(answer.images.count == 1)
+            #expect(Self.pngSize(answer.images[0].data).map { $0 == (64, 64) } == true)
+        }
+    }
+
+    @Test(arguments: [[], [Self.drawing], [Self.drawing, Self.drawing]])
+    func falFollowsTheQueueToTheImages(inputs: [ImageGenerationRequest.InputImage]) async throws {
+        try await SimulatorFixture.with { fixture in
+            let client = FalClient(http: fixture.http, endpoint: fixture.endpoint(), firstPoll: .milliseconds(10))
+            let model = inputs.count > 1 ? "fal-ai/flux-pro/kontext/multi" : inputs.isEmpty ? "fal-ai/flux/dev" : "fal-ai/flux-pro/kontext"
+            let answer = try await client.generate(ImageGenerationRequest(model: model, prompt: "A dreamy garden", size: (80, 48), count: 2, inputs: inputs))
+            #expect(answer.images.count == 2)
+            #expect(answer.images.allSatisfy { Self.pngSize($0.data).map { $0 == (80, 48) } == true })
+            #expect(answer.requestID != nil)
+        }
+    }
+
+    @Test func falValidationErrorsAreNotRetried() async throws {
+        try await SimulatorFixture.with { fixture in
+            let client = FalClient(http: fixture.http, endpoint: fixture.endpoint(fault: "status; code=422"), firstPoll: .milliseconds(10))
+            let error = await #expect(throws: ProviderError.self) {
+                try await client.generate(ImageGenerationRequest(model: "fal-ai/flux/dev", prompt: "x"))
+            }
+            #expect(error?.kind == .invalidRequest)
+            #expect(error?.isRetryable == false)
+        }
+    }
+
+    @Test func aCancelledFalCallIsCancelledAtFal() async throws {
+        try await SimulatorFixture.with { fixture in
+            let client = FalClient(http: fixture.http, endpoint: fixture.endpoint(), firstPoll: .seconds(30))
+            let call = Task { try await client.generate(ImageGenerationRequest(model: "fal-ai/flux/dev", prompt: "A slow one")) }
+            // Wait until the request sits in fal's queue, then give up on it.
+            var polled = false
+            for _ in 0..<500 where !polled {
+                polled = try await Self.requests(fixture, "fal.status") > 0
+                if !polled { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            call.cancel()
+            await #expect(throws: CancellationError.self) { try await call.value }
+            #expect(try await Self.requests(fixture, "fal.cancel") == 1)
+        }
+    }
+
+    /// How many requests of a route the simulator has answered.
+    static func requests(_ fixture: SimulatorFixture, _ route: String) async throws -> Int {
+        let response = try await fixture.http.execute(HTTPRequest(url: fixture.baseURL + "/_simulator/stats"))
+        return JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["requests"]?[route]?.intValue ?? 0
+    }
+}
