@@ -55,6 +55,18 @@ final class EasyHandle {
             }
         )
         try self.configureMethod(request)
+        if let signature = request.awsSigV4 {
+            try self.configureSignature(signature)
+        }
+    }
+
+    /// libcurl signs the request as it sends it. Both strings are copied by libcurl, which forgets them on reset.
+    private func configureSignature(_ signature: AWSSignature) throws(HTTPClientError) {
+        guard !signature.accessKey.utf8.contains(UInt8(ascii: ":")) else {
+            throw HTTPClientError(kind: .invalidRequest, message: "the AWS access key contains a colon")
+        }
+        try self.check(ccurl_setopt_string(self.raw, CURLOPT_AWS_SIGV4, signature.curlOption))
+        try self.check(ccurl_setopt_string(self.raw, CURLOPT_USERPWD, signature.curlCredentials))
     }
 
     /// GET is the default after a reset; HEAD must not wait for a body; any body is copied into libcurl

@@ -72,6 +72,8 @@ final class Transfer: @unchecked Sendable {
 
     /// Builds the header lines libcurl sends. `Name;` is libcurl's spelling of a field with an empty value,
     /// and a bare `Expect:` stops libcurl from waiting up to a second for `100 Continue` before large bodies.
+    /// Signed requests go without it: libcurl 7.88.1 would put `expect` into SignedHeaders though it sends no such
+    /// field, so no server could verify the signature. Their large bodies wait for `100 Continue`, which S3 sends.
     private static func makeHeaderList(_ request: HTTPRequest) throws(HTTPClientError) -> UnsafeMutablePointer<curl_slist>? {
         var list: UnsafeMutablePointer<curl_slist>?
         func append(_ line: String) throws(HTTPClientError) {
@@ -84,7 +86,7 @@ final class Transfer: @unchecked Sendable {
         for field in request.headers {
             try append(field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if request.body != nil, request.headers["expect"] == nil {
+        if request.body != nil, request.awsSigV4 == nil, request.headers["expect"] == nil {
             try append("Expect:")
         }
         return list
