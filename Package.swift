@@ -56,6 +56,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // S3-compatible object storage over libcurl, signed with libcurl's own SigV4.
+        .target(
+            name: "S3Client",
+            dependencies: ["CurlClient", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+
         // AI providers over libcurl: wire formats, streaming, the retry table.
         .target(
             name: "KilnProviders",
@@ -206,6 +213,11 @@ let package = Package(
         .testTarget(
             name: "CurlClientTests",
             dependencies: ["CurlClient"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "S3ClientTests",
+            dependencies: ["S3Client", "CurlClient"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -9,6 +9,8 @@ source "$here/env.sh"
 # C libraries the Swift system-library targets link against, the two servers, ffmpeg for rendering,
 # curl/python3 for the scripts themselves.
 packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev redis-server postgresql ffmpeg curl python3)
+# pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
+python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()
 for p in "${packages[@]}"; do
   # `dpkg -s` also succeeds for removed packages whose config files remain, so check the status line.
@@ -26,6 +28,19 @@ if ((${#missing[@]})); then
   fi
   "${sudo[@]}" apt-get update
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# moto's S3 server, which S3ClientTests start with signature checks on; from PyPI, only when missing. Pinned to
+# the version Tests/S3ClientTests/Fixtures/moto_server.py was written against: it patches one moto internal.
+if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
+  echo "Installing moto[server] from PyPI"
+  pip_args=()
+  # Debian's own python3 refuses pip installs (PEP 668) unless told; pyenv and venv pythons do not mind.
+  [[ -e $(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED ]] && pip_args+=(--break-system-packages)
+  # Without write access to python3's site-packages, install for this user.
+  [[ -w $(python3 -c 'import sysconfig; print(sysconfig.get_path("purelib"))') ]] || pip_args+=(--user)
+  python3 -m pip install --quiet "${pip_args[@]}" 'moto[server]==5.2.1'
+  python3 -c 'import moto.server' >/dev/null 2>&1 || kiln_die "moto[server] did not install; S3ClientTests need it"
 fi
 
 # env.sh already added /opt/swift/usr/bin to PATH if swift lives there.

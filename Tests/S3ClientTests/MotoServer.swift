@@ -1,0 +1,72 @@
+import CurlClient
+import Foundation
+import S3Client
+
+/// moto's S3 server (`Fixtures/moto_server.py`) on a free loopback port, owned by one test, with moto's
+/// signature and IAM checks on from the first request.
+final class MotoServer {
+    struct StartError: Error {
+        let message: String
+    }
+
+    /// What the launcher prints: its port and the access key of the IAM user it made.
+    private struct Announcement: Decodable {
+        let port: Int
+        let accessKey: String
+        let secretKey: String
+    }
+
+    let port: Int
+    let accessKey: String
+    let secretKey: String
+    private let process = Process()
+    /// The server exits when this pipe closes, so it cannot outlive the test process either.
+    private let input = Pipe()
+
+    init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/moto_server.py")
+        let output = Pipe()
+        self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        self.process.arguments = ["python3", script.path]
+        self.process.standardInput = self.input
+        self.process.standardOutput = output
+        try self.process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else {
+                throw StartError(message: "moto_server.py exited before announcing its port; run deploy/local/install-deps.sh for moto[server]")
+            }
+            line.append(chunk)
+        }
+        let announcement = try JSONDecoder().decode(Announcement.self, from: line)
+        self.port = announcement.port
+        self.accessKey = announcement.accessKey
+        self.secretKey = announcement.secretKey
+    }
+
+    var endpoint: String {
+        "http://127.0.0.1:\(self.port)"
+    }
+
+    /// A configuration for `bucket` with the server's credentials.
+    func configuration(bucket: String = "kiln-test") -> S3Configuration {
+        S3Configuration(endpoint: self.endpoint, bucket: bucket, accessKey: self.accessKey, secretKey: self.secretKey)
+    }
+
+    /// Closes the server's stdin, which ends it at once.
+    func stop() {
+        try? self.input.fileHandleForWriting.close()
+    }
+}
+
+/// Runs `body` with a fresh moto server, an HTTP client and an S3 client whose bucket exists, and stops them afterwards.
+func withMoto(_ body: (MotoServer, HTTPClient, S3ObjectClient) async throws -> Void) async throws {
+    let server = try MotoServer()
+    defer { server.stop() }
+    let http = try HTTPClient()
+    defer { http.shutdown() }
+    let client = S3ObjectClient(configuration: server.configuration(), http: http)
+    try await client.createBucket()
+    try await body(server, http, client)
+}
