@@ -9,6 +9,7 @@ public struct ProviderConfiguration: Sendable {
     public enum API: String, Sendable, CaseIterable {
         case anthropic
         case openAIChat = "openai_chat"
+        case gemini
     }
 
     /// One provider account.

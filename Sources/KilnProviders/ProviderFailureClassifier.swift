@@ -29,12 +29,17 @@ public struct ProviderFailureClassifier: Sendable {
     /// `data: {"error": …}`): judged by its type as if it had been the status it stands for.
     public func streamError(_ json: JSONValue, headers: HTTPHeaders) -> ProviderError {
         let details = ErrorBody(json: json)
+        // Gemini's in-band errors carry the HTTP status they stand for; the others only a type.
         let status: Int =
-            switch details.code {
-            case "overloaded_error": 529
-            case "rate_limit_error", "rate_limit_exceeded": 429
-            case "invalid_request_error": 400
-            default: 500
+            if let numeric = json["error"]?["code"]?.intValue, (400..<600).contains(numeric) {
+                numeric
+            } else {
+                switch details.code {
+                case "overloaded_error": 529
+                case "rate_limit_error", "rate_limit_exceeded": 429
+                case "invalid_request_error": 400
+                default: 500
+                }
             }
         let (kind, retryable) = Self.kind(status: status, code: details.code)
         return ProviderError(
@@ -67,7 +72,7 @@ public struct ProviderFailureClassifier: Sendable {
         case 402: (.quotaExhausted, false)
         case 408: (.timeout, true)
         case 409: (.server, true)
-        case 429 where code == "insufficient_quota" || code == "enforced_spend_limit_reached": (.quotaExhausted, false)
+        case 429 where ["insufficient_quota", "enforced_spend_limit_reached", ErrorBody.dailyQuotaCode].contains(code): (.quotaExhausted, false)
         case 429: (.rateLimited, true)
         case 503, 529: (.overloaded, true)
         case 500...: (.server, true)
@@ -115,6 +120,9 @@ public struct ProviderFailureClassifier: Sendable {
 
 /// The useful parts of an error body in any provider's shape.
 private struct ErrorBody {
+    /// The code given to Gemini's 429 for a quota of requests per day: waiting seconds cannot help.
+    static let dailyQuotaCode = "daily_quota_exhausted"
+
     var code: String?
     var message: String?
     var requestID: String?
@@ -147,6 +155,7 @@ private struct ErrorBody {
             if case .string(let message) = error["message"] { self.message = message }
             if case .array(let details) = error["details"] {
                 self.retryDelay = details.lazy.compactMap(Self.retryDelay).first
+                if details.contains(where: Self.isDailyQuotaFailure) { self.code = Self.dailyQuotaCode }
             }
         } else if case .string(let message) = root["error"] {
             self.message = message
@@ -167,6 +176,12 @@ private struct ErrorBody {
             let seconds = Double(text.dropLast()), seconds >= 0
         else { return nil }
         return .seconds(seconds)
+    }
+
+    /// Gemini's `google.rpc.QuotaFailure` naming a per-day quota (`…PerDay…` in a violation's `quotaId`).
+    private static func isDailyQuotaFailure(_ detail: JSONValue) -> Bool {
+        guard detail["@type"]?.stringValue?.hasSuffix("QuotaFailure") == true else { return false }
+        return (detail["violations"]?.arrayValue ?? []).contains { $0["quotaId"]?.stringValue?.contains("PerDay") == true }
     }
 
     /// fal's `{"loc": ["body", "prompt"], "msg": "field required"}`.

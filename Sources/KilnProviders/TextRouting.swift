@@ -12,6 +12,7 @@ public struct TextRouting: Sendable {
             switch provider.api {
             case .anthropic: AnthropicClient(http: http, endpoint: provider.endpoint, name: provider.name)
             case .openAIChat: OpenAIChatClient(http: http, endpoint: provider.endpoint, name: provider.name)
+            case .gemini: GeminiClient(http: http, endpoint: provider.endpoint, name: provider.name)
             }
         }
         var routers: [Int: ProviderRouter] = [:]

@@ -35,6 +35,18 @@ import Testing
         #expect(anthropic.requestID == "req_1")
     }
 
+    @Test func geminisDailyQuotaIsNotRetriedButItsPerMinuteOneIs() {
+        func body(_ quotaID: String) -> String {
+            #"{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"\#(quotaID)"}]},{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"30s"}]}}"#
+        }
+        let daily = self.error(429, body: body("GenerateRequestsPerDayPerProjectPerModel-FreeTier"))
+        #expect(daily.kind == .quotaExhausted)
+        #expect(!daily.isRetryable)
+        let perMinute = self.error(429, body: body("GenerateRequestsPerMinutePerProjectPerModel-FreeTier"))
+        #expect(perMinute.kind == .rateLimited)
+        #expect(perMinute.retryAfter == .seconds(30))
+    }
+
     @Test func shouldRetryHeaderOverrulesTheTable() {
         #expect(!self.error(500, ["x-should-retry": "false"]).isRetryable)
         #expect(self.error(400, ["x-should-retry": "true"]).isRetryable)

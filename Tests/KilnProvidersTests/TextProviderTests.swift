@@ -9,11 +9,22 @@ import Testing
     enum Flavour: String, CaseIterable, Sendable {
         case anthropic
         case openAI
+        case gemini
 
         func client(_ fixture: SimulatorFixture, _ endpoint: ProviderEndpoint) -> any TextProvider {
             switch self {
             case .anthropic: AnthropicClient(http: fixture.http, endpoint: endpoint)
             case .openAI: OpenAIChatClient(http: fixture.http, endpoint: endpoint)
+            case .gemini: GeminiClient(http: fixture.http, endpoint: endpoint)
+            }
+        }
+
+        /// The clients' default names.
+        var providerName: String {
+            switch self {
+            case .anthropic: "anthropic"
+            case .openAI: "openai"
+            case .gemini: "gemini"
             }
         }
     }
@@ -62,8 +73,8 @@ import Testing
             let answer = try await client.generate(request)
             #expect(answer.choices.count == 3)
             #expect(answer.choices.allSatisfy { !$0.isEmpty })
-            if flavour == .openAI {
-                // One call with `n`: the simulator seeds each choice apart. Anthropic's choices are separate calls
+            if flavour != .anthropic {
+                // One call with `n` (or `candidateCount`): the simulator seeds each choice apart. Anthropic's choices are separate calls
                 // of the same request, which the simulator answers alike; a real model samples them apart.
                 #expect(Set(answer.choices).count == 3)
             }
@@ -130,7 +141,7 @@ import Testing
             let kind = flavour == .openAI && fault.kind == .overloaded && fault.streamed ? .server : fault.kind
             #expect(error?.kind == kind)
             #expect(error?.isRetryable == fault.retryable)
-            #expect(error?.provider == (flavour == .anthropic ? "anthropic" : "openai"))
+            #expect(error?.provider == flavour.providerName)
             if fault.fault.hasPrefix("rate_limit") {
                 #expect(error?.retryAfter == .seconds(7))
             }
