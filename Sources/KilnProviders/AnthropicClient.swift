@@ -25,9 +25,11 @@ public struct AnthropicClient: TextProvider {
                 throw self.transport.malformed("the answer is not a message", headers: headers)
             }
             let text = content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined()
-            return TextGeneration(
+            var answer = TextGeneration(
                 choices: [text], finishReason: Self.finishReason(json["stop_reason"]?.stringValue), usage: Self.usage(json["usage"]), provider: self.name,
                 model: json["model"]?.stringValue ?? request.model, requestID: ProviderFailureClassifier.requestID(headers))
+            answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
+            return answer
         }
     }
 
@@ -42,7 +44,9 @@ public struct AnthropicClient: TextProvider {
                     try await onDelta(TextDelta(choice: choice, text: $0))
                 }
             }
-            return accumulator.generation(requestID: ProviderFailureClassifier.requestID(headers))
+            var answer = accumulator.generation(requestID: ProviderFailureClassifier.requestID(headers))
+            answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
+            return answer
         }
     }
 
@@ -63,9 +67,11 @@ public struct AnthropicClient: TextProvider {
             for try await answer in group { answers.append(answer) }
             answers.sort { $0.0 < $1.0 }
             let first = answers[0].1
-            return TextGeneration(
+            var merged = TextGeneration(
                 choices: answers.map(\.1.text), finishReason: first.finishReason, usage: answers.map(\.1.usage).reduce(TokenUsage(), +),
                 provider: first.provider, model: first.model, requestID: first.requestID)
+            merged.rateLimitWait = answers.compactMap(\.1.rateLimitWait).max()
+            return merged
         }
     }
 

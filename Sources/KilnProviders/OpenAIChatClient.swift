@@ -5,17 +5,26 @@ import KilnCore
 /// OpenAI's chat completions (`POST /v1/chat/completions`) and the servers that copy it: xAI Grok, llama.cpp,
 /// vLLM, Ollama. Whole or streamed; several choices with `n`; JSON answers with `response_format`.
 public struct OpenAIChatClient: TextProvider {
+    /// Which field carries the length limit: OpenAI's current `max_completion_tokens` (which its reasoning models
+    /// require), or `max_tokens`, the one the servers that copy the API read (llama.cpp's ignores the other).
+    public enum LengthField: String, Sendable {
+        case maxCompletionTokens = "max_completion_tokens"
+        case maxTokens = "max_tokens"
+    }
+
     public let name: String
     private let transport: ProviderTransport
+    private let lengthField: LengthField
 
     /// - Parameter name: the provider's name in Kiln's configuration (`openai`, `xai`, `local`), carried into errors.
-    public init(http: HTTPClient, endpoint: ProviderEndpoint, name: String = "openai") {
+    public init(http: HTTPClient, endpoint: ProviderEndpoint, name: String = "openai", lengthField: LengthField = .maxCompletionTokens) {
         self.name = name
         self.transport = ProviderTransport(http: http, endpoint: endpoint, provider: name)
+        self.lengthField = lengthField
     }
 
     public func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
-        let (json, headers) = try await self.transport.sendJSON(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: false))
+        let (json, headers) = try await self.transport.sendJSON(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: false, lengthField: self.lengthField))
         guard let choices = json["choices"]?.arrayValue, !choices.isEmpty else {
             throw self.transport.malformed("the answer has no choices", headers: headers)
         }
@@ -33,9 +42,11 @@ public struct OpenAIChatClient: TextProvider {
             texts[index] = message?["content"]?.stringValue ?? ""
             reasons[index] = choice["finish_reason"]?.stringValue
         }
-        return TextGeneration(
+        var answer = TextGeneration(
             choices: texts, finishReason: Self.finishReason(reasons.first ?? nil), usage: Self.usage(json["usage"]), provider: self.name,
             model: json["model"]?.stringValue ?? request.model, requestID: ProviderFailureClassifier.requestID(headers))
+        answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
+        return answer
     }
 
     public func stream(
@@ -45,7 +56,7 @@ public struct OpenAIChatClient: TextProvider {
         var reasons = [String?](repeating: nil, count: texts.count)
         var usage = TokenUsage()
         var model = request.model
-        let headers = try await self.transport.stream(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: true)) {
+        let headers = try await self.transport.stream(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: true, lengthField: self.lengthField)) {
             event, headers in
             // Chunks carry no event name; the stream ends with a bare `[DONE]`.
             if event.data == "[DONE]" { return true }
@@ -74,23 +85,25 @@ public struct OpenAIChatClient: TextProvider {
             }
             return false
         }
-        return TextGeneration(
+        var answer = TextGeneration(
             choices: texts, finishReason: Self.finishReason(reasons[0]), usage: usage, provider: self.name, model: model,
             requestID: ProviderFailureClassifier.requestID(headers))
+        answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
+        return answer
     }
 
     private var headers: HTTPHeaders {
         ["Authorization": "Bearer \(self.transport.endpoint.apiKey)"]
     }
 
-    static func body(_ request: TextGenerationRequest, stream: Bool) -> JSONValue {
+    static func body(_ request: TextGenerationRequest, stream: Bool, lengthField: LengthField) -> JSONValue {
         var messages: [JSONValue] = []
         if let system = request.system { messages.append(.object(["role": "system", "content": .string(system)])) }
         messages += request.messages.map(Self.message)
         var fields: [String: JSONValue] = [
             "model": .string(request.model),
             "messages": .array(messages),
-            "max_completion_tokens": .number(Double(request.maxTokens)),
+            lengthField.rawValue: .number(Double(request.maxTokens)),
             "stream": .bool(stream),
         ]
         if stream { fields["stream_options"] = .object(["include_usage": true]) }

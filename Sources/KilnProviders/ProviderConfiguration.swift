@@ -9,6 +9,9 @@ public struct ProviderConfiguration: Sendable {
     public enum API: String, Sendable, CaseIterable {
         case anthropic
         case openAIChat = "openai_chat"
+        /// The servers that copy OpenAI's chat completions (llama.cpp, vLLM, Ollama): the same wire format, with the
+        /// length limit in `max_tokens`.
+        case openAICompatible = "openai_compatible"
         case gemini
     }
 
@@ -17,6 +20,8 @@ public struct ProviderConfiguration: Sendable {
         public var name: String
         public var api: API
         public var endpoint: ProviderEndpoint
+        /// The most calls in flight at once to each of its models, across the fleet; `nil` for no cap.
+        public var maxConcurrent: Int?
     }
 
     /// The models that serve one kind for one tenant (or `*`, every tenant without a route of its own), in order.
@@ -77,7 +82,14 @@ public struct ProviderConfiguration: Sendable {
         var endpoint = ProviderEndpoint(baseURL: baseURL, apiKey: try Self.apiKey(field, value, environment: environment, directory: directory))
         if let seconds = try Self.seconds("\(field).first_byte_timeout_s", value["first_byte_timeout_s"]) { endpoint.firstByteTimeout = seconds }
         if let seconds = try Self.seconds("\(field).idle_timeout_s", value["idle_timeout_s"]) { endpoint.idleTimeout = seconds }
-        return Provider(name: name, api: api, endpoint: endpoint)
+        var maxConcurrent: Int?
+        if let cap = value["max_concurrent"] {
+            guard let count = cap.intValue, count > 0 else {
+                throw ProviderConfigurationError(field: "\(field).max_concurrent", message: "a positive whole number is required")
+            }
+            maxConcurrent = count
+        }
+        return Provider(name: name, api: api, endpoint: endpoint, maxConcurrent: maxConcurrent)
     }
 
     /// Exactly one of `api_key` (only for the simulator and local servers), `api_key_env` and `api_key_file`.

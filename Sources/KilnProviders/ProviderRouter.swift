@@ -13,18 +13,22 @@ public final class ProviderRouter: TextProvider {
     private let models: [RoutedModel]
     private let policy: ProviderCallPolicy
     private let parking: ProviderParking
+    private let concurrency: ProviderConcurrency?
     private let breakers: Mutex<[String: CircuitBreaker]>
     private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// - Parameters:
     ///   - models: the primary first, then the fallbacks; each request is sent with the step's model.
     ///   - breaker: the circuit configuration each provider gets, kept per process.
+    ///   - concurrency: where the fleet-wide caps of ``RoutedModel/maxConcurrent`` are held; `nil` caps nothing.
     ///   - clock: the time circuits open and close by; tests move it on instead of waiting.
     public init(
         name: String, models: [RoutedModel], policy: ProviderCallPolicy = .init(), parking: ProviderParking,
-        breaker: CircuitBreaker.Configuration = .init(), clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        concurrency: ProviderConcurrency? = nil, breaker: CircuitBreaker.Configuration = .init(),
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.clock = clock
+        self.concurrency = concurrency
         self.name = name
         self.models = models
         self.policy = policy
@@ -54,6 +58,9 @@ public final class ProviderRouter: TextProvider {
         }
     }
 
+    /// How long a request waits for a slot when every one is taken, before the job asks again.
+    public static let busyWait = Duration.seconds(1)
+
     /// Whether a call has handed text to its listeners.
     private final class DeliveryMark: Sendable {
         let value = Atomic(false)
@@ -68,47 +75,85 @@ public final class ProviderRouter: TextProvider {
                 shortestPark = min(shortestPark ?? parked, parked)
                 continue
             }
-            guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else { continue }
-            var attempt = 1
-            while true {
-                let delivered = DeliveryMark()
-                do {
-                    let answer = try await call(step, delivered)
-                    self.withBreaker(of: provider) { $0.record(failure: false, at: self.clock()) }
-                    return answer
-                } catch let error as ProviderError {
-                    lastError = error
-                    // A request the provider refused says nothing about the provider's health.
-                    let providerFailed = error.kind != .invalidRequest && error.kind != .contentRefused
-                    self.withBreaker(of: provider) { $0.record(failure: providerFailed, at: self.clock()) }
-                    if delivered.value.load(ordering: .relaxed) { throw error }
-                    switch self.policy.decide(error, attempt: attempt, unitRandom: Double.random(in: 0..<1)) {
-                    case .retry(let delay):
-                        try await Task.sleep(for: delay)
-                        attempt += 1
-                        guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else { break }
-                        continue
-                    case .park(let duration):
-                        try await self.parking.park(provider.name, for: duration)
-                        shortestPark = min(shortestPark ?? duration, duration)
-                    case .disable:
-                        self.withBreaker(of: provider) { $0.open(at: self.clock()) }
-                    case .nextProvider:
-                        break
-                    case .fail:
-                        throw error
-                    }
-                    break
+            let slot: ProviderConcurrency.Slot?
+            if let cap = step.maxConcurrent, let concurrency = self.concurrency {
+                slot = try await concurrency.acquire(provider: provider.name, model: step.model, cap: cap)
+                guard slot != nil else {
+                    // Every slot is taken fleet-wide: as good as parked for a moment.
+                    shortestPark = min(shortestPark ?? Self.busyWait, Self.busyWait)
+                    continue
                 }
+            } else {
+                slot = nil
+            }
+            // The breaker is asked last: a half-open one makes this call its probe, which must then be made.
+            guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else {
+                if let slot { try? await self.concurrency?.release(slot) }
+                continue
+            }
+            do {
+                let outcome = try await self.attempt(step, call: call, lastError: &lastError, shortestPark: &shortestPark)
+                if let slot { try? await self.concurrency?.release(slot) }
+                if let answer = outcome { return answer }
+            } catch {
+                if let slot { try? await self.concurrency?.release(slot) }
+                throw error
             }
         }
         if let lastError, !lastError.isThrottling || shortestPark == nil { throw lastError }
         guard let shortestPark else {
             throw ProviderError(kind: .overloaded, provider: self.name, message: "every provider's circuit is open", isRetryable: true)
         }
-        // Every provider is parked: the caller should come back when the first park ends.
+        // Every provider is parked or busy: the caller should come back when the first park ends.
         throw ProviderError(
-            kind: .rateLimited, provider: self.name, message: "every provider is parked", retryAfter: shortestPark, isRetryable: true)
+            kind: .rateLimited, provider: self.name, message: "every provider is parked or at its concurrency cap", retryAfter: shortestPark,
+            isRetryable: true)
+    }
+
+    /// A call to one step, retried there as the policy says: the answer, or `nil` when the request should move on
+    /// to the next provider (after noting the error and any park).
+    private func attempt(
+        _ step: RoutedModel, call: (RoutedModel, DeliveryMark) async throws -> TextGeneration, lastError: inout ProviderError?,
+        shortestPark: inout Duration?
+    ) async throws -> TextGeneration? {
+        let provider = step.provider
+        var attempt = 1
+        while true {
+            let delivered = DeliveryMark()
+            do {
+                let answer = try await call(step, delivered)
+                self.withBreaker(of: provider) { $0.record(failure: false, at: self.clock()) }
+                if let wait = answer.rateLimitWait, wait > .zero {
+                    // No room left until the reset: every worker waits for it instead of collecting 429s.
+                    try await self.parking.park(provider.name, for: wait)
+                }
+                return answer
+            } catch let error as ProviderError {
+                lastError = error
+                // A request the provider refused says nothing about the provider's health.
+                let providerFailed = error.kind != .invalidRequest && error.kind != .contentRefused
+                self.withBreaker(of: provider) { $0.record(failure: providerFailed, at: self.clock()) }
+                if delivered.value.load(ordering: .relaxed) { throw error }
+                switch self.policy.decide(error, attempt: attempt, unitRandom: Double.random(in: 0..<1)) {
+                case .retry(let delay):
+                    try await Task.sleep(for: delay)
+                    attempt += 1
+                    guard self.withBreaker(of: provider, { $0.allowsCall(at: self.clock()) }) else { break }
+                    continue
+                case .park(let duration):
+                    try await self.parking.park(provider.name, for: duration)
+                    shortestPark = min(shortestPark ?? duration, duration)
+                case .disable:
+                    self.withBreaker(of: provider) { $0.open(at: self.clock()) }
+                case .nextProvider:
+                    break
+                case .fail:
+                    throw error
+                }
+                break
+            }
+        }
+        return nil
     }
 
     private func withBreaker<T>(of provider: any TextProvider, _ body: (inout CircuitBreaker) -> T) -> T {

@@ -24,6 +24,9 @@ public struct TextGeneration: Sendable, Equatable {
     public var model: String
     /// The provider's id of the request, to quote to its support.
     public var requestID: String?
+    /// How long the provider's rate-limit headers say no further request will succeed (none left until a reset);
+    /// `nil` while there is room.
+    public var rateLimitWait: Duration?
 
     public init(
         choices: [String], finishReason: FinishReason, usage: TokenUsage, provider: String, model: String, requestID: String? = nil

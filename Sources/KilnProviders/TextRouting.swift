@@ -7,18 +7,21 @@ public struct TextRouting: Sendable {
     private let routers: [Int: ProviderRouter]
 
     /// Builds a client per provider and a router per route, all on one HTTP client.
-    public init(configuration: ProviderConfiguration, http: HTTPClient, parking: ProviderParking) {
+    public init(configuration: ProviderConfiguration, http: HTTPClient, parking: ProviderParking, concurrency: ProviderConcurrency) {
         let clients: [String: any TextProvider] = configuration.providers.mapValues { provider in
             switch provider.api {
             case .anthropic: AnthropicClient(http: http, endpoint: provider.endpoint, name: provider.name)
             case .openAIChat: OpenAIChatClient(http: http, endpoint: provider.endpoint, name: provider.name)
+            case .openAICompatible: OpenAIChatClient(http: http, endpoint: provider.endpoint, name: provider.name, lengthField: .maxTokens)
             case .gemini: GeminiClient(http: http, endpoint: provider.endpoint, name: provider.name)
             }
         }
         var routers: [Int: ProviderRouter] = [:]
         for (index, route) in configuration.routes.enumerated() {
-            let models = route.models.compactMap { step in clients[step.provider].map { RoutedModel(provider: $0, model: step.model) } }
-            routers[index] = ProviderRouter(name: "\(route.tenant)/\(route.kind)", models: models, parking: parking)
+            let models = route.models.compactMap { step in
+                clients[step.provider].map { RoutedModel(provider: $0, model: step.model, maxConcurrent: configuration.providers[step.provider]?.maxConcurrent) }
+            }
+            routers[index] = ProviderRouter(name: "\(route.tenant)/\(route.kind)", models: models, parking: parking, concurrency: concurrency)
         }
         self.configuration = configuration
         self.routers = routers

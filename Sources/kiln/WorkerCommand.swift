@@ -47,7 +47,8 @@ struct WorkerCommand: AsyncParsableCommand {
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
         defer { http.shutdown() }
         let routing = TextRouting(
-            configuration: providerConfiguration, http: http, parking: ProviderParking(redis: runtime.redis, namespace: connections.namespace))
+            configuration: providerConfiguration, http: http, parking: ProviderParking(redis: runtime.redis, namespace: connections.namespace),
+            concurrency: ProviderConcurrency(redis: runtime.redis, namespace: connections.namespace))
         try await runtime.queue.prepare()
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]

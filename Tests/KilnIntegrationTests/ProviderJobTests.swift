@@ -36,7 +36,9 @@ import Testing
              "moderation": {"provider": "openai", "model": "omni-moderation-latest"}}
             """
         let providers = try ProviderConfiguration.load(Data(file.utf8), environment: [:], directory: TestServers.repositoryRoot)
-        let routing = TextRouting(configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace))
+        let routing = TextRouting(
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
+            concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
         harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety))
@@ -122,7 +124,9 @@ import Testing
             let providers = try ProviderConfiguration.load(
                 Data(#"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#.utf8),
                 environment: [:], directory: TestServers.repositoryRoot)
-            let routing = TextRouting(configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace))
+            let routing = TextRouting(
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
+            concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
             harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")

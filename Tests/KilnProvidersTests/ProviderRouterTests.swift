@@ -122,4 +122,65 @@ import Testing
         }
         try await pool.close()
     }
+
+    @Test func aConcurrencyCapHoldsAcrossWorkersAndFreesItsSlot() async throws {
+        let (parking, pool) = try self.parking()
+        let concurrency = ProviderConcurrency(redis: pool, namespace: "test-\(UUID().uuidString.prefix(8))")
+        try await SimulatorFixture.with { fixture in
+            // Worker A's call takes the only slot and holds it while the provider thinks.
+            let slow = AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "slow_first_byte; delay_ms=1500"))
+            let first = ProviderRouter(
+                name: "text", models: [RoutedModel(provider: slow, model: "m", maxConcurrent: 1)], parking: parking, concurrency: concurrency)
+            let held = Task { try await first.generate(Self.request) }
+            try await Task.sleep(for: .milliseconds(300))
+
+            // Worker B, same provider and model: no slot, so no call, and the job is told to come back shortly.
+            let fast = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let second = ProviderRouter(
+                name: "text", models: [RoutedModel(provider: fast, model: "m", maxConcurrent: 1)], parking: parking, concurrency: concurrency)
+            let busy = await #expect(throws: ProviderError.self) { try await second.generate(Self.request) }
+            #expect(busy?.kind == .rateLimited)
+            #expect(busy?.retryAfter == ProviderRouter.busyWait)
+            #expect(fast.count == 0)
+
+            _ = try await held.value
+            let answer = try await second.generate(Self.request)
+            #expect(!answer.text.isEmpty, "the slot came back when the first call ended")
+        }
+        try await pool.close()
+    }
+
+    /// A provider whose answers say its requests are used up for a while, as its rate-limit headers would.
+    struct Exhausted: TextProvider {
+        let inner: any TextProvider
+        let wait: Duration
+        var name: String { self.inner.name }
+
+        func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
+            var answer = try await self.inner.generate(request)
+            answer.rateLimitWait = self.wait
+            return answer
+        }
+
+        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration {
+            var answer = try await self.inner.stream(request, onDelta: onDelta)
+            answer.rateLimitWait = self.wait
+            return answer
+        }
+    }
+
+    @Test func anAnswerThatUsesUpTheRateLimitParksTheProviderUntilItsReset() async throws {
+        let (parking, pool) = try self.parking()
+        try await SimulatorFixture.with { fixture in
+            let exhausted = Exhausted(inner: AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()), wait: .seconds(5))
+            let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
+            let router = ProviderRouter(name: "text", models: Self.route(exhausted, fallback), parking: parking)
+            _ = try await router.generate(Self.request)
+            let parked = try #require(try await parking.remaining("anthropic"))
+            #expect(parked > .seconds(4) && parked <= .seconds(5))
+            _ = try await router.generate(Self.request)
+            #expect(fallback.count == 1, "the next request goes to the fallback without a 429")
+        }
+        try await pool.close()
+    }
 }

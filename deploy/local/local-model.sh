@@ -89,7 +89,7 @@ fi
 cat >"$providers.tmp" <<JSON
 {
   "providers": {
-    "local": { "api": "openai_chat", "base_url": "$url", "api_key": "local" },
+    "local": { "api": "openai_compatible", "base_url": "$url", "api_key": "local" },
     "simulator": { "api": "openai_chat", "base_url": "http://127.0.0.1:8790", "api_key": "simulator" }
   },
   "routes": [
