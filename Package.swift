@@ -115,7 +115,7 @@ let package = Package(
         // PostgreSQL as the record, and object paths.
         .target(
             name: "KilnStore",
-            dependencies: ["KilnCore", "PostgresClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KilnCore", "PostgresClient", "S3Client", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -215,9 +215,17 @@ let package = Package(
             dependencies: ["CurlClient"],
             swiftSettings: swiftSettings
         ),
+        // moto's S3 server with signature checks, shared by the S3 client's, the stores' and the integration tests.
+        .target(
+            name: "S3Fixtures",
+            dependencies: ["S3Client", "CurlClient"],
+            path: "Tests/S3Fixtures",
+            exclude: ["moto_server.py"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "S3ClientTests",
-            dependencies: ["S3Client", "CurlClient"],
+            dependencies: ["S3Client", "CurlClient", "S3Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -236,14 +244,14 @@ let package = Package(
         ),
         .testTarget(
             name: "KilnStoreTests",
-            dependencies: ["KilnStore", "PostgresClient", "KilnCore"],
+            dependencies: ["KilnStore", "PostgresClient", "KilnCore", "S3Client", "CurlClient", "S3Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
-                "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator",
+                "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -5,10 +5,10 @@ public import PostgresClient
 /// Jobs' artifacts: bytes in the object store, metadata in PostgreSQL, fenced by attempt like the job record.
 public struct ArtifactStore: Sendable {
     private let pool: PostgresPool
-    private let objects: ObjectStore
+    private let objects: any ObjectBackend
     private let logger: Logger
 
-    public init(pool: PostgresPool, objects: ObjectStore, logger: Logger? = nil) {
+    public init(pool: PostgresPool, objects: any ObjectBackend, logger: Logger? = nil) {
         self.pool = pool
         self.objects = objects
         self.logger = logger ?? .disabled

@@ -8,12 +8,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Objects' bytes in a local directory, at relative paths such as `tenants/<tenant>/jobs/<job>/<attempt>/<name>`.
+/// Objects' bytes in a local directory, at relative paths such as `tenants/<tenant>/jobs/<job>/<attempt>/<name>`:
+/// the default ``ObjectBackend``.
 ///
 /// A write goes to a temporary file beside the target, is flushed to disk, renamed over the target, and the
 /// directory is flushed too: after a crash the target holds the old bytes or the new, never part of them. The
 /// blocking file calls run on a dispatch queue, off Swift's cooperative pool.
-public struct ObjectStore: Sendable {
+public struct ObjectStore: ObjectBackend {
     public let root: URL
 
     /// Keeps blocking file-system calls off the cooperative pool.
@@ -53,10 +54,7 @@ public struct ObjectStore: Sendable {
     /// `path` is relative with non-empty components, none starting with a dot: no `..`, and no clash with the
     /// temporary files of writes.
     public func fileURL(for path: String) throws -> URL {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        let valid = !path.isEmpty && components.allSatisfy { !$0.isEmpty && !$0.hasPrefix(".") && !$0.utf8.contains(0) }
-        guard valid else { throw StoreError(.invalidPath, "object path \"\(path)\" is not a relative path of plain names") }
-        return components.reduce(root) { $0.appendingPathComponent(String($1)) }
+        try ObjectPath.components(of: path).reduce(root) { $0.appendingPathComponent(String($1)) }
     }
 
     private static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

@@ -31,7 +31,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static var invalidRecord: Code { Code(.invalidRecord) }
         /// An object path is absolute, empty, or has an empty or dot-led component (`..`).
         public static var invalidPath: Code { Code(.invalidPath) }
-        /// The file system failed.
+        /// The file system or the S3-compatible object store failed.
         public static var io: Code { Code(.io) }
         /// A cooldown has not passed yet (linking partners again soon after unlinking).
         public static var tooSoon: Code { Code(.tooSoon) }

@@ -6,10 +6,10 @@ public import PostgresClient
 /// Identities' uploads: bytes in the object store, metadata in PostgreSQL, visible to their owner only.
 public struct UploadStore: Sendable {
     private let pool: PostgresPool
-    private let objects: ObjectStore
+    private let objects: any ObjectBackend
     private let logger: Logger
 
-    public init(pool: PostgresPool, objects: ObjectStore, logger: Logger? = nil) {
+    public init(pool: PostgresPool, objects: any ObjectBackend, logger: Logger? = nil) {
         self.pool = pool
         self.objects = objects
         self.logger = logger ?? .disabled

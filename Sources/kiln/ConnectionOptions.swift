@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// Where Redis, PostgreSQL and the object root are; flags win over the environment, which wins over defaults.
+/// Where Redis, PostgreSQL and the objects are; flags win over the environment, which wins over defaults.
 struct ConnectionOptions: ParsableArguments {
     @Option(help: "Redis URL (env KILN_REDIS_URL).")
     var redisURL: String = ProcessInfo.processInfo.environment["KILN_REDIS_URL"] ?? "redis://127.0.0.1:6391"
@@ -11,6 +11,14 @@ struct ConnectionOptions: ParsableArguments {
 
     @Option(help: "Directory that holds artifacts and uploads (env KILN_OBJECT_ROOT).")
     var objectRoot: String = ProcessInfo.processInfo.environment["KILN_OBJECT_ROOT"] ?? ".kiln/objects"
+
+    @Option(
+        help: """
+            S3-compatible store for artifacts and uploads instead of --object-root: \
+            s3://BUCKET?endpoint=URL&region=REGION&path_style=1, with KILN_S3_ACCESS_KEY_ID, KILN_S3_SECRET_ACCESS_KEY \
+            and optionally KILN_S3_SESSION_TOKEN in the environment (env KILN_OBJECT_STORE).
+            """)
+    var objectStore: String = ProcessInfo.processInfo.environment["KILN_OBJECT_STORE"] ?? ""
 
     @Option(help: "Prefix and hash tag of every Redis key (env KILN_NAMESPACE).")
     var namespace: String = ProcessInfo.processInfo.environment["KILN_NAMESPACE"] ?? "kiln"

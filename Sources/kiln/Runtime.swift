@@ -1,4 +1,5 @@
 import ArgumentParser
+import CurlClient
 import Foundation
 import KilnQueue
 import KilnStore
@@ -11,9 +12,18 @@ struct Runtime {
     let blockingRedis: RedisPool
     let database: PostgresPool
     let queue: JobQueue
-    let objects: ObjectStore
+    let objects: any ObjectBackend
+    /// The S3 store's HTTP client, shut down with the runtime; nil for the local directory.
+    private let objectHTTP: HTTPClient?
 
     init(_ options: ConnectionOptions, redisPoolSize: Int = 16, blockingConnections: Int = 64) throws {
+        // Read first, so a bad object store stops the command before any connection is made.
+        let location: ObjectLocation
+        do {
+            location = try ObjectLocation(store: options.objectStore, root: options.objectRoot, environment: ProcessInfo.processInfo.environment)
+        } catch let error as StoreError {
+            throw ValidationError("--object-store (KILN_OBJECT_STORE): \(error.message)")
+        }
         guard var redisConfiguration = RedisConfiguration(url: options.redisURL) else {
             throw ValidationError("--redis-url must look like redis://host:port")
         }
@@ -28,13 +38,22 @@ struct Runtime {
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
         queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
-        objects = ObjectStore(root: URL(fileURLWithPath: options.objectRoot, isDirectory: true))
+        switch location {
+        case .directory(let root):
+            objects = ObjectStore(root: root)
+            objectHTTP = nil
+        case .s3(let configuration):
+            let http = try HTTPClient()
+            objects = S3ObjectStore(configuration: configuration, http: http)
+            objectHTTP = http
+        }
     }
 
     func close() async throws {
         try await redis.close()
         try await blockingRedis.close()
         try await database.close()
+        objectHTTP?.shutdown()
     }
 
     /// Runs `body` with a runtime, closing it afterwards whatever happens.

@@ -29,6 +29,9 @@ final class Harness: Sendable {
     let database: PostgresPool
     let queue: JobQueue
     let objects: ObjectStore
+    /// The object backend the API node and in-process workers use (set before starting them); nil is ``objects``,
+    /// the local directory.
+    let objectBackend = Mutex<(any ObjectBackend)?>(nil)
     let http: HTTPClient
     let logger = Logger(label: "kiln.test")
     private let services = Mutex<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
@@ -78,6 +81,7 @@ final class Harness: Sendable {
 
     var dependencies: APIDependencies {
         let database = self.database
+        let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
         return APIDependencies(
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
@@ -111,6 +115,7 @@ final class Harness: Sendable {
         configuration.renewInterval = .milliseconds(200)
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
+        let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
         run(Worker(
             queue: queue, jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), handlers: handlers, configuration: configuration, logger: logger))

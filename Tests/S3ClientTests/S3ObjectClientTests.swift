@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import S3Client
+import S3Fixtures
 import Testing
 
 @Suite("S3ObjectClient against moto with signature checks")

@@ -30,8 +30,9 @@ if ((${#missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# moto's S3 server, which S3ClientTests start with signature checks on; from PyPI, only when missing. Pinned to
-# the version Tests/S3ClientTests/Fixtures/moto_server.py was written against: it patches one moto internal.
+# moto's S3 server, which the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests) start with signature
+# checks on; from PyPI, only when missing. Pinned to the version Tests/S3Fixtures/moto_server.py was written against:
+# it patches one moto internal.
 if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
   echo "Installing moto[server] from PyPI"
   pip_args=()

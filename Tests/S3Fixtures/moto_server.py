@@ -1,4 +1,4 @@
-"""moto's S3 server for S3ClientTests, with moto's IAM checks on from the first request.
+"""moto's S3 server for the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests), with moto's IAM checks on from the first request.
 
 Creates one IAM user with an access key and an inline policy allowing s3:*, prints
 {"port": ..., "accessKey": ..., "secretKey": ...} as one JSON line on stdout, then serves on a free

@@ -1,12 +1,12 @@
-import CurlClient
-import Foundation
-import S3Client
+public import CurlClient
+public import Foundation
+public import S3Client
 
-/// moto's S3 server (`Fixtures/moto_server.py`) on a free loopback port, owned by one test, with moto's
+/// moto's S3 server (`moto_server.py` beside this file) on a free loopback port, owned by one test, with moto's
 /// signature and IAM checks on from the first request.
-final class MotoServer {
-    struct StartError: Error {
-        let message: String
+public final class MotoServer {
+    public struct StartError: Error {
+        public let message: String
     }
 
     /// What the launcher prints: its port and the access key of the IAM user it made.
@@ -16,15 +16,15 @@ final class MotoServer {
         let secretKey: String
     }
 
-    let port: Int
-    let accessKey: String
-    let secretKey: String
+    public let port: Int
+    public let accessKey: String
+    public let secretKey: String
     private let process = Process()
     /// The server exits when this pipe closes, so it cannot outlive the test process either.
     private let input = Pipe()
 
-    init() throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/moto_server.py")
+    public init() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("moto_server.py")
         let output = Pipe()
         self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         self.process.arguments = ["python3", script.path]
@@ -45,23 +45,23 @@ final class MotoServer {
         self.secretKey = announcement.secretKey
     }
 
-    var endpoint: String {
+    public var endpoint: String {
         "http://127.0.0.1:\(self.port)"
     }
 
     /// A configuration for `bucket` with the server's credentials.
-    func configuration(bucket: String = "kiln-test") -> S3Configuration {
+    public func configuration(bucket: String = "kiln-test") -> S3Configuration {
         S3Configuration(endpoint: self.endpoint, bucket: bucket, accessKey: self.accessKey, secretKey: self.secretKey)
     }
 
     /// Closes the server's stdin, which ends it at once.
-    func stop() {
+    public func stop() {
         try? self.input.fileHandleForWriting.close()
     }
 }
 
 /// Runs `body` with a fresh moto server, an HTTP client and an S3 client whose bucket exists, and stops them afterwards.
-func withMoto(_ body: (MotoServer, HTTPClient, S3ObjectClient) async throws -> Void) async throws {
+public func withMoto(_ body: (MotoServer, HTTPClient, S3ObjectClient) async throws -> Void) async throws {
     let server = try MotoServer()
     defer { server.stop() }
     let http = try HTTPClient()

@@ -1,0 +1,60 @@
+public import CurlClient
+import KilnCore
+public import S3Client
+
+/// Objects' bytes in one bucket of an S3-compatible server (AWS S3, MinIO, R2), keyed by the same relative paths as
+/// ``ObjectStore``'s files: `tenants/<tenant>/uploads/<id>` is that key in the bucket.
+///
+/// A PUT replaces an object whole, so readers see the old bytes or the new, never part of them. S3's refusals and
+/// transport failures become ``StoreError/Code/io`` errors naming the operation, the path and S3's status and code;
+/// no credential is in them.
+public struct S3ObjectStore: ObjectBackend {
+    /// The client every request goes through.
+    public let client: S3ObjectClient
+
+    /// Creates a store over `client`.
+    public init(client: S3ObjectClient) {
+        self.client = client
+    }
+
+    /// Creates a store for `configuration`'s bucket over `http`, which the caller owns and shuts down.
+    public init(configuration: S3Configuration, http: HTTPClient) {
+        self.client = S3ObjectClient(configuration: configuration, http: http)
+    }
+
+    public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
+        let key = try Self.key(path)
+        try await Self.translating("PutObject", path) { try await client.put(key: key, bytes: bytes) }
+        return (bytes.count, Digest.sha256Hex(bytes))
+    }
+
+    public func read(_ path: String) async throws -> [UInt8] {
+        let key = try Self.key(path)
+        let bytes = try await Self.translating("GetObject", path) { try await client.get(key: key) }
+        guard let bytes else { throw StoreError(.notFound, "no object at \(path)") }
+        return bytes
+    }
+
+    public func delete(_ path: String) async throws {
+        let key = try Self.key(path)
+        try await Self.translating("DeleteObject", path) { try await client.delete(key: key) }
+    }
+
+    /// The object key of `path`: the path itself, once it passes the rule both backends share.
+    private static func key(_ path: String) throws -> String {
+        _ = try ObjectPath.components(of: path)
+        return path
+    }
+
+    /// Runs `call`, turning S3's and the transport's errors into ``StoreError``s, as the local backend reports its
+    /// file-system failures. Their descriptions hold the status, S3's code and message, and the URL, never a secret.
+    private static func translating<T>(_ operation: String, _ path: String, _ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(.io, "\(operation) \(path): \(error)")
+        }
+    }
+}
