@@ -103,14 +103,18 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         let deltaArrivals: [UInt64]
     }
 
-    /// Submits every job at once; the first `listeners` of them are followed on their event stream from right after
-    /// their submission.
+    /// Submits the jobs spread evenly over one delta interval, so the streams' deltas interleave as real ones do
+    /// instead of arriving in lockstep bursts; the first `listeners` of them are followed on their event stream from
+    /// right after their submission.
     private func submitAndFollow(key: String) async throws -> (jobs: [String], followed: [Followed]) {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
         defer { client.shutdown() }
         let headers: HTTPHeaders = ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user", "Content-Type": "application/json"]
         return try await withThrowingTaskGroup(of: (String, Followed?).self) { group in
+            let begin = ContinuousClock.now
+            let spacing = Duration.milliseconds(deltaIntervalMs) / streams
             for index in 0..<streams {
+                try await Task.sleep(until: begin + spacing * index, clock: .continuous)
                 group.addTask {
                     let input: JSONValue = .object([
                         "prompt": .string("Benchmark story number \(index), about a harbour at night."), "max_tokens": .number(Double(self.maxTokens)),
