@@ -22,23 +22,17 @@ public struct ProviderTransport: Sendable {
 
     /// Sends `body` to an absolute URL the provider gave (fal's status and result URLs), with the same rules.
     public func send(_ method: String = "POST", url: String, headers: HTTPHeaders, body: [UInt8]?) async throws -> HTTPResponse {
-        let request = self.request(method, url: url, headers: headers, body: body)
-        let response: HTTPResponse
-        do {
-            response = try await self.http.execute(request, timeout: self.endpoint.totalTimeout)
-        } catch let failure as HTTPClientError {
-            throw self.classifier.error(failure)
-        }
-        guard (200..<300).contains(response.status) else {
-            throw self.classifier.error(status: response.status, headers: response.headers, body: response.body)
-        }
-        return response
+        try await self.perform(self.request(method, url: url, headers: headers, body: body))
     }
 
     /// Fetches a file the provider made (an image URL it answered with): an absolute URL, without the API key, since
     /// such URLs are signed or public and may be on another host.
     public func download(_ url: String) async throws -> HTTPResponse {
-        let request = HTTPRequest(url: url, firstByteTimeout: self.endpoint.firstByteTimeout, idleTimeout: self.endpoint.idleTimeout)
+        try await self.perform(HTTPRequest(url: url, firstByteTimeout: self.endpoint.firstByteTimeout, idleTimeout: self.endpoint.idleTimeout))
+    }
+
+    /// Runs `request` and returns the 2xx response; a failed transfer or any other status becomes a ``ProviderError``.
+    private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {
         let response: HTTPResponse
         do {
             response = try await self.http.execute(request, timeout: self.endpoint.totalTimeout)
