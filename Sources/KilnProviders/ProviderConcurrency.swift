@@ -1,3 +1,4 @@
+import KilnCore
 public import RedisClient
 
 /// A fleet-wide cap on calls in flight to one provider and model, held in Redis: each call takes a slot (a member
@@ -39,7 +40,7 @@ public struct ProviderConcurrency: Sendable {
     public func acquire(provider: String, model: String, cap: Int) async throws -> Slot? {
         let key = self.prefix + provider + ":" + model + ":slots"
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36) + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let lapse = String(self.lapse.components.seconds * 1000)
+        let lapse = String(self.lapse.milliseconds)
         let taken = try await self.redis.evaluate(Self.acquireScript, keys: [key], arguments: [lapse, String(cap), token]).int
         return taken == 1 ? Slot(key: key, token: token) : nil
     }

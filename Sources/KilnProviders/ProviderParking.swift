@@ -1,3 +1,4 @@
+import KilnCore
 public import RedisClient
 
 /// Which providers are parked, for every worker at once: a throttled provider asked the whole fleet to wait, not
@@ -17,7 +18,7 @@ public struct ProviderParking: Sendable {
 
     /// Parks `provider` for `duration`, unless it is already parked for longer.
     public func park(_ provider: String, for duration: Duration) async throws {
-        let milliseconds = String(max(1, duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+        let milliseconds = String(max(1, duration.milliseconds))
         let key = self.key(provider)
         _ = try await self.redis.pipeline([["SET", key, "1", "NX", "PX", milliseconds], ["PEXPIRE", key, milliseconds, "GT"]])
     }

@@ -45,11 +45,3 @@ public struct Settlement: Sendable {
         return [job.rawValue, String(attempt), name, payload, code, String(delay.milliseconds)]
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded down.
-    public var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}
