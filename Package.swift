@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
 
         // Safe Swift over each C library; no domain types.
         .target(
@@ -141,11 +142,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The job kinds that call providers.
+        // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
+        .target(
+            name: "ChatVideo",
+            dependencies: ["CPangoCairo", "KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The job kinds that call providers and render.
         .target(
             name: "KilnHandlers",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders",
+                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "KilnPolicy",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -160,7 +167,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers",
+                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -240,6 +247,12 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ChatVideoTests",
+            dependencies: ["ChatVideo", "KilnCore", "CPangoCairo"],
+            resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -10,15 +10,19 @@ public struct JobKind: Sendable {
     /// Diagnostic kinds are accepted only from tenants that enabled them.
     public let isDiagnostic: Bool
     private let check: @Sendable (JSONValue) throws -> Duration?
+    private let lowestTierCheck: @Sendable (JSONValue) -> InputError?
 
-    /// - Parameter check: validates the input, throwing ``InputError``; may return a deadline shorter than `timeout`.
+    /// - Parameters:
+    ///   - check: validates the input, throwing ``InputError``; may return a deadline shorter than `timeout`.
+    ///   - lowestTierCheck: what in a valid input the tenant's lowest (free) tier may not ask for.
     public init(
         name: String,
         jobClass: JobClass,
         timeout: Duration,
         retry: RetryPolicy,
         isDiagnostic: Bool = false,
-        check: @escaping @Sendable (JSONValue) throws -> Duration?
+        check: @escaping @Sendable (JSONValue) throws -> Duration?,
+        lowestTierCheck: @escaping @Sendable (JSONValue) -> InputError? = { _ in nil }
     ) {
         self.name = name
         self.jobClass = jobClass
@@ -26,6 +30,7 @@ public struct JobKind: Sendable {
         self.retry = retry
         self.isDiagnostic = isDiagnostic
         self.check = check
+        self.lowestTierCheck = lowestTierCheck
     }
 
     /// A kind whose input must decode as `Input`.
@@ -37,17 +42,23 @@ public struct JobKind: Sendable {
         retry: RetryPolicy,
         isDiagnostic: Bool = false
     ) {
-        self.init(name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic) { json in
-            let value: Input
-            do {
-                value = try json.decode(as: Input.self)
-            } catch {
-                throw InputError(decoding: error)
-            }
-            try value.validate()
-            return value.requestedDeadline
-        }
+        self.init(
+            name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic,
+            check: { json in
+                let value: Input
+                do {
+                    value = try json.decode(as: Input.self)
+                } catch {
+                    throw InputError(decoding: error)
+                }
+                try value.validate()
+                return value.requestedDeadline
+            },
+            lowestTierCheck: { json in (try? json.decode(as: Input.self))?.lowestTierRefusal })
     }
+
+    /// What in `input` (already admitted) an identity of the tenant's lowest tier may not ask for; nil when it may.
+    public func lowestTierRefusal(_ input: JSONValue) -> InputError? { lowestTierCheck(input) }
 
     /// Validates `input` and returns the deadline of one attempt.
     public func admit(_ input: JSONValue) throws(InputError) -> Duration {
@@ -66,9 +77,12 @@ public protocol KindInput: Decodable, Sendable {
     func validate() throws
     /// A deadline the input asks for, shorter than the kind's own.
     var requestedDeadline: Duration? { get }
+    /// What in the input the tenant's lowest (free) tier may not ask for, naming the field; nil when it may.
+    var lowestTierRefusal: InputError? { get }
 }
 
 extension KindInput {
     public func validate() throws {}
     public var requestedDeadline: Duration? { nil }
+    public var lowestTierRefusal: InputError? { nil }
 }

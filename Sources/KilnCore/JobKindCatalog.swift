@@ -26,6 +26,14 @@ public struct JobKindCatalog: Sendable {
             retry: .exponentialJitter(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30)), isDiagnostic: true),
     ]
 
+    /// The apps' kinds.
+    public static let products: [JobKind] = [
+        // Rendering takes seconds of both cores per minute of video; a crash of the encoder is worth one more try.
+        JobKind(
+            name: "video.chat_export", input: ChatExportInput.self, jobClass: .cpu, timeout: .seconds(900),
+            retry: .exponentialJitter(maxAttempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(30))),
+    ]
+
     /// All kinds this build serves.
-    public static let standard = JobKindCatalog(diagnostics)
+    public static let standard = JobKindCatalog(diagnostics + products)
 }

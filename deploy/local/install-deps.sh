@@ -8,7 +8,8 @@ source "$here/env.sh"
 
 # C libraries the Swift system-library targets link against, the two servers, ffmpeg for rendering,
 # curl/python3 for the scripts themselves.
-packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev redis-server postgresql ffmpeg curl python3)
+packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev fonts-noto-color-emoji fonts-inter
+  redis-server postgresql ffmpeg curl python3)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()

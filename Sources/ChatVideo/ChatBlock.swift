@@ -1,0 +1,130 @@
+import CPangoCairo
+import Foundation
+import KilnCore
+
+/// One message as the chat shows it — a bubble on its sender's side, or a Discord row with avatar and name — laid out
+/// and ready to draw. A block spans the frame's width; `height` includes the gap below it.
+struct ChatBlock {
+    enum Content {
+        case text(TextLayout, cursor: Bool)
+        /// The "…" bubble at one phase of its wave.
+        case indicator(phase: Int)
+    }
+
+    let content: Content
+    let side: ChatSide
+    let sender: ChatCharacter
+    /// The sender's name above the message (group chats and Discord).
+    let name: TextLayout?
+    let height: Int
+    /// The bubble (or row text) within the block, in pixels from its top-left corner.
+    let bubble: (x: Double, y: Double, width: Double, height: Double)
+}
+
+/// Makes and draws ``ChatBlock``s for one conversation in one style.
+struct ChatBlockMaker {
+    let geometry: ChatGeometry
+    let style: ChatStyle
+    let typesetter: Typesetter
+    let sides: [String: ChatSide]
+    let characters: [String: ChatCharacter]
+    /// Group chats (three characters or more) name the sender of each received message.
+    let namesSenders: Bool
+
+    static let textPoints = 17.0
+    static let gapPoints = 6.0
+
+    private func px(_ points: Double) -> Double { geometry.px(points) }
+
+    /// The widest a bubble's text may be.
+    private var textWidth: Double {
+        switch style.layout {
+        case .bubbles: min(Double(geometry.width) * 0.7, px(480)) - px(24)
+        case .rows: Double(geometry.width) - px(72 + 16)
+        }
+    }
+
+    func block(for message: ChatMessageLine, text: String, cursor: Bool) -> ChatBlock {
+        let layout = typesetter.layout(cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth)
+        return block(message, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
+    }
+
+    func indicator(for message: ChatMessageLine, phase: Int) -> ChatBlock {
+        block(message, content: .indicator(phase: phase), contentWidth: px(38), contentHeight: px(20))
+    }
+
+    private func block(_ message: ChatMessageLine, content: ChatBlock.Content, contentWidth: Double, contentHeight: Double) -> ChatBlock {
+        let sender = characters[message.character]!
+        let side = sides[message.character] ?? .left
+        switch style.layout {
+        case .bubbles:
+            let name = namesSenders && side == .left ? typesetter.layout(sender.name, size: px(12)) : nil
+            let nameHeight = name.map { $0.height + px(2) } ?? 0
+            let width = max(contentWidth + px(24), px(36))
+            let height = contentHeight + px(16)
+            let x = side == .right ? Double(geometry.width) - px(14) - width : px(14)
+            return ChatBlock(
+                content: content, side: side, sender: sender, name: name, height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
+                bubble: (x, nameHeight, width, height))
+        case .rows:
+            let name = typesetter.layout(sender.name, size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
+            let height = max(name.height + px(4) + contentHeight, px(42))
+            return ChatBlock(
+                content: content, side: side, sender: sender, name: name, height: Int((height + px(16)).rounded(.up)),
+                bubble: (px(72), name.height + px(4), contentWidth, contentHeight))
+        }
+    }
+
+    /// Draws `block` with its top at `y` pixels.
+    func draw(_ block: ChatBlock, on canvas: Canvas, y: Int) {
+        let top = Double(y)
+        let bubble = block.bubble
+        let sent = block.side == .right
+        switch style.layout {
+        case .bubbles:
+            if let name = block.name {
+                canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
+            }
+            let color = sent ? style.sentBubble : style.receivedBubble
+            if style.tail, case .text = block.content { drawTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas) }
+            canvas.fillRoundedRect(
+                x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
+            switch block.content {
+            case .text(let layout, _):
+                canvas.draw(layout, x: bubble.x + px(12), y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
+            case .indicator(let phase):
+                drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + bubble.height / 2, on: canvas)
+            }
+        case .rows:
+            ChatAvatar(block.sender).draw(on: canvas, centerX: px(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
+            if let name = block.name {
+                canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color) ?? style.receivedText)
+            }
+            switch block.content {
+            case .text(let layout, _):
+                canvas.draw(layout, x: bubble.x, y: top + bubble.y, style.receivedText)
+            case .indicator(let phase):
+                drawDots(phase: phase, centerX: bubble.x + px(19), centerY: top + bubble.y + px(10), on: canvas)
+            }
+        }
+    }
+
+    /// The three dots, each brightening in turn: `phase` of ``ChatTimeline/indicatorPhases`` per wave.
+    private func drawDots(phase: Int, centerX: Double, centerY: Double, on canvas: Canvas) {
+        for dot in 0..<3 {
+            let position = Double(phase) / Double(ChatTimeline.indicatorPhases) - Double(dot) / 6
+            let wave = max(0, cos(2 * Double.pi * position))
+            canvas.fillCircle(
+                centerX: centerX + px(Double(dot - 1) * 11), centerY: centerY - px(2) * wave, radius: px(4.2), style.typingDots, alpha: 0.4 + 0.6 * wave)
+        }
+    }
+
+    /// The little hook at the bubble's lower outer corner.
+    private func drawTail(x: Double, y: Double, width: Double, height: Double, sent: Bool, _ color: ChatColor, on canvas: Canvas) {
+        let bottom = y + height
+        let edge = sent ? x + width : x
+        let direction = sent ? 1.0 : -1.0
+        canvas.fillPolygon(
+            [(edge - direction * px(12), bottom - px(14)), (edge + direction * px(5), bottom), (edge - direction * px(10), bottom - px(1))], color)
+    }
+}

@@ -1,0 +1,140 @@
+import CPangoCairo
+import KilnCore
+
+/// What surrounds the messages and never changes during a video: the status bar, the app's header with the contact's
+/// name and avatar, the input bar and the keyboard.
+struct ChatChrome {
+    let geometry: ChatGeometry
+    let style: ChatStyle
+    let typesetter: Typesetter
+    /// Whom the header shows: the contact, or the group.
+    let title: String
+    let avatar: ChatAvatar
+
+    static let keyRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
+
+    func draw(on canvas: Canvas) {
+        drawHeader(on: canvas)
+        drawInputBar(on: canvas)
+        drawKeyboard(on: canvas)
+    }
+
+    private func px(_ points: Double) -> Double { geometry.px(points) }
+
+    private func drawHeader(on canvas: Canvas) {
+        let header = geometry.header
+        canvas.fill(header, style.headerBackground)
+        canvas.fill(PixelRect(x: 0, y: header.maxY - max(1, Int(px(0.5))), width: header.width, height: max(1, Int(px(0.5)))), style.separator)
+        // Status bar: the time on the left, the battery on the right.
+        let clock = typesetter.layout("9:41", size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
+        canvas.draw(clock, x: px(32), y: px(22) - clock.height / 2, style.headerText)
+        let batteryX = Double(geometry.width) - px(52)
+        canvas.strokeRoundedRect(x: batteryX, y: px(16), width: px(26), height: px(13), radius: px(3.5), lineWidth: px(1.2), style.headerText)
+        canvas.fillRoundedRect(x: batteryX + px(2.2), y: px(18.2), width: px(19), height: px(8.6), radius: px(1.8), style.headerText)
+
+        let top = px(ChatGeometry.statusBarPoints)
+        let middle = top + px(ChatGeometry.headerPoints / 2)
+        // The back chevron.
+        canvas.strokeLines(
+            [(px(26), middle - px(10)), (px(16), middle), (px(26), middle + px(10))], width: px(3), style.accent)
+        if style.centredHeader {
+            avatar.draw(on: canvas, centerX: Double(geometry.width) / 2, centerY: top + px(22), radius: px(20), typesetter: typesetter)
+            let name = typesetter.layout(title, size: px(12), width: Double(geometry.width) - px(120), centred: true)
+            canvas.draw(name, x: px(60), y: top + px(46), style.headerText)
+        } else {
+            avatar.draw(on: canvas, centerX: px(58), centerY: middle, radius: px(19), typesetter: typesetter)
+            let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
+            canvas.draw(name, x: px(86), y: middle - name.height / 2, style.headerText)
+        }
+    }
+
+    private func drawInputBar(on canvas: Canvas) {
+        let bar = geometry.inputBar
+        canvas.fill(bar, style.inputBackground)
+        let fieldHeight = px(36)
+        let fieldY = Double(bar.y) + (Double(bar.height) - fieldHeight) / 2
+        let fieldX = px(52)
+        let fieldWidth = Double(bar.width) - fieldX - px(56)
+        // The "+" (or camera) button before the field.
+        canvas.fillCircle(centerX: px(26), centerY: fieldY + fieldHeight / 2, radius: px(15), style.inputField)
+        canvas.strokeLines([(px(19), fieldY + fieldHeight / 2), (px(33), fieldY + fieldHeight / 2)], width: px(2.2), style.secondaryText)
+        canvas.strokeLines([(px(26), fieldY + fieldHeight / 2 - px(7)), (px(26), fieldY + fieldHeight / 2 + px(7))], width: px(2.2), style.secondaryText)
+        canvas.fillRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, style.inputField)
+        if let border = style.inputFieldBorder {
+            canvas.strokeRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, lineWidth: px(1), border)
+        }
+        if !style.inputPlaceholder.isEmpty {
+            let placeholder = typesetter.layout(style.inputPlaceholder, size: px(17))
+            canvas.draw(placeholder, x: fieldX + px(14), y: fieldY + (fieldHeight - placeholder.height) / 2, style.placeholderText)
+        }
+        // The send (or microphone) button after it: a circle with an arrow.
+        let buttonX = Double(bar.width) - px(28)
+        let buttonY = fieldY + fieldHeight / 2
+        canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
+        canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), ChatColor(0xFFFFFF))
+        canvas.strokeLines([(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), ChatColor(0xFFFFFF))
+    }
+
+    private func drawKeyboard(on canvas: Canvas) {
+        let keyboard = geometry.keyboard
+        guard keyboard.height > Int(px(ChatGeometry.homeIndicatorPoints)) else {
+            // No keyboard: the home indicator.
+            canvas.fill(keyboard, style.inputBackground)
+            let barWidth = px(134)
+            canvas.fillRoundedRect(
+                x: (Double(geometry.width) - barWidth) / 2, y: Double(keyboard.maxY) - px(9), width: barWidth, height: px(5), radius: px(2.5),
+                style.headerText)
+            return
+        }
+        canvas.fill(keyboard, style.keyboardBackground)
+        let keyboardWidth = Double(keyboard.width) / geometry.scale
+        let keyWidth = (keyboardWidth - 6 - 9 * 6) / 10
+        let keyHeight = 42.0
+        var y = Double(keyboard.y) + px(8)
+        for (row, keys) in Self.keyRows.enumerated() {
+            let rowWidth = Double(keys.count) * keyWidth + Double(keys.count - 1) * 6
+            var x = (keyboardWidth - rowWidth) / 2
+            if row == 2 {
+                key("⇧", x: 3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, on: canvas)
+                key("⌫", x: keyboardWidth - 3 - keyWidth * 1.3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, on: canvas)
+            }
+            for letter in keys {
+                key(String(letter), x: x, y: y, width: keyWidth, height: keyHeight, special: false, on: canvas)
+                x += keyWidth + 6
+            }
+            y += px(keyHeight + 12)
+        }
+        let specialWidth = keyWidth * 1.3
+        key("123", x: 3, y: y, width: specialWidth, height: keyHeight, special: true, on: canvas)
+        key("😊", x: 9 + specialWidth, y: y, width: specialWidth, height: keyHeight, special: true, on: canvas)
+        let returnX = keyboardWidth - 3 - specialWidth * 1.6
+        key("return", x: returnX, y: y, width: specialWidth * 1.6, height: keyHeight, special: true, on: canvas)
+        let spaceX = 15 + specialWidth * 2
+        key("space", x: spaceX, y: y, width: returnX - 6 - spaceX, height: keyHeight, special: false, on: canvas)
+    }
+
+    /// One key; `x` and `width` in points from the keyboard's left edge, `y` in pixels.
+    private func key(_ label: String, x: Double, y: Double, width: Double, height: Double, special: Bool, on canvas: Canvas) {
+        canvas.fillRoundedRect(
+            x: px(x), y: y, width: px(width), height: px(height), radius: px(5), special ? style.keySpecialBackground : style.keyBackground)
+        let text = typesetter.layout(label, size: px(label.count > 1 && label != "😊" ? 16 : 22))
+        canvas.draw(text, x: px(x) + (px(width) - text.width) / 2, y: y + (px(height) - text.height) / 2, style.keyText)
+    }
+}
+
+/// A character's picture: its emoji or initial on a disc of its colour.
+struct ChatAvatar {
+    let label: String
+    let color: ChatColor
+
+    init(_ character: ChatCharacter) {
+        label = character.avatar ?? character.name.first.map { String($0).uppercased() } ?? "?"
+        color = ChatColor(hex: character.color) ?? ChatColor(0x8E8E93)
+    }
+
+    func draw(on canvas: Canvas, centerX: Double, centerY: Double, radius: Double, typesetter: Typesetter) {
+        canvas.fillCircle(centerX: centerX, centerY: centerY, radius: radius, color)
+        let text = typesetter.layout(label, size: radius * 1.05, weight: PANGO_WEIGHT_SEMIBOLD)
+        canvas.draw(text, x: centerX - text.width / 2, y: centerY - text.height / 2, ChatColor(0xFFFFFF))
+    }
+}

@@ -1,0 +1,118 @@
+public import KilnCore
+
+/// What the chat shows at one tick: the messages already sent and what is happening below them.
+public struct ChatFrameState: Hashable, Sendable {
+    /// Messages shown as finished bubbles, from the first.
+    public let sent: Int
+    public let activity: ChatActivity
+
+    public init(sent: Int, activity: ChatActivity) {
+        self.sent = sent
+        self.activity = activity
+    }
+}
+
+public enum ChatActivity: Hashable, Sendable {
+    case idle
+    /// The "…" bubble of `message`'s sender; `phase` steps through ``ChatTimeline/indicatorPhases`` per cycle.
+    case indicator(message: Int, phase: Int)
+    /// `message` typed out to its first `characters` grapheme clusters, with a cursor.
+    case typing(message: Int, characters: Int)
+}
+
+/// A sound at one tick of the video.
+public struct ChatSoundEvent: Equatable, Sendable {
+    public enum Kind: Sendable { case keyClick, send, receive }
+    public let tick: Int
+    public let kind: Kind
+
+    public init(tick: Int, kind: Kind) {
+        self.tick = tick
+        self.kind = kind
+    }
+}
+
+/// The whole video as a deterministic list of pictures on integer ticks (`1/fps` seconds): the "…" indicator, then
+/// one grapheme cluster at a time (an emoji with a skin tone or a ZWJ family is one `Character`, so it never shows
+/// half-built), the send, the hold. The frame count is known before anything is drawn, and each distinct picture
+/// appears once, with how long it lasts.
+public struct ChatTimeline: Sendable {
+    /// One picture and the ticks it covers.
+    public struct Segment: Equatable, Sendable {
+        public let state: ChatFrameState
+        public let start: Int
+        public let length: Int
+
+        public var end: Int { start + length }
+    }
+
+    /// The indicator's dots animate at 12 steps per second whatever the frame rate: smooth to the eye, and at 60 fps it
+    /// makes a fifth of the pictures a per-frame animation would.
+    public static let indicatorStepsPerSecond = 12
+    /// One cycle of the dots' wave is one second.
+    public static let indicatorPhases = 12
+
+    public let fps: Int
+    public let totalTicks: Int
+    public let segments: [Segment]
+    public let sounds: [ChatSoundEvent]
+
+    public init(_ input: ChatExportInput) {
+        let pacing = ChatPacing(input.settings)
+        let sides = input.settings.sides(of: input.conversation.characters)
+        var builder = Builder()
+        builder.show(ChatFrameState(sent: 0, activity: .idle), for: pacing.leadInTicks)
+        for (index, message) in input.conversation.messages.enumerated() {
+            for tick in 0..<pacing.indicatorTicks {
+                let step = tick * Self.indicatorStepsPerSecond / pacing.fps
+                builder.show(ChatFrameState(sent: index, activity: .indicator(message: index, phase: step % Self.indicatorPhases)), for: 1)
+            }
+            for typed in 1...message.text.count {
+                builder.sound(.keyClick)
+                builder.show(ChatFrameState(sent: index, activity: .typing(message: index, characters: typed)), for: pacing.ticksPerCharacter)
+            }
+            builder.sound(sides[message.character] == .right ? .send : .receive)
+            builder.show(ChatFrameState(sent: index + 1, activity: .idle), for: pacing.holdTicks)
+        }
+        builder.show(ChatFrameState(sent: input.conversation.messages.count, activity: .idle), for: pacing.endTicks)
+        fps = pacing.fps
+        totalTicks = builder.tick
+        segments = builder.segments
+        sounds = builder.sounds
+    }
+
+    public var durationSeconds: Double { Double(totalTicks) / Double(fps) }
+
+    /// The picture at `tick` (clamped to the video).
+    public func state(at tick: Int) -> ChatFrameState {
+        let tick = min(max(tick, 0), totalTicks - 1)
+        var low = 0
+        var high = segments.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if segments[middle].start <= tick { low = middle } else { high = middle - 1 }
+        }
+        return segments[low].state
+    }
+
+    /// Appends pictures, merging a picture with the one before when they are the same.
+    private struct Builder {
+        var tick = 0
+        var segments: [Segment] = []
+        var sounds: [ChatSoundEvent] = []
+
+        mutating func show(_ state: ChatFrameState, for ticks: Int) {
+            guard ticks > 0 else { return }
+            if let last = segments.last, last.state == state {
+                segments[segments.count - 1] = Segment(state: state, start: last.start, length: last.length + ticks)
+            } else {
+                segments.append(Segment(state: state, start: tick, length: ticks))
+            }
+            tick += ticks
+        }
+
+        mutating func sound(_ kind: ChatSoundEvent.Kind) {
+            sounds.append(ChatSoundEvent(tick: tick, kind: kind))
+        }
+    }
+}

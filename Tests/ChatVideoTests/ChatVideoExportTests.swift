@@ -1,0 +1,114 @@
+import ChatVideo
+import Foundation
+import KilnCore
+import Synchronization
+import Testing
+
+/// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back.
+@Suite struct ChatVideoExportTests {
+    struct Stream: Decodable {
+        let codec_type: String
+        let codec_name: String
+        let width: Int?
+        let height: Int?
+        let r_frame_rate: String?
+        let nb_read_frames: String?
+        let pix_fmt: String?
+        let color_space: String?
+        let duration: String?
+    }
+
+    struct Probe: Decodable {
+        struct Format: Decodable { let duration: String }
+        let streams: [Stream]
+        let format: Format
+    }
+
+    static func probe(_ path: String) throws -> Probe {
+        let output = try Command.run([
+            "ffprobe", "-v", "error", "-count_frames", "-show_entries",
+            "stream=codec_type,codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt,color_space,duration:format=duration", "-of", "json", path,
+        ])
+        return try JSONDecoder().decode(Probe.self, from: output)
+    }
+
+    @Test(arguments: [
+        (ChatVideoFormat.portrait, 60, true),
+        (ChatVideoFormat.square, 30, false),
+        (ChatVideoFormat.landscape, 30, true),
+    ])
+    func anExportHasTheRightSizeFrameRateFrameCountAndDuration(format: ChatVideoFormat, fps: Int, sounds: Bool) throws {
+        let directory = try TemporaryDirectory()
+        let input = Conversations.short { $0.format = format; $0.fps = fps; $0.sounds = sounds; $0.typingSpeed = .fast }
+        let path = directory.path + "/chat.mp4"
+        let result = try ChatVideoExporter(input, watermark: false).exportBlocking(to: path) { _ in }
+        let timeline = ChatTimeline(input)
+        #expect(result.frames == timeline.totalTicks)
+
+        let probe = try Self.probe(path)
+        let video = try #require(probe.streams.first { $0.codec_type == "video" })
+        #expect(video.codec_name == "h264")
+        #expect(video.width == format.size.width)
+        #expect(video.height == format.size.height)
+        #expect(video.r_frame_rate == "\(fps)/1")
+        #expect(video.pix_fmt == "yuv420p")
+        #expect(video.color_space == "bt709")
+        #expect(video.nb_read_frames == String(timeline.totalTicks))
+        let duration = try #require(video.duration.flatMap(Double.init))
+        #expect(abs(duration - timeline.durationSeconds) < 0.5 / Double(fps), "video lasts \(duration) s, not \(timeline.durationSeconds)")
+        let audio = probe.streams.first { $0.codec_type == "audio" }
+        #expect((audio?.codec_name == "aac") == sounds)
+        #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() throws {
+        let directory = try TemporaryDirectory()
+        let input = Conversations.short { $0.frameRate = .variable; $0.typingSpeed = .fast; $0.format = .square }
+        let path = directory.path + "/chat.mp4"
+        let result = try ChatVideoExporter(input, watermark: false).exportBlocking(to: path) { _ in }
+        let probe = try Self.probe(path)
+        let video = try #require(probe.streams.first { $0.codec_type == "video" })
+        // Each picture once, plus the last one again on the last tick.
+        #expect(video.nb_read_frames == String(result.pictures + 1))
+        let duration = try #require(video.duration.flatMap(Double.init))
+        #expect(abs(duration - result.durationSeconds) < 0.5 / 60)
+    }
+
+    /// What is encoded is what the timeline says: frames decoded at chosen ticks match the renderer's own picture.
+    @Test func framesDecodedAtChosenTicksMatchTheRenderersPicture() throws {
+        let directory = try TemporaryDirectory()
+        let input = Conversations.short { $0.format = .square; $0.fps = 30; $0.sounds = false }
+        let path = directory.path + "/chat.mp4"
+        _ = try ChatVideoExporter(input, watermark: true).exportBlocking(to: path) { _ in }
+        let timeline = ChatTimeline(input)
+        let renderer = ChatRenderer(input, watermark: true)
+        let (width, height) = input.settings.format.size
+        // Mid-indicator, mid-typing of the emoji message, just after a send, and the last frame.
+        let emojiTyping = timeline.segments.first { $0.state.activity == .typing(message: 1, characters: 7) }!.start
+        let ticks = [timeline.fps / 2 + 5, emojiTyping, timeline.sounds.first { $0.kind == .send }!.tick + 1, timeline.totalTicks - 1]
+        for tick in ticks {
+            let decoded = try Command.run([
+                "ffmpeg", "-v", "error", "-i", path, "-vf", "select=eq(n\\,\(tick)),scale=in_color_matrix=bt709:in_range=tv",
+                "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+            ])
+            try #require(decoded.count == width * height * 3, "no frame \(tick)")
+            renderer.renderFromScratch(timeline.state(at: tick))
+            let difference = Picture(width: width, height: height, rgb: Array(decoded)).meanDifference(from: Picture(renderer))
+            #expect(difference < 3, "frame \(tick) differs by \(difference) on average")
+        }
+    }
+
+    @Test func cancellingStopsTheEncoderAndLeavesNoFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/chat.mp4"
+        let exporter = ChatVideoExporter(Conversations.short { $0.typingSpeed = .slow }, watermark: false)
+        let started = Mutex(false)
+        let task = Task {
+            try await exporter.export(to: path) { _ in started.withLock { $0 = true } }
+        }
+        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+}

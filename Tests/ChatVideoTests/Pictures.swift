@@ -1,0 +1,96 @@
+import CPangoCairo
+import ChatVideo
+import Foundation
+
+/// An RGB picture for comparisons: a rendered frame, a golden PNG, or a frame decoded from a video.
+struct Picture {
+    let width: Int
+    let height: Int
+    /// `width * height * 3` bytes, R G B.
+    let rgb: [UInt8]
+
+    /// The renderer's current frame.
+    init(_ renderer: ChatRenderer) {
+        self.init(bgra: renderer.pixels, stride: renderer.stride, width: renderer.width, height: renderer.height)
+    }
+
+    init(bgra: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        // Pointer loops: the tests are built without optimisation, where array subscripts cost ten times more.
+        self.rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { rgb, count in
+            var out = rgb.baseAddress!
+            for y in 0..<height {
+                var pixel = bgra + y * stride
+                for _ in 0..<width {
+                    out[0] = pixel[2]
+                    out[1] = pixel[1]
+                    out[2] = pixel[0]
+                    out += 3
+                    pixel += 4
+                }
+            }
+            count = width * height * 3
+        }
+    }
+
+    init(width: Int, height: Int, rgb: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.rgb = rgb
+    }
+
+    /// A PNG file, through Cairo; nil when it cannot be read.
+    init?(png path: String) {
+        let surface = cairo_image_surface_create_from_png(path)
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else { return nil }
+        self.init(
+            bgra: data, stride: Int(cairo_image_surface_get_stride(surface)), width: Int(cairo_image_surface_get_width(surface)),
+            height: Int(cairo_image_surface_get_height(surface)))
+    }
+
+    /// The mean absolute difference per channel, 0–255.
+    func meanDifference(from other: Picture) -> Double {
+        var total = 0
+        differences(from: other) { total += $0 }
+        return Double(total) / Double(rgb.count)
+    }
+
+    /// The largest difference of one channel of one pixel.
+    func maxDifference(from other: Picture) -> Int {
+        var largest = 0
+        differences(from: other) { largest = max(largest, $0) }
+        return largest
+    }
+
+    /// Calls `body` with the absolute difference of each channel.
+    private func differences(from other: Picture, _ body: (Int) -> Void) {
+        precondition(rgb.count == other.rgb.count)
+        rgb.withUnsafeBufferPointer { mine in
+            other.rgb.withUnsafeBufferPointer { theirs in
+                var index = 0
+                let end = mine.count
+                while index < end {
+                    body(abs(Int(mine[index]) - Int(theirs[index])))
+                    index += 1
+                }
+            }
+        }
+    }
+
+    /// The mean colour of a rectangle.
+    func meanColor(x: Int, y: Int, width: Int, height: Int) -> (red: Double, green: Double, blue: Double) {
+        var sums = (0, 0, 0)
+        for row in y..<(y + height) {
+            for column in x..<(x + width) {
+                let index = (row * self.width + column) * 3
+                sums.0 += Int(rgb[index])
+                sums.1 += Int(rgb[index + 1])
+                sums.2 += Int(rgb[index + 2])
+            }
+        }
+        let count = Double(width * height)
+        return (Double(sums.0) / count, Double(sums.1) / count, Double(sums.2) / count)
+    }
+}
