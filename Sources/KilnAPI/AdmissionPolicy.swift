@@ -48,6 +48,20 @@ struct AdmissionPolicy: Sendable {
         }
     }
 
+    /// Refuses, before anything is charged, what the caller's tier may not ask of a kind (a premium theme from a free
+    /// identity): `403 upgrade_required`, naming the field.
+    func checkTierRules(of submission: Submission, charge: QuotaCharge, catalog: JobKindCatalog, caller: Caller) throws {
+        guard let policy = policies[caller.tenant.id], policy.tiers[charge.tier]?.isLowest == true,
+            let kind = catalog[submission.kind], let input = JSONValue.parse(submission.input),
+            let refusal = kind.lowestTierRefusal(input)
+        else { return }
+        var problem = Problem(.forbidden, "upgrade_required", "\(refusal.field): \(refusal.reason)")
+        problem.extra["field"] = .string(refusal.field)
+        problem.extra["tier"] = .string(charge.tier)
+        problem.extra["upgrade_available"] = .bool(true)
+        throw problem
+    }
+
     /// Whether another tier of the tenant allows more of the class than `tier` does.
     func upgradeAvailable(from tier: String, quotaClass: String, tenant: Caller) -> Bool {
         guard let policy = policies[tenant.tenant.id], let current = policy.tiers[tier], let quotaClass = QuotaClass(rawValue: quotaClass) else {

@@ -35,6 +35,7 @@ struct JobRoutes<Context: RequestContext> {
         // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
         let standing = try await Standings(dependencies).standing(of: caller, at: now)
         submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
+        if let charge = submission.charge { try admission.checkTierRules(of: submission, charge: charge, catalog: dependencies.catalog, caller: caller) }
         let outcome = try await dependencies.queue.enqueue(submission)
         if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
         switch outcome {

@@ -18,6 +18,9 @@ public struct ClaimedJob: Sendable {
     public let priority: Priority
     /// When this attempt was claimed, in milliseconds since 1970 (Redis's clock).
     public let startedAtMilliseconds: Int64
+    /// The submitter's tier when the job was admitted, for handlers whose output depends on it (a free tier's
+    /// watermark); nil for a job that was not metered.
+    public let tier: String?
 }
 
 /// What one claim returned.

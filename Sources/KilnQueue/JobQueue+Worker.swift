@@ -70,8 +70,9 @@ extension JobQueue {
             jobs.append(ClaimedJob(
                 id: id, attempt: Int(attempt), tenant: tenant, identity: identity, kind: kind, input: input,
                 timeout: .milliseconds(timeout), createdAtMilliseconds: created, maxAttempts: Int(maxAttempts),
-                tries: Int(tries), priority: priority, startedAtMilliseconds: started))
-            index += 11
+                tries: Int(tries), priority: priority, startedAtMilliseconds: started,
+                tier: field(11).string.flatMap { $0.isEmpty ? nil : $0 }))
+            index += 12
         }
         return ClaimBatch(jobs: jobs, nextWakeIn: next < 0 ? nil : .milliseconds(next))
     }

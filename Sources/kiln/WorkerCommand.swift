@@ -56,9 +56,9 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let worker = Worker(
             queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .withProviders(
+            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .standard(
                 routing: routing, usage: ProviderUsageStore(pool: runtime.database),
-                safety: Self.safety(providerConfiguration, policies: policies, http: http)),
+                safety: Self.safety(providerConfiguration, policies: policies, http: http), policies: policies),
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {

@@ -128,8 +128,9 @@ import Testing
 
     struct Event { let id: String; let type: String; let data: String }
 
-    static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?) async throws -> [Event] {
-        let request = try harness.request("GET", "/v1/jobs/\(id)/events", as: client, headers: after.map { [("Last-Event-ID", $0)] } ?? [])
+    static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?, identity: String = "user-1") async throws -> [Event] {
+        let request = try harness.request(
+            "GET", "/v1/jobs/\(id)/events", as: client, identity: identity, headers: after.map { [("Last-Event-ID", $0)] } ?? [])
         let response = try await harness.http.execute(request, timeout: .seconds(10))
         #expect(response.header("Content-Type") == "text/event-stream")
         return String(decoding: response.body, as: UTF8.self).components(separatedBy: "\n\n").compactMap { block in

@@ -41,7 +41,7 @@ import Testing
             concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
-        harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety))
+        harness.startWorker(handlers: .standard(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety, policies: .none))
     }
 
     static func generate(_ prompt: String, stream: Bool = true) -> String {
@@ -127,7 +127,7 @@ import Testing
             let routing = TextRouting(
             configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
             concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
-            harness.startWorker(handlers: .withProviders(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil))
+            harness.startWorker(handlers: .standard(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil, policies: .none))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")
             let id = try await harness.submit(Self.generate("Hello."), as: client)

@@ -3,8 +3,8 @@
 -- KEYS: active(class), vclock(class), wake(class), inflight, delayed
 -- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
 -- Returns {next_wake_in_ms, claimed_count, started_ms, then per job: id, attempt, tenant, identity, kind, input,
---          timeout_ms, created_ms, max_attempts, tries, rank}. next_wake_in_ms is how long until a delayed job
---          falls due or a lease expires (-1: nothing pending); the caller may block that long.
+--          timeout_ms, created_ms, max_attempts, tries, rank, tier ('' when unmetered)}. next_wake_in_ms is how
+--          long until a delayed job falls due or a lease expires (-1: nothing pending); the caller may block that long.
 local active, vclock, inflight, delayed = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
 local base, class, lease_ms, count, worker, stream_cap, sweep_limit = unpack(ARGV)
 count = tonumber(count)
@@ -72,7 +72,7 @@ while n < count do
     local served = 0
     for _, id in ipairs(ids) do
       local key = job_key(base, id)
-      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt', 'cancel')
+      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt', 'cancel', 'tier')
       local identity = fields[1]
       local counter = running_key(base, tenant, identity)
       if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
@@ -91,7 +91,7 @@ while n < count do
         emit_state(base, id, 'running', attempt, stream_cap)
         n = n + 1
         served = served + 1
-        for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9]}) do
+        for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9], fields[12] or ''}) do
           claimed[#claimed + 1] = value
         end
       end

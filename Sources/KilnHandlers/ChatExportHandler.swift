@@ -1,0 +1,69 @@
+import ChatVideo
+import Foundation
+import KilnCore
+public import KilnPolicy
+public import KilnQueue
+public import KilnWorker
+
+/// `video.chat_export`: ChatTale's live-typing video, rendered and encoded on the worker (see ``ChatVideoExporter``)
+/// and stored as the job's artifact `chat.mp4`. Progress events follow the encoder; cancelling the job kills it. An
+/// identity of the tenant's lowest tier gets the watermark.
+public struct ChatExportHandler: JobHandler {
+    public static let artifactName = "chat.mp4"
+    private let policies: PolicySet
+    private let workDirectory: String
+
+    /// - Parameter workDirectory: where videos are encoded before they are stored; the system's temporary directory
+    ///   when nil.
+    public init(policies: PolicySet, workDirectory: String? = nil) {
+        self.policies = policies
+        self.workDirectory = workDirectory ?? NSTemporaryDirectory()
+    }
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        guard let input = try? JSONValue.parse(job.input)?.decode(as: ChatExportInput.self) else {
+            throw JobFailure.permanent(code: "invalid_input", message: "the input is not a video.chat_export input")
+        }
+        let watermark = isFreeTier(job)
+        let exporter = ChatVideoExporter(input, watermark: watermark)
+        let path = (workDirectory as NSString).appendingPathComponent("kiln-\(job.id.rawValue)-\(job.attempt).mp4")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let (fractions, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
+        let result = try await withThrowingTaskGroup(of: ChatVideoExporter.Result?.self) { group in
+            group.addTask {
+                for await fraction in fractions { try await context.progress(fraction, message: "rendering") }
+                return nil
+            }
+            group.addTask {
+                defer { reporter.finish() }
+                return try await exporter.export(to: path) { reporter.yield($0) }
+            }
+            var result: ChatVideoExporter.Result?
+            for try await value in group where value != nil { result = value }
+            return result!
+        }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw JobFailure.retryable(code: "export_missing", message: "the encoder finished but left no video")
+        }
+        try await context.saveArtifact(Self.artifactName, contentType: "video/mp4", bytes: Array(bytes))
+        let (width, height) = input.settings.format.size
+        return JSONValue.object([
+            "artifact": .string(Self.artifactName),
+            "width": .number(Double(width)),
+            "height": .number(Double(height)),
+            "fps": .number(Double(input.settings.fps)),
+            "frame_rate": .string(input.settings.frameRate.rawValue),
+            "frames": .number(Double(result.frames)),
+            "duration_seconds": .number(result.durationSeconds),
+            "bytes": .number(Double(bytes.count)),
+            "watermark": .bool(watermark),
+        ]).canonicalJSON()
+    }
+
+    /// Whether the job was admitted at its tenant's lowest tier (a job that was not metered has no tier).
+    private func isFreeTier(_ job: ClaimedJob) -> Bool {
+        guard let tier = job.tier, let policy = policies[job.tenant] else { return false }
+        return policy.tiers[tier]?.isLowest ?? false
+    }
+}
