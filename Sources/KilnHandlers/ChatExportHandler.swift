@@ -26,8 +26,13 @@ public struct ChatExportHandler: JobHandler {
         }
         let watermark = isFreeTier(job)
         let exporter = ChatVideoExporter(input, watermark: watermark)
-        let path = (workDirectory as NSString).appendingPathComponent("kiln-\(job.id.rawValue)-\(job.attempt).mp4")
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        // One directory per job: what a crashed earlier attempt left there (a partial video, its sound track) goes
+        // before this attempt starts, and this attempt's files when it ends.
+        let directory = (workDirectory as NSString).appendingPathComponent("kiln-chat-video-\(job.id.rawValue)")
+        try? FileManager.default.removeItem(atPath: directory)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = (directory as NSString).appendingPathComponent(Self.artifactName)
 
         let (fractions, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
         let result = try await withThrowingTaskGroup(of: ChatVideoExporter.Result?.self) { group in

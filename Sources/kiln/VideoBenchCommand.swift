@@ -49,6 +49,7 @@ struct VideoBenchCommand: ParsableCommand {
         let variable = Self.reference(settings)
         let timeline = ChatTimeline(constant)
         let characters = constant.conversation.messages.reduce(0) { $0 + $1.text.count }
+        print(String(format: "This process before any export: %.0f MB resident", Double(Self.peakMemoryBytes) / 1_000_000))
         print("Reference export: \(Self.lines.count) messages, \(characters) characters, \(String(format: "%.2f", timeline.durationSeconds)) s, "
             + "\(timeline.totalTicks) frames at \(fps) fps, \(timeline.segments.count) distinct pictures, 1080×1920, \(preset)")
 
@@ -57,6 +58,9 @@ struct VideoBenchCommand: ParsableCommand {
         }
         _ = try measure("Kiln, variable frame rate", timeline) {
             try ChatVideoExporter(variable, watermark: false, preset: preset).exportBlocking(to: "\(directory)/kiln-vfr.mp4") { _ in }
+        }
+        _ = try measure("Encoder alone: as many blank frames, no rendering", timeline) {
+            try Self.encodeBlankFrames(like: timeline, preset: preset)
         }
         guard !skipNaive else { return }
         let naive = try measure("Naive: every frame drawn and piped raw", timeline) {
@@ -79,6 +83,19 @@ struct VideoBenchCommand: ParsableCommand {
         return wall
     }
 
+    /// The ceiling on this machine: the encoder with the exports' settings, fed frames it makes itself (one white
+    /// picture, the cheapest content there is) — no rendering, no pipe.
+    private static func encodeBlankFrames(like timeline: ChatTimeline, preset: String) throws -> ChatVideoExporter.Result {
+        let encoder = try FFmpegProcess(arguments: [
+            "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=white:s=1080x1920:r=\(timeline.fps)",
+            "-frames:v", String(timeline.totalTicks),
+        ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-f", "null", "-"])
+        let usage = try encoder.finish()
+        return ChatVideoExporter.Result(
+            frames: timeline.totalTicks, durationSeconds: timeline.durationSeconds, pictures: 1,
+            encoderPeakMemoryBytes: usage.peakMemoryBytes, encoderCPUSeconds: usage.cpuSeconds)
+    }
+
     /// This process's peak resident memory so far.
     private static var peakMemoryBytes: Int {
         var usage = rusage()
@@ -88,7 +105,8 @@ struct VideoBenchCommand: ParsableCommand {
 }
 
 /// What the seed's `VideoExportService` does, on Linux: every frame of the video drawn from nothing (the same
-/// renderer, without its caches) and handed to the encoder raw, BGRA, for ffmpeg to convert.
+/// renderer, without its caches) and handed to the encoder raw, BGRA, for ffmpeg to convert. The encoder's settings
+/// are Kiln's, so the two differ in the pipeline only.
 struct NaiveChatVideoExport {
     let input: ChatExportInput
     let preset: String
@@ -104,8 +122,8 @@ struct NaiveChatVideoExport {
         let (width, height) = input.settings.format.size
         let encoder = try FFmpegProcess(arguments: [
             "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-r", String(timeline.fps),
-            "-i", "-", "-c:v", "libx264", "-preset", preset, "-crf", "20", "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-y", path,
-        ])
+            "-i", "-",
+        ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-movflags", "+faststart", "-y", path])
         for tick in 0..<timeline.totalTicks {
             renderer.renderFromScratch(timeline.state(at: tick))
             try encoder.write(UnsafeRawBufferPointer(start: renderer.pixels, count: renderer.stride * height))

@@ -6,8 +6,8 @@ here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
 source "$here/env.sh"
 
-# C libraries the Swift system-library targets link against, the two servers, ffmpeg for rendering,
-# curl/python3 for the scripts themselves.
+# C libraries the Swift system-library targets link against (Cairo and Pango draw the chat videos, with the Inter and
+# Noto Color Emoji fonts), the two servers, ffmpeg to encode the videos, curl/python3 for the scripts themselves.
 packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev fonts-noto-color-emoji fonts-inter
   redis-server postgresql ffmpeg curl python3)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the provider simulator, the API and the worker in the background; then runs two demo jobs end to
-# end: an echo, and a text generation streamed from the simulator. Safe to re-run (the services are restarted on
+# and key, the provider simulator, the API and the worker in the background; then runs three demo jobs end to
+# end: an echo, a text generation streamed from the simulator, and a chat video. Safe to re-run (the services are restarted on
 # the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
@@ -64,11 +64,13 @@ done
 curl -fsS http://127.0.0.1:8790/healthz >/dev/null 2>&1 || kiln_die "the provider simulator is not answering on 127.0.0.1:8790; see $KILN_STATE_DIR/logs/simulator.log"
 
 # The demo jobs: API -> Redis queue -> worker -> PostgreSQL end to end, then the same with a provider call
-# (the worker asks the simulator through libcurl and streams the text to the job's events).
+# (the worker asks the simulator through libcurl and streams the text to the job's events), then a ChatTale chat
+# video (rendered with Cairo and Pango, encoded by ffmpeg, stored as the job's artifact).
 hdrs=(-H "Authorization: Bearer $key" -H "Kiln-Identity: demo-user")
 json_field() { python3 -c 'import json, sys; print(json.load(sys.stdin).get(sys.argv[1], ""))' "$1"; }
+# Leaves the job's id in `id`.
 run_demo_job() {
-  local job id status=""
+  local job status=""
   job=$(curl -sS --fail-with-body "${hdrs[@]}" -H "Content-Type: application/json" -d "$1" "$KILN_API_URL/v1/jobs")
   id=$(json_field id <<<"$job")
   [[ -n $id ]] || kiln_die "no job id in response: $job"
@@ -84,6 +86,12 @@ run_demo_job() {
 }
 run_demo_job '{"kind":"diag.echo","input":{"message":"hello from kiln"}}'
 run_demo_job '{"kind":"diag.generate","input":{"prompt":"Tell a short story about a lighthouse keeper."}}'
+run_demo_job '{"kind":"video.chat_export","input":{"conversation":{
+  "characters":[{"id":"me","name":"Me","color":"#0A84FF","avatar":"😎"},{"id":"sam","name":"Sam","color":"#34C759","avatar":"🦊"}],
+  "messages":[{"character":"sam","text":"Are you coming tonight?"},{"character":"me","text":"Yes! Leaving now 🏃"}]},
+  "settings":{"format":"1:1","fps":30,"typing_speed":"fast"}}}'
+curl -sS --fail-with-body "${hdrs[@]}" -o "$KILN_STATE_DIR/demo-chat.mp4" "$KILN_API_URL/v1/jobs/$id/artifacts/chat.mp4"
+echo "The demo chat video: $KILN_STATE_DIR/demo-chat.mp4"
 
 cat <<MSG
 
