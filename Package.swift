@@ -119,10 +119,16 @@ let package = Package(
             dependencies: ["KilnCore", "PostgresClient", "S3Client", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Privacy: the retention purge and identity erasure across Redis, PostgreSQL and the object store.
+        .target(
+            name: "KilnPrivacy",
+            dependencies: ["KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -167,7 +173,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo",
+                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo", "KilnPrivacy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -264,7 +270,7 @@ let package = Package(
             name: "KilnIntegrationTests",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
-                "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures",
+                "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ public import Foundation
 public import KilnCore
 public import KilnIdentity
 public import KilnPolicy
+public import KilnPrivacy
 public import KilnQueue
 public import KilnStore
 
@@ -15,6 +16,8 @@ public struct APIDependencies: Sendable {
     public var entitlements: EntitlementStore
     public var partners: PartnerStore
     public var webhookSecrets: WebhookSecretStore
+    /// Erases an identity's data when it asks (`DELETE /v1/identity`).
+    public var eraser: IdentityEraser
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
@@ -29,7 +32,8 @@ public struct APIDependencies: Sendable {
 
     public init(
         queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
-        entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, catalog: JobKindCatalog,
+        entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, eraser: IdentityEraser,
+        catalog: JobKindCatalog,
         policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
         checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
@@ -41,6 +45,7 @@ public struct APIDependencies: Sendable {
         self.entitlements = entitlements
         self.partners = partners
         self.webhookSecrets = webhookSecrets
+        self.eraser = eraser
         self.catalog = catalog
         self.policies = policies
         self.identities = identities

@@ -16,6 +16,7 @@ public enum APIServer {
         UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
         QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
         PartnerRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        IdentityRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
         WebhookRoutes(dependencies: dependencies).register(on: router)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router

@@ -6,6 +6,7 @@ extension TenantPolicy {
     init(tenant: TenantID, parsing field: PolicyField) throws(PolicyError) {
         let object = try field.object(allowing: [
             "identity_modes", "app_store", "jwt", "reset_time_zone", "safety", "tiers", "kinds", "abuse", "partners",
+            "retention",
         ])
 
         var identityModes: Set<IdentityMode> = []
@@ -66,7 +67,9 @@ extension TenantPolicy {
             safety: safety,
             partnerUnlinkCooldown: try object.optional("partners").map { partners throws(PolicyError) in
                 try partners.object(allowing: ["unlink_cooldown_seconds"]).required("unlink_cooldown_seconds").seconds(atLeast: 0)
-            }
+            },
+            retention: try object.optional("retention").map { retention throws(PolicyError) in try RetentionPeriods(parsing: retention) }
+                ?? .standard
         )
     }
 

@@ -24,6 +24,9 @@ public struct TenantPolicy: Sendable, Equatable {
     /// Partners may link and share one entitlement and quota pool (Veramo); after unlinking, neither may link again
     /// for this long. nil: the tenant offers no partner links.
     public let partnerUnlinkCooldown: Duration?
+    /// How long its users' inputs, uploads, results and artifacts are kept (``RetentionPeriods/standard`` when the
+    /// file gives none).
+    public let retention: RetentionPeriods
     /// Built once: a quota day is computed on every admission.
     private let calendar: Calendar
     private let tierNamesByProduct: [String: String]
@@ -40,7 +43,8 @@ public struct TenantPolicy: Sendable, Equatable {
         resetTimeZone: TimeZone,
         abuse: AbuseThresholds,
         safety: SafetyStrictness,
-        partnerUnlinkCooldown: Duration?
+        partnerUnlinkCooldown: Duration?,
+        retention: RetentionPeriods
     ) {
         self.tenant = tenant
         self.identityModes = identityModes
@@ -53,6 +57,7 @@ public struct TenantPolicy: Sendable, Equatable {
         self.abuse = abuse
         self.safety = safety
         self.partnerUnlinkCooldown = partnerUnlinkCooldown
+        self.retention = retention
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = resetTimeZone
         self.calendar = calendar

@@ -34,6 +34,12 @@ public struct QueueKeys: Sendable {
     /// A quota subject's block (its value is the reason), and the index of blocks by when they end.
     public func block(_ tenant: TenantID, _ subject: String) -> String { "\(base):block:\(tenant):\(subject)" }
     public var blocks: String { "\(base):blocks" }
+    /// An identity's count of running jobs (its cap), and its jobs the cap holds back.
+    public func running(_ tenant: TenantID, _ identity: String) -> String { "\(base):running:\(tenant):\(identity)" }
+    public func held(_ tenant: TenantID, _ identity: String) -> String { "\(base):held:\(tenant):\(identity)" }
+    /// Abuse detection: the devices a subject used in a quota day, and a subject's velocity (GCRA).
+    public func devices(_ tenant: TenantID, _ subject: String, _ day: String) -> String { "\(base):devs:\(tenant):\(subject):\(day)" }
+    public func velocity(_ tenant: TenantID, _ subject: String) -> String { "\(base):gcra:\(tenant):\(subject)" }
     /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
     public func standing(_ tenant: TenantID, _ identity: String) -> String { "\(base):ent:\(tenant):\(identity)" }
     /// The abuse log: a capped stream of the trips of abuse thresholds.

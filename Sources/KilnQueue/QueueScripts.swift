@@ -13,8 +13,9 @@ public struct QueueScripts: Sendable {
     public let replay: RedisScript
     public let purge: RedisScript
     public let raise: RedisScript
+    public let erase: RedisScript
 
-    public var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise] }
+    public var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase] }
 
     public init() throws {
         let common = try Self.read("common")
@@ -31,6 +32,7 @@ public struct QueueScripts: Sendable {
         replay = try script("replay")
         purge = try script("purge")
         raise = try script("raise")
+        erase = try script("erase")
     }
 
     private static func read(_ name: String) throws -> String {

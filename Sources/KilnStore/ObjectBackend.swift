@@ -14,6 +14,11 @@ public protocol ObjectBackend: Sendable {
 
     /// Removes the object at `path`; removing a missing object is not an error.
     func delete(_ path: String) async throws
+
+    /// The paths of every object under the directory `directory` (a path of the same rule, without a trailing
+    /// slash), in no particular order; none when there is nothing there. Erasure and the purge use it to find every
+    /// attempt's bytes of a job, including those a later attempt's record replaced.
+    func list(under directory: String) async throws -> [String]
 }
 
 /// The one rule for object paths, shared by the backends so a path valid for one is valid for the other.

@@ -43,10 +43,40 @@ public struct ObjectStore: ObjectBackend {
     }
 
     /// Removes the object at `path`; removing a missing object is not an error.
+    ///
+    /// Directories it leaves empty go too, so that no directory named after an erased job stays behind, except the
+    /// first three levels (`tenants/<tenant>/jobs`, `…/uploads`): those are shared with other objects' writes, which
+    /// would fail if their directory vanished between its creation and the file's. A job's own directories are
+    /// written only by that job, which has ended when its objects are deleted.
     public func delete(_ path: String) async throws {
+        let components = try ObjectPath.components(of: path)
         let file = try fileURL(for: path)
         try await Self.run {
             guard unlink(file.path) == 0 || errno == ENOENT else { throw DurableFile.failure("unlink", file) }
+            var directory = file.deletingLastPathComponent()
+            for _ in 3..<max(components.count - 1, 3) {
+                // A directory that is not empty ends the walk: each parent still holds it.
+                guard rmdir(directory.path) == 0 else { break }
+                directory = directory.deletingLastPathComponent()
+            }
+        }
+    }
+
+    public func list(under directory: String) async throws -> [String] {
+        let base = try fileURL(for: directory)
+        return try await Self.run {
+            guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
+            var paths: [String] = []
+            while let relative = enumerator.nextObject() as? String {
+                var isDirectory: ObjCBool = false
+                let name = relative.split(separator: "/").last.map(String.init) ?? relative
+                // Dot-led names are writes in progress (temporary files), never objects.
+                let file = base.appendingPathComponent(relative).path
+                guard !name.hasPrefix("."), FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue
+                else { continue }
+                paths.append("\(directory)/\(relative)")
+            }
+            return paths
         }
     }
 

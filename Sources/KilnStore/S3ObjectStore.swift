@@ -40,6 +40,11 @@ public struct S3ObjectStore: ObjectBackend {
         try await Self.translating("DeleteObject", path) { try await client.delete(key: key) }
     }
 
+    public func list(under directory: String) async throws -> [String] {
+        let prefix = try Self.key(directory) + "/"
+        return try await Self.translating("ListObjectsV2", directory) { try await client.list(prefix: prefix) }
+    }
+
     /// The object key of `path`: the path itself, once it passes the rule both backends share.
     private static func key(_ path: String) throws -> String {
         _ = try ObjectPath.components(of: path)

@@ -20,7 +20,7 @@ struct S3ErrorDocument: Equatable {
         self.message = Self.element("Message", in: text)
     }
 
-    private static func element(_ name: String, in text: String) -> String? {
+    static func element(_ name: String, in text: String) -> String? {
         guard let open = text.range(of: "<\(name)>"),
             let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
         else { return nil }
@@ -29,7 +29,7 @@ struct S3ErrorDocument: Equatable {
     }
 
     /// XML's five predefined entities; `&amp;` last, so `&amp;lt;` stays `&lt;`.
-    private static func unescape(_ text: String) -> String {
+    static func unescape(_ text: String) -> String {
         guard text.contains("&") else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<")
             .replacingOccurrences(of: "&gt;", with: ">")

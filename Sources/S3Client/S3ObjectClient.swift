@@ -54,6 +54,26 @@ public struct S3ObjectClient: Sendable {
         try Self.requireSuccess(response, operation: "DeleteObject")
     }
 
+    /// The keys of every object whose key starts with `prefix`, in S3's order (by UTF-8 bytes), following
+    /// continuation tokens page by page (up to 1,000 keys each).
+    /// - Throws: ``S3Error`` if S3 refuses, `HTTPClientError` if no answer arrived.
+    public func list(prefix: String) async throws -> [String] {
+        var keys: [String] = []
+        var token: String?
+        repeat {
+            // Parameters sorted by name and encoded as SigV4 canonicalises them: libcurl 7.88.1 signs the query as sent.
+            var parameters: [(String, String)] = [("list-type", "2"), ("prefix", prefix)]
+            if let token { parameters.insert(("continuation-token", token), at: 0) }
+            let query = parameters.map { "\($0.0)=\(ObjectKey.encodedQueryValue($0.1))" }.joined(separator: "&")
+            let response = try await self.send("GET", key: nil, query: query, body: nil, contentType: nil, operation: "ListObjectsV2")
+            try Self.requireSuccess(response, operation: "ListObjectsV2")
+            let page = S3ListDocument(parsing: response.body)
+            keys += page.keys
+            token = page.nextContinuationToken
+        } while token != nil
+        return keys
+    }
+
     /// Creates the configured bucket in the configured region; a bucket this account already owns counts as created.
     /// For first setup and tests: production buckets are usually made by infrastructure tooling.
     /// - Throws: ``S3Error`` if S3 refuses (for example another account owns the name), `HTTPClientError` if no answer arrived.
@@ -83,7 +103,9 @@ public struct S3ObjectClient: Sendable {
         return "\(endpoint[..<schemeEnd.upperBound])\(self.configuration.bucket).\(endpoint[schemeEnd.upperBound...])\(path.isEmpty ? "/" : path)"
     }
 
-    private func send(_ method: String, key: String?, body: [UInt8]?, contentType: String?, operation: String) async throws -> HTTPResponse {
+    private func send(
+        _ method: String, key: String?, query: String? = nil, body: [UInt8]?, contentType: String?, operation: String
+    ) async throws -> HTTPResponse {
         if let key {
             guard !key.isEmpty, key.utf8.count <= 1024 else {
                 throw S3Error(status: nil, code: nil, message: "an object key must be 1 to 1024 bytes of UTF-8", operation: operation)
@@ -100,7 +122,8 @@ public struct S3ObjectClient: Sendable {
         let signature = AWSSignature(
             region: self.configuration.region, service: "s3", accessKey: self.configuration.accessKey, secretKey: self.configuration.secretKey
         )
-        let request = HTTPRequest(method: method, url: self.url(key: key), headers: headers, body: body, awsSigV4: signature)
+        let url = self.url(key: key) + (query.map { "?\($0)" } ?? "")
+        let request = HTTPRequest(method: method, url: url, headers: headers, body: body, awsSigV4: signature)
         return try await self.http.execute(request, timeout: self.timeout)
     }
 

@@ -4,6 +4,7 @@ import KilnAPI
 import KilnCore
 import KilnIdentity
 import KilnPolicy
+import KilnPrivacy
 import KilnQueue
 import KilnStore
 import PostgresClient
@@ -48,7 +49,9 @@ struct APICommand: AsyncParsableCommand {
             queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
             uploads: UploadStore(pool: database, objects: runtime.objects), entitlements: EntitlementStore(pool: database),
-            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policySet,
+            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
+            eraser: IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: .standard,
+            policies: policySet,
             identities: identities,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)

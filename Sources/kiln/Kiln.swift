@@ -7,7 +7,8 @@ struct Kiln: AsyncParsableCommand {
         abstract: "Kiln: the job queue and worker fleet behind the apps.",
         subcommands: [
             APICommand.self, WorkerCommand.self, MigrateCommand.self, TenantCommand.self, KeyCommand.self,
-            QueueCommand.self, DeadCommand.self, JobCommand.self, QuotaCommand.self, AbuseCommand.self, WebhookCommand.self, BenchCommand.self,
+            QueueCommand.self, DeadCommand.self, JobCommand.self, QuotaCommand.self, AbuseCommand.self, WebhookCommand.self,
+            IdentityCommand.self, PurgeCommand.self, BenchCommand.self,
             LoadTestCommand.self, SimulatorCommand.self,
         ])
 }

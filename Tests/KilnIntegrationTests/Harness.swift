@@ -4,6 +4,7 @@ import KilnAPI
 import KilnCore
 import KilnIdentity
 import KilnPolicy
+import KilnPrivacy
 import KilnQueue
 import KilnStore
 import KilnWorker
@@ -86,7 +87,9 @@ final class Harness: Sendable {
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
             entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
-            webhookSecrets: WebhookSecretStore(pool: database), catalog: .standard, policies: policies.withLock { $0 },
+            webhookSecrets: WebhookSecretStore(pool: database),
+            eraser: IdentityEraser(queue: queue, records: IdentityRecords(pool: database, objects: objects)), catalog: .standard,
+            policies: policies.withLock { $0 },
             identities: identities.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
     }

@@ -19,6 +19,23 @@ import Testing
         #expect(Set(policies.tenants.keys.map(\.rawValue)) == ["talevonia", "chattale", "worldarchitect", "veramo", "joanie", "loadtest"])
     }
 
+    /// docs/privacy.md: Talevonia keeps no story past its job, Joanie no drawing past a day; a tenant without a
+    /// section keeps 30 days of everything.
+    @Test func retentionIsShortWhereTheSeedsPromisePrivacy() throws {
+        func days(_ tenant: String) throws -> [Int64] {
+            let retention = try policy(tenant).retention
+            return [retention.inputs, retention.uploads, retention.results, retention.artifacts].map { $0.components.seconds / 86_400 }
+        }
+        #expect(try days("talevonia") == [0, 1, 1, 30])
+        #expect(try days("joanie") == [1, 1, 7, 7])
+        #expect(try days("chattale") == [7, 7, 7, 7])
+        #expect(try days("worldarchitect") == [30, 30, 30, 30])
+        #expect(try days("veramo") == [30, 30, 30, 365])
+        #expect(try policy("loadtest").retention == .standard)
+        let month = Duration.seconds(30 * 86_400)
+        #expect(RetentionPeriods.standard == RetentionPeriods(inputs: month, uploads: month, results: month, artifacts: month))
+    }
+
     @Test func talevoniaHasItsSeedsLimits() throws {
         let talevonia = try policy("talevonia")
         #expect(talevonia.identityModes == [.appStore])

@@ -109,6 +109,13 @@ import Testing
             .set("talevonia", "abuse", "ip_velocity", "period_seconds", to: "0")),
         Mistake("talevonia.abuse.blocklist: unknown field", .set("talevonia", "abuse", "blocklist", to: "[]")),
         Mistake(
+            "joanie.retention.uploads_days: expected a whole number ≥ 0", .set("joanie", "retention", "uploads_days", to: "-1")),
+        Mistake("joanie.retention.results_days: expected a whole number ≥ 0", .set("joanie", "retention", "results_days", to: "0.5")),
+        Mistake("joanie.retention.artifacts_days: too large: at most 3650", .set("joanie", "retention", "artifacts_days", to: "3651")),
+        Mistake("joanie.retention.inputs_days: required", .remove("joanie", "retention", "inputs_days")),
+        Mistake("joanie.retention.drawings_days: unknown field", .set("joanie", "retention", "drawings_days", to: "1")),
+        Mistake("joanie.retention: expected an object", .set("joanie", "retention", to: "7")),
+        Mistake(
             "Tale Vonia: not a tenant id: expected 1–63 characters of a-z, 0-9 and -, not starting with -",
             .set("Tale Vonia", to: "{}")),
         Mistake("joanie: expected an object", .set("joanie", to: "true")),

@@ -44,6 +44,28 @@ struct ObjectBackendTests {
         }
     }
 
+    /// What erasure and the purge rely on: every attempt's objects of a job are listed, and nothing of a neighbour
+    /// whose name starts the same; in the local directory, deleting a job's last object takes its directories along
+    /// (no directory named after an erased job stays) and leaves the shared ones.
+    @Test(arguments: Backend.allCases)
+    func listUnderADirectoryAndDeleteEverything(backend: Backend) async throws {
+        try await Self.with(backend) { store in
+            let job = ["tenants/acme/jobs/j1/1/echo.txt", "tenants/acme/jobs/j1/2/echo.txt", "tenants/acme/jobs/j1/2/cover.png"]
+            for path in job + ["tenants/acme/jobs/j10/1/echo.txt", "tenants/acme/uploads/u1"] { _ = try await store.write([1], to: path) }
+            #expect(Set(try await store.list(under: "tenants/acme/jobs/j1")) == Set(job))
+            #expect(try await store.list(under: "tenants/acme/jobs/none").isEmpty)
+            for path in job { try await store.delete(path) }
+            #expect(try await store.list(under: "tenants/acme/jobs/j1").isEmpty)
+            #expect(try await store.list(under: "tenants/acme/jobs/j10") == ["tenants/acme/jobs/j10/1/echo.txt"])
+            await #expect(throws: StoreError.self) { try await store.list(under: "tenants/../acme") }
+            if let local = store as? ObjectStore {
+                #expect(!FileManager.default.fileExists(atPath: try local.fileURL(for: "tenants/acme/jobs/j1").path))
+                try await store.delete("tenants/acme/uploads/u1")
+                #expect(FileManager.default.fileExists(atPath: try local.fileURL(for: "tenants/acme/uploads").path))
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func missingObjectIsNotFound(backend: Backend) async throws {
         try await Self.with(backend) { store in

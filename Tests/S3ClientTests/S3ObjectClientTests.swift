@@ -65,6 +65,25 @@ struct S3ObjectClientTests {
         }
     }
 
+    /// Keys with characters that need encoding in the query's prefix, and more keys than one page holds (a page is
+    /// at most 1,000 keys; moto honours `max-keys` only through the default, so 1,005 keys take two pages).
+    @Test("list finds every key under a prefix, across pages, and nothing else")
+    func listUnderAPrefix() async throws {
+        try await withMoto { _, _, client in
+            let prefix = "tenants/acme jobs/ü+=/"
+            var keys: [String] = []
+            for index in 0..<1005 { keys.append("\(prefix)\(index)/echo.txt") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for key in keys { group.addTask { try await client.put(key: key, bytes: [1]) } }
+                try await group.waitForAll()
+            }
+            try await client.put(key: "tenants/acme jobs/other", bytes: [2])
+            #expect(Set(try await client.list(prefix: prefix)) == Set(keys))
+            #expect(try await client.list(prefix: "nothing/").isEmpty)
+            #expect(try await client.list(prefix: "").count == 1006)
+        }
+    }
+
     @Test("a wrong secret key is refused with 403 SignatureDoesNotMatch, and the secret is not in the error")
     func wrongSecret() async throws {
         try await withMoto { server, http, client in

@@ -41,7 +41,9 @@ request_path = threading.local()
 
 def remember_raw_path(app):
     def wrapped(environ, start_response):
-        request_path.raw = urlsplit(environ.get("RAW_URI") or environ.get("REQUEST_URI") or "").path
+        raw = urlsplit(environ.get("RAW_URI") or environ.get("REQUEST_URI") or "")
+        request_path.raw = raw.path
+        request_path.query = raw.query
         return app(environ, start_response)
 
     return wrapped
@@ -59,7 +61,9 @@ def create_aws_request(self):
     request = original_create_aws_request(self)
     raw = getattr(request_path, "raw", "")
     if raw:
-        query = urlsplit(request.url).query
+        # The query as sent, too: werkzeug's URL decodes it and quotes it again loosely (`%2B` comes back as `+`,
+        # which botocore then reads as a space), as it does the path.
+        query = getattr(request_path, "query", "")
         request.url = canonical_uri(raw) + ("?" + query if query else "")
     return request
 

@@ -1,0 +1,34 @@
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnPrivacy
+import KilnStore
+
+/// `DELETE /v1/identity`: the caller erases everything Kiln holds of it (docs/privacy.md). The caller proves who it
+/// is as for any other request (its tenant's key and its own credential), so only an identity itself, or the
+/// tenant's server speaking for it (`Kiln-Identity`), can ask.
+struct IdentityRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+    let authenticator: Authenticator
+
+    func register(on router: Router<Context>) {
+        router.delete("/v1/identity", use: erase)
+    }
+
+    /// `200` once nothing is left; `202` with `Retry-After` while some of the identity's jobs were still running
+    /// (they have been told to stop, within a second): the app sends the same request again. The API never waits
+    /// on a job, so it does not wait for them.
+    @Sendable func erase(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        let erasure = try await dependencies.eraser.erase(identity: caller.identity, tenant: caller.tenant.id)
+        let body: [String: JSONValue] = [
+            "status": .string(erasure.isComplete ? "erased" : "pending"),
+            "jobs": .number(Double(erasure.records.jobs.count)),
+            "uploads": .number(Double(erasure.records.uploads)),
+            "artifacts": .number(Double(erasure.records.artifacts)),
+            "pending_jobs": .number(Double(erasure.pendingJobs.count)),
+        ]
+        guard erasure.isComplete else { return .json(.object(body), status: .accepted, headers: [.retryAfter: "1"]) }
+        return .json(.object(body), status: .ok)
+    }
+}

@@ -1,0 +1,124 @@
+public import KilnCore
+import RedisClient
+
+/// Erasing an identity from Redis (docs/privacy.md). Nothing in Redis indexes jobs or devices by identity, so erasure
+/// walks the namespace with `SCAN`: it is rare, and a walk costs Redis only short steps between other clients'
+/// commands.
+extension JobQueue {
+    /// The ids of the identity's jobs that Redis holds, in whatever state.
+    public func jobs(of identity: Identity, tenant: TenantID) async throws -> [JobID] {
+        var found: [JobID] = []
+        try await scan(matching: keys.base + ":job:*") { names in
+            let ids = names.compactMap { JobID(validating: String($0.dropFirst(keys.base.count + ":job:".count))) }
+            guard !ids.isEmpty else { return }
+            let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
+            for (id, owner) in zip(ids, owners) {
+                let fields = owner.array?.map(\.string) ?? []
+                if fields.count == 2, fields[0] == tenant.rawValue, fields[1] == identity.rawValue { found.append(id) }
+            }
+        }
+        return found
+    }
+
+    /// Removes the identity's jobs that have not started, asks its running ones to stop, and deletes its finished
+    /// ones that PostgreSQL has recorded, with their events (`erase.lua`, 100 jobs a call).
+    public func erase(_ jobs: [JobID], of identity: Identity, tenant: TenantID) async throws -> ErasedJobs {
+        var outcome = ErasedJobs()
+        for start in stride(from: 0, to: jobs.count, by: 100) {
+            let batch = jobs[start..<min(start + 100, jobs.count)]
+            let reply = try await redis.evaluate(
+                scripts.erase, keys: [keys.delayed, keys.dead, keys.unrecorded],
+                arguments: [keys.base, tenant.rawValue, identity.rawValue] + batch.map(\.rawValue))
+            let lists = reply.array?.map { ($0.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) } } ?? []
+            guard lists.count == 2 else { throw RedisError.server("ERR unexpected reply from erase") }
+            outcome.erased += lists[0]
+            outcome.pending += lists[1]
+        }
+        return outcome
+    }
+
+    /// Deletes the idempotency records and device cooldowns that point at `jobs` (their values are a job id, or
+    /// `job id|body hash`): such keys are named by a digest or by a device, not by the identity, so only the jobs
+    /// lead to them. Call it before the jobs' records go, while their ids can still be found. - Returns: how many.
+    @discardableResult
+    public func erasePointers(to jobs: Set<JobID>, tenant: TenantID) async throws -> Int {
+        guard !jobs.isEmpty else { return 0 }
+        var removed = 0
+        // `idem:<tenant>:<digest>` and `cooldown:<tenant>:<device>:<class>` (`QueueKeys`, `common.lua`).
+        for family in ["idem", "cooldown"] {
+            try await scan(matching: "\(keys.base):\(family):\(tenant):*") { names in
+                let values = try await redis.pipeline(names.map { ["GET", $0] })
+                let doomed = zip(names, values).compactMap { name, value -> String? in
+                    let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
+                    return id.map(jobs.contains) == true ? name : nil
+                }
+                if !doomed.isEmpty { removed += Int(try await redis.send(["DEL"] + doomed).int ?? 0) }
+            }
+        }
+        return removed
+    }
+
+    /// Deletes every key that names the identity: its quota counters and reservations, running count and held jobs,
+    /// devices of the day, velocity, block and cached standing; its entries in the abuse log and the index of blocks;
+    /// and the identity in the sets of identities its devices served. Call it once no job of the identity is left
+    /// unfinished, since those count on the counters. - Returns: how many keys, members and entries went.
+    @discardableResult
+    public func eraseKeys(of identity: Identity, tenant: TenantID) async throws -> Int {
+        let subject = identity.rawValue
+        let own = Set(
+            [
+                keys.reservations(tenant, subject), keys.block(tenant, subject), keys.standing(tenant, subject),
+                keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject),
+            ])
+        // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
+        let daily = [keys.quota(tenant, subject, ""), keys.devices(tenant, subject, "")]
+        // A device's subjects of a day (`subjects_key` in common.lua), named by the device.
+        let served = "\(keys.base):subs:\(tenant):"
+        var removed = 0
+        try await scan(matching: "\(keys.base):*") { names in
+            let doomed = names.filter { name in own.contains(name) || daily.contains { Self.isDayKey(name, prefix: $0) } }
+            var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0, subject] }
+            if !doomed.isEmpty { commands.append(["DEL"] + doomed) }
+            guard !commands.isEmpty else { return }
+            removed += try await redis.pipeline(commands).reduce(0) { $0 + Int($1.int ?? 0) }
+        }
+        removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
+        removed += try await eraseAbuseLogEntries(of: subject, tenant: tenant)
+        return removed
+    }
+
+    /// Deletes the abuse log's entries about the subject (the log is capped, so reading it whole is bounded).
+    private func eraseAbuseLogEntries(of subject: String, tenant: TenantID) async throws -> Int {
+        let entries = try await redis.send(["XRANGE", keys.abuseLog, "-", "+"]).array ?? []
+        let ids = entries.compactMap { entry -> String? in
+            guard let parts = entry.array, parts.count == 2, let id = parts[0].string else { return nil }
+            let values = (parts[1].array ?? []).map(\.string)
+            var fields: [String: String] = [:]
+            for index in stride(from: 0, to: values.count - 1, by: 2) {
+                if let name = values[index], let value = values[index + 1] { fields[name] = value }
+            }
+            return fields["tenant"] == tenant.rawValue && fields["subject"] == subject ? id : nil
+        }
+        guard !ids.isEmpty else { return 0 }
+        return Int(try await redis.send(["XDEL", keys.abuseLog] + ids).int ?? 0)
+    }
+
+    /// Whether `name` is `prefix` followed by a quota day's label: an identity that is a prefix of another
+    /// (`user-1`, `user-1:2`) never matches the other's keys.
+    private static func isDayKey(_ name: String, prefix: String) -> Bool {
+        guard name.hasPrefix(prefix) else { return false }
+        let day = name.utf8.dropFirst(prefix.utf8.count)
+        return day.count == 8 && day.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    /// Walks the keys matching `pattern`, a page (about 1,000 keys) at a time.
+    func scan(matching pattern: String, _ page: ([String]) async throws -> Void) async throws {
+        var cursor = "0"
+        repeat {
+            let reply = try await redis.send(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"]).array ?? []
+            cursor = reply.first?.string ?? "0"
+            let names = (reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string)
+            if !names.isEmpty { try await page(names) }
+        } while cursor != "0"
+    }
+}

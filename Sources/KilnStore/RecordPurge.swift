@@ -1,0 +1,89 @@
+public import Foundation
+public import KilnCore
+public import Logging
+public import PostgresClient
+
+/// The retention purge's work in PostgreSQL and the object store (docs/privacy.md): each call clears or deletes at
+/// most `limit` of one tenant's oldest items past a cutoff and says how many, so a caller repeats it until it
+/// answers less than `limit`. Repeating a call that did its work finds nothing: every step is idempotent.
+public struct RecordPurge: Sendable {
+    private let pool: PostgresPool
+    private let objects: any ObjectBackend
+    private let logger: Logger
+
+    public init(pool: PostgresPool, objects: any ObjectBackend, logger: Logger? = nil) {
+        self.pool = pool
+        self.objects = objects
+        self.logger = logger ?? .disabled
+    }
+
+    /// Replaces the inputs of jobs that finished before `cutoff` with JSON null. The record of the job (who, what
+    /// kind, when, how it ended) stays.
+    public func clearInputs(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> Int {
+        // The inner query matches the partial index `jobs_input_kept_idx`, which holds only inputs still kept.
+        try await pool.execute(
+            """
+            UPDATE jobs SET input = 'null'::jsonb WHERE id IN (
+                SELECT id FROM jobs WHERE tenant_id = $1 AND finished_at < $2 AND input <> 'null'::jsonb
+                ORDER BY finished_at LIMIT $3)
+            """,
+            [tenant.rawValue, cutoff, limit])
+    }
+
+    /// Removes the results of jobs that finished before `cutoff`.
+    public func clearResults(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> Int {
+        try await pool.execute(
+            """
+            UPDATE jobs SET result = NULL WHERE id IN (
+                SELECT id FROM jobs WHERE tenant_id = $1 AND finished_at < $2 AND result IS NOT NULL
+                ORDER BY finished_at LIMIT $3)
+            """,
+            [tenant.rawValue, cutoff, limit])
+    }
+
+    /// Deletes artifacts stored before `cutoff`: their bytes, then their records. A job left without artifacts
+    /// loses every object under its directory too: earlier attempts' bytes, which a later attempt's record replaced.
+    public func deleteArtifacts(tenant: TenantID, storedBefore cutoff: Date, limit: Int) async throws -> Int {
+        let expired = try await pool.query(
+            "SELECT job_id, name, path FROM artifacts WHERE tenant_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3",
+            [tenant.rawValue, cutoff, limit]
+        ).map {
+            (
+                job: try $0.decode("job_id", as: JobID.self).rawValue, name: try $0.decode("name", as: String.self),
+                path: try $0.decode("path", as: String.self)
+            )
+        }
+        guard !expired.isEmpty else { return 0 }
+        for artifact in expired { try await objects.delete(artifact.path) }
+        // Matched by path as well: a row that a later attempt replaced meanwhile is not the expired one.
+        let deleted = try await pool.execute(
+            """
+            DELETE FROM artifacts a USING unnest($1::uuid[], $2::text[], $3::text[]) AS d(job_id, name, path)
+            WHERE a.job_id = d.job_id AND a.name = d.name AND a.path = d.path
+            """,
+            [expired.map(\.job), expired.map(\.name), expired.map(\.path)])
+        let jobs = Array(Set(expired.map(\.job)))
+        let remaining = Set(
+            try await pool.query("SELECT DISTINCT job_id FROM artifacts WHERE job_id = ANY($1::uuid[])", [jobs]).map {
+                try $0.decode("job_id", as: JobID.self).rawValue
+            })
+        for job in jobs where !remaining.contains(job) {
+            for path in try await objects.list(under: "tenants/\(tenant)/jobs/\(job)") { try await objects.delete(path) }
+        }
+        logger.debug("artifacts purged", metadata: ["tenant.id": "\(tenant)", "purge.count": "\(deleted)"])
+        return expired.count
+    }
+
+    /// Deletes uploads made before `cutoff`: their bytes, then their records.
+    public func deleteUploads(tenant: TenantID, uploadedBefore cutoff: Date, limit: Int) async throws -> Int {
+        let expired = try await pool.query(
+            "SELECT id, path FROM uploads WHERE tenant_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3",
+            [tenant.rawValue, cutoff, limit]
+        ).map { (id: try $0.decode("id", as: UUID.self), path: try $0.decode("path", as: String.self)) }
+        guard !expired.isEmpty else { return 0 }
+        for upload in expired { try await objects.delete(upload.path) }
+        _ = try await pool.execute("DELETE FROM uploads WHERE id = ANY($1::uuid[])", [expired.map(\.id)])
+        logger.debug("uploads purged", metadata: ["tenant.id": "\(tenant)", "purge.count": "\(expired.count)"])
+        return expired.count
+    }
+}

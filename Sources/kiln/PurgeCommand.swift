@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import KilnCore
+import KilnPrivacy
+import KilnStore
+
+struct PurgeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "purge",
+        abstract: "Delete the inputs, results, artifacts, uploads and dead letters past their tenant's retention.",
+        discussion: """
+            Retention periods come from each tenant's `retention` section in the policy file (30 days of each when it \
+            has none). Idempotent and done in bounded batches: schedule it (hourly, say) and run it again at will. \
+            See docs/privacy.md.
+            """)
+
+    @OptionGroup var connections: ConnectionOptions
+    @OptionGroup var policyOptions: PolicyOptions
+    @Option(help: "Only this tenant (default: every tenant).") var tenant: String?
+    @Option(help: "Rows or objects per batch.") var batch = 500
+
+    func run() async throws {
+        let policies = try policyOptions.load()
+        guard batch >= 1 else { throw ValidationError("--batch must be at least 1") }
+        let only = try tenant.map { name in
+            guard let id = TenantID(validating: name) else { throw ValidationError("--tenant must be 1–63 of a-z, 0-9 and -") }
+            return id
+        }
+        let report = try await Runtime.with(connections) { runtime in
+            var tenants = only.map { [$0] } ?? []
+            if only == nil { tenants = try await TenantStore(pool: runtime.database).list().map(\.id) }
+            let purger = RetentionPurger(
+                queue: runtime.queue, records: RecordPurge(pool: runtime.database, objects: runtime.objects), policies: policies,
+                batchSize: batch, logger: Bootstrap.logger("kiln.purge"))
+            return try await purger.purge(tenants: tenants, now: Date())
+        }
+        print("tenant\tinputs\tresults\tartifacts\tuploads\tdead_letters")
+        for counts in report {
+            print("\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.deadLetters)")
+        }
+    }
+}

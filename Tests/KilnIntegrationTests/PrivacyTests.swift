@@ -1,0 +1,175 @@
+import CurlClient
+import Foundation
+import KilnCore
+import KilnPolicy
+import KilnPrivacy
+import KilnQueue
+import KilnStore
+import PostgresClient
+import S3Client
+import S3Fixtures
+import Synchronization
+import Testing
+
+/// Erasure of an identity, against the real Redis, PostgreSQL and object stores (the local
+/// directory, and S3 on moto): afterwards a search of every Redis key and value, every row of every table and every
+/// object finds nothing of the identity, and everything of another one.
+@Suite struct PrivacyTests {
+    /// `acme` meters the echo and sleep kinds (so quota counters, reservations, device sets, velocities, a sleep's
+    /// device cooldown and, past four devices, an abuse log entry exist) and keeps inputs 1 day, uploads 2, results 3, artifacts 4.
+    static let policy = """
+        {"acme": {
+          "identity_modes": ["trusted_server"], "reset_time_zone": "America/Los_Angeles", "safety": "standard",
+          "tiers": {"free": {"lowest": true, "daily": {"text": 100, "story": 100}, "device_cooldown_seconds": {"story": 3600},
+                             "running_jobs": 100, "refund_cap": 10, "max_devices_per_day": 4}},
+          "kinds": {"diag.echo": {"class": "text", "cost": 1}, "diag.sleep": {"class": "story", "cost": 1}},
+          "abuse": {"shadow_mode": true, "max_identities_per_device_per_day": 3,
+                    "identity_velocity": {"count": 1000, "period_seconds": 60, "burst": 100},
+                    "ip_velocity": {"count": 1000, "period_seconds": 60, "burst": 100},
+                    "refund_ratio": {"min_count": 3, "ratio": 0.5}, "safety_rejections": {"min_count": 3, "ratio": 0.3},
+                    "escalation": {"cooldown_seconds": 600, "block_seconds": 86400}},
+          "retention": {"inputs_days": 1, "uploads_days": 2, "results_days": 3, "artifacts_days": 4}
+        }}
+        """
+
+    /// What one identity put into the three stores, and the strings that find it there.
+    struct Footprint {
+        let identity: String
+        var jobs: [JobID] = []
+        var uploads: [String] = []
+        /// Text that is only in this identity's inputs, results, artifacts and uploads.
+        let marker: String
+
+        var needles: [String] { [identity, marker] + jobs.map(\.rawValue) + uploads }
+    }
+
+    static func submit(
+        _ harness: Harness, _ client: Harness.Client, _ footprint: inout Footprint, _ body: String, device: String, idempotencyKey: String? = nil
+    ) async throws -> JobID {
+        var headers = [("Kiln-Device", device)]
+        if let idempotencyKey { headers.append(("Idempotency-Key", idempotencyKey)) }
+        let reply = try await harness.send(
+            try harness.request("POST", "/v1/jobs", as: client, identity: footprint.identity, body: body, headers: headers))
+        try #require(reply.status == 202, "submission answered \(reply.status): \(String(describing: reply.json))")
+        let id = try #require(reply.json?["id"]?.stringValue.flatMap(JobID.init(validating:)))
+        footprint.jobs.append(id)
+        return id
+    }
+
+    static func upload(_ harness: Harness, _ client: Harness.Client, _ footprint: inout Footprint) async throws {
+        let request = HTTPRequest(
+            method: "POST", url: try harness.apiURL + "/v1/uploads",
+            headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": footprint.identity, "Content-Type": "image/png"],
+            body: Array("drawing by \(footprint.marker)".utf8))
+        let reply = try await harness.send(request)
+        try #require(reply.status == 201)
+        footprint.uploads.append(try #require(reply.json?["id"]?.stringValue))
+    }
+
+    /// Finished jobs with artifacts (one under an idempotency key), uploads, devices (one shared with `shared`),
+    /// an entitlement, a partner link and an invitation, provider usage; with `unfinished`, also a delayed job and a
+    /// running one.
+    static func populate(
+        _ harness: Harness, _ client: Harness.Client, identity: String, marker: String, devices: [String], unfinished: Bool
+    ) async throws -> Footprint {
+        var footprint = Footprint(identity: identity, marker: marker)
+        for (index, device) in devices.enumerated() {
+            let input = index < 2 ? #"{"artifact":"\#(marker) artifact \#(index)"}"# : #"{"message":"\#(marker) message \#(index)"}"#
+            _ = try await submit(
+                harness, client, &footprint, #"{"kind":"diag.echo","input":\#(input)}"#, device: device,
+                idempotencyKey: index == 0 ? "first-\(identity)" : nil)
+        }
+        try await upload(harness, client, &footprint)
+        for id in footprint.jobs { _ = try await harness.awaitFinished(id, as: client, identity: identity) }
+        while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        if unfinished {
+            _ = try await submit(
+                harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"\#(marker) later"},"delay_seconds":3600}"#, device: devices[0])
+            let sleeper = try await submit(harness, client, &footprint, #"{"kind":"diag.sleep","input":{"seconds":30}}"#, device: devices[1])
+            _ = try await harness.awaitRunning(sleeper, client.tenant.id)
+        }
+        let tenant = client.tenant.id.rawValue
+        _ = try await harness.database.execute(
+            "INSERT INTO entitlements (tenant_id, identity, tier, source, event_at) VALUES ($1, $2, 'free', 'revenuecat', now())", [tenant, identity])
+        let pair = UUID()
+        _ = try await harness.database.execute(
+            """
+            INSERT INTO partner_links (tenant_id, identity, pair_id, partner) VALUES ($1, $2, $3, $4), ($1, $4, $3, $2)
+            """, [tenant, identity, pair, "partner-of-\(identity)"])
+        _ = try await harness.database.execute(
+            "INSERT INTO partner_invitations (code, tenant_id, inviter, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",
+            ["code-\(identity)", tenant, identity])
+        try await ProviderUsageStore(pool: harness.database).record(
+            ProviderUsageRecord(
+                job: footprint.jobs[0], tenant: client.tenant.id, attempt: 1, provider: "simulator", model: "m", inputTokens: 10, outputTokens: 20))
+        return footprint
+    }
+
+    /// The two identities' data, the erasure of `erase-me…` through the API (first `202` while its job runs, then
+    /// `200`), and what the three stores hold afterwards; then `kiln identity erase` for the other one.
+    static func eraseAndSearch(_ harness: Harness, s3: S3ObjectClient? = nil) async throws {
+        try harness.usePolicies(policy)
+        let client = try await harness.tenant("acme")
+        try await harness.startAPI()
+        harness.startWorker()
+        let erased = try await populate(
+            harness, client, identity: "erase-me-7f3a", marker: "E-SECRET-2c9d",
+            devices: ["e-dev-1", "e-dev-2", "e-dev-3", "shared-dev", "e-dev-4"], unfinished: true)
+        let kept = try await populate(
+            harness, client, identity: "keep-me-91c2", marker: "K-SECRET-77ab", devices: ["shared-dev", "k-dev-1"], unfinished: false)
+        let before = try await StoreContents.read(harness, s3: s3)
+        #expect(!before.findings(of: ["abuse"]).filter { $0.contains(erased.identity) }.isEmpty, "the fifth device left an abuse log entry")
+        #expect(!before.findings(of: [erased.marker]).isEmpty)
+
+        let erase = try harness.request("DELETE", "/v1/identity", as: client, identity: erased.identity)
+        let first = try await harness.send(erase)
+        #expect(first.status == 202)
+        #expect(first.json?["status"]?.stringValue == "pending")
+        #expect(first.json?["pending_jobs"] == .number(1))
+        #expect(first.response.header("Retry-After") == "1")
+        var answer = first
+        for _ in 0..<100 where answer.status == 202 {
+            try await Task.sleep(for: .milliseconds(100))
+            answer = try await harness.send(erase)
+        }
+        #expect(answer.status == 200)
+        #expect(answer.json?["status"]?.stringValue == "erased")
+        // Again: nothing more to do, and still complete.
+        let again = try await harness.send(erase)
+        #expect(again.status == 200)
+        #expect(again.json?["jobs"] == .number(0))
+
+        let after = try await StoreContents.read(harness, s3: s3)
+        #expect(after.findings(of: erased.needles) == [])
+        #expect(after.findings(of: ["partner-of-\(erased.identity)"]) == [], "the partner's link named the erased identity")
+        // The other identity's data is all there: records, artifacts' and uploads' bytes, Redis keys, its device set.
+        for needle in kept.needles { #expect(!after.findings(of: [needle]).isEmpty, "\(needle) is still there") }
+        #expect(after.lines.contains { $0.contains(":subs:acme:shared-dev:") && $0.contains(kept.identity) })
+        #expect(after.lines.filter { $0.hasPrefix("jobs: ") }.count == kept.jobs.count)
+        // The erased identity's provider usage stays as the tenant's spend, pointing at no job.
+        let usage = try await harness.database.query(
+            "SELECT count(*) FILTER (WHERE job_id IS NULL) AS detached, count(*) AS total FROM provider_usage")
+        #expect(try usage.first?.decode("detached", as: Int.self) == 1)
+        #expect(try usage.first?.decode("total", as: Int.self) == 2)
+
+        guard s3 == nil else { return }
+        let command = try await AdminCommandTests.kiln(harness, ["identity", "erase", "--tenant", "acme", kept.identity])
+        #expect(command.status == 0, "\(command.output)")
+        #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, objects 3"))
+        #expect(command.output.contains("erased"))
+        #expect(try await StoreContents.read(harness).findings(of: kept.needles) == [])
+    }
+
+    @Test func anErasedIdentityLeavesNothingInRedisPostgresOrTheObjectDirectory() async throws {
+        try await Harness.with { harness in try await Self.eraseAndSearch(harness) }
+    }
+
+    @Test func anErasedIdentityLeavesNothingInTheBucket() async throws {
+        try await withMoto { _, _, s3 in
+            try await Harness.with { harness in
+                harness.objectBackend.withLock { $0 = S3ObjectStore(client: s3) }
+                try await Self.eraseAndSearch(harness, s3: s3)
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import CurlClient
+import Foundation
+import KilnCore
+import KilnPolicy
+import KilnPrivacy
+import KilnQueue
+import KilnStore
+import PostgresClient
+import RedisClient
+import Synchronization
+import Testing
+
+/// The retention purge against the real Redis, PostgreSQL and object directory. Time moves by the clock the purge is
+/// given (or by backdated rows, for the command), never by waiting.
+@Suite struct RetentionPurgeTests {
+    static let day: TimeInterval = 86_400
+
+    /// `acme` keeps inputs 1 day, uploads 2, results 3, artifacts 4 (``PrivacyTests/policy``); `other` has no policy
+    /// and keeps everything 30 days. Each item goes exactly when its period has passed, in batches of one, and a
+    /// repeated run finds nothing more.
+    @Test func eachKindOfDataGoesWhenItsTenantsRetentionEnds() async throws {
+        try await Harness.with { harness in
+            try harness.usePolicies(PrivacyTests.policy)
+            let acme = try await harness.tenant("acme")
+            let other = try await harness.tenant("other")
+            try await harness.startAPI()
+            harness.startWorker()
+            var ours = PrivacyTests.Footprint(identity: "user-a", marker: "A-SECRET-41f0")
+            for index in 0..<2 {
+                _ = try await PrivacyTests.submit(
+                    harness, acme, &ours, #"{"kind":"diag.echo","input":{"artifact":"\#(ours.marker) \#(index)"}}"#, device: "dev-\(index)")
+            }
+            try await PrivacyTests.upload(harness, acme, &ours)
+            let dead = try await harness.submit(#"{"kind":"diag.fail","input":{"permanent":true}}"#, as: acme, identity: ours.identity)
+            var theirs = PrivacyTests.Footprint(identity: "user-b", marker: "B-SECRET-9e21")
+            _ = try await PrivacyTests.submit(
+                harness, other, &theirs, #"{"kind":"diag.echo","input":{"artifact":"\#(theirs.marker)"}}"#, device: "dev-b")
+            try await PrivacyTests.upload(harness, other, &theirs)
+            for id in ours.jobs + [dead] { _ = try await harness.awaitFinished(id, as: acme, identity: ours.identity) }
+            _ = try await harness.awaitFinished(theirs.jobs[0], as: other, identity: theirs.identity)
+            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await harness.queue.deadLetters().map(\.id) == [dead])
+
+            let purger = RetentionPurger(
+                queue: harness.queue, records: RecordPurge(pool: harness.database, objects: harness.objects),
+                policies: harness.policies.withLock { $0 }, batchSize: 1)
+            let tenants = [acme.tenant.id, other.tenant.id]
+            let start = Date()
+            func purge(afterDays days: Double) async throws -> [TenantID: PurgeCounts] {
+                let report = try await purger.purge(tenants: tenants, now: start.addingTimeInterval(days * Self.day + 3600))
+                return Dictionary(uniqueKeysWithValues: report.map { ($0.tenant, $0) })
+            }
+            func counts(_ tenant: TenantID, inputs: Int = 0, results: Int = 0, artifacts: Int = 0, uploads: Int = 0, dead: Int = 0) -> PurgeCounts {
+                var counts = PurgeCounts(tenant: tenant)
+                (counts.inputs, counts.results, counts.artifacts, counts.uploads, counts.deadLetters) = (inputs, results, artifacts, uploads, dead)
+                return counts
+            }
+            func acmeRows(_ condition: String) async throws -> Int {
+                try await harness.database.query("SELECT count(*) AS n FROM jobs WHERE tenant_id = 'acme' AND \(condition)").first?.decode(
+                    "n", as: Int.self) ?? -1
+            }
+            let ourArtifacts = "tenants/acme/jobs"
+            let ourUpload = "tenants/acme/uploads/\(ours.uploads[0])"
+
+            #expect(try await purge(afterDays: -1).values.allSatisfy(\.isEmpty), "nothing is past retention yet")
+
+            // Day 1: inputs (the dead letter's too, with its Redis copy).
+            #expect(try await purge(afterDays: 1)[acme.tenant.id] == counts(acme.tenant.id, inputs: 3, dead: 1))
+            #expect(try await acmeRows("input <> 'null'::jsonb") == 0)
+            #expect(try await acmeRows("result IS NOT NULL") == 2)
+            #expect(try await harness.queue.snapshot(dead, tenant: acme.tenant.id) == nil)
+            #expect(try await harness.queue.deadLetters().isEmpty)
+            // Day 2: uploads, bytes and record.
+            #expect(try await purge(afterDays: 2)[acme.tenant.id] == counts(acme.tenant.id, uploads: 1))
+            await #expect(throws: StoreError.self) { try await harness.objects.read(ourUpload) }
+            #expect(try await harness.database.query("SELECT id FROM uploads WHERE tenant_id = 'acme'").isEmpty)
+            // Day 3: results.
+            #expect(try await purge(afterDays: 3)[acme.tenant.id] == counts(acme.tenant.id, results: 2))
+            #expect(try await acmeRows("result IS NOT NULL") == 0)
+            #expect(try await harness.objects.list(under: ourArtifacts).count == 2, "artifacts are kept a day longer")
+            // Day 4: artifacts; their jobs' directories go with them. The job records stay, emptied.
+            #expect(try await purge(afterDays: 4)[acme.tenant.id] == counts(acme.tenant.id, artifacts: 2))
+            #expect(try await harness.objects.list(under: ourArtifacts).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: harness.objects.root.appendingPathComponent("tenants/acme/jobs/\(ours.jobs[0])").path))
+            #expect(try await harness.database.query("SELECT job_id FROM artifacts WHERE tenant_id = 'acme'").isEmpty)
+            #expect(try await acmeRows("true") == 3)
+            #expect(try await purge(afterDays: 4).values.allSatisfy(\.isEmpty), "a repeated run finds nothing more")
+
+            // Nothing of acme's inputs, results, artifacts or uploads is left in PostgreSQL or the objects.
+            let contents = try await StoreContents.read(harness)
+            #expect(contents.findings(of: [ours.marker] + ours.uploads).filter { !$0.hasPrefix("{") } == [])
+            // Their Redis copies were recorded and expire within the hour.
+            for id in ours.jobs {
+                let ttl = try await harness.redis.send(["TTL", harness.queue.keys.job(id)]).int ?? -3
+                #expect(ttl == -2 || (1...3600).contains(ttl))
+            }
+            // `other` keeps everything for 30 days, then loses it too.
+            for needle in theirs.needles { #expect(!contents.findings(of: [needle]).isEmpty) }
+            #expect(try await purge(afterDays: 30)[other.tenant.id] == counts(other.tenant.id, inputs: 1, results: 1, artifacts: 1, uploads: 1))
+            #expect(try await StoreContents.read(harness).findings(of: [theirs.marker] + theirs.uploads).filter { !$0.hasPrefix("{") } == [])
+        }
+    }
+
+    /// `kiln purge` with the checked-in policies: a tenant without a section keeps 30 days, so rows backdated by 31
+    /// days go, and newer ones stay.
+    @Test func kilnPurgeDeletesWhatIsPastRetention() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("other")
+            try await harness.startAPI()
+            harness.startWorker()
+            var old = PrivacyTests.Footprint(identity: "user-old", marker: "OLD-SECRET-5a5a")
+            _ = try await PrivacyTests.submit(harness, client, &old, #"{"kind":"diag.echo","input":{"artifact":"\#(old.marker)"}}"#, device: "d1")
+            try await PrivacyTests.upload(harness, client, &old)
+            var recent = PrivacyTests.Footprint(identity: "user-new", marker: "NEW-SECRET-6b6b")
+            _ = try await PrivacyTests.submit(
+                harness, client, &recent, #"{"kind":"diag.echo","input":{"artifact":"\#(recent.marker)"}}"#, device: "d2")
+            try await PrivacyTests.upload(harness, client, &recent)
+            for (footprint, id) in [(old, old.jobs[0]), (recent, recent.jobs[0])] {
+                _ = try await harness.awaitFinished(id, as: client, identity: footprint.identity)
+            }
+            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let ago = "now() - interval '31 days'"
+            _ = try await harness.database.execute("UPDATE jobs SET finished_at = \(ago) WHERE identity = 'user-old'")
+            _ = try await harness.database.execute("UPDATE artifacts SET created_at = \(ago) WHERE job_id = $1::uuid", [old.jobs[0].rawValue])
+            _ = try await harness.database.execute("UPDATE uploads SET created_at = \(ago) WHERE identity = 'user-old'")
+
+            let policies = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
+            let run = try await AdminCommandTests.kiln(harness, ["purge", "--policies", policies, "--batch", "1"])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("other\t1\t1\t1\t1\t0"), "\(run.output)")
+            let contents = try await StoreContents.read(harness).lines.filter { !$0.hasPrefix("{") }
+            #expect(contents.filter { line in ([old.marker] + old.uploads).contains { line.contains($0) } } == [])
+            #expect(contents.contains { $0.contains(recent.marker) })
+            #expect(contents.contains { $0.contains(recent.uploads[0]) })
+            #expect(try await AdminCommandTests.kiln(harness, ["purge", "--policies", policies]).output.contains("other\t0\t0\t0\t0\t0"))
+        }
+    }
+}
