@@ -4,8 +4,9 @@ import KilnCore
 import Synchronization
 import Testing
 
-/// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back.
-@Suite struct ChatVideoExportTests {
+/// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back. One at a time: each
+/// encoder takes both cores, and the other suites run beside them.
+@Suite(.serialized) struct ChatVideoExportTests {
     struct Stream: Decodable {
         let codec_type: String
         let codec_name: String
