@@ -161,6 +161,7 @@ let package = Package(
                 "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "KilnPolicy",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Prompts")],
             swiftSettings: swiftSettings
         ),
         // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.

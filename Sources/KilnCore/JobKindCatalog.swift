@@ -32,7 +32,33 @@ public struct JobKindCatalog: Sendable {
         JobKind(
             name: "video.chat_export", input: ChatExportInput.self, jobClass: .cpu, timeout: .seconds(900),
             retry: .exponentialJitter(maxAttempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(30))),
+        // Text generation: one model call, one repair and one safer regeneration fit well inside two minutes.
+        textKind("text.continue", input: TextContinueInput.self),
+        textKind("text.opening", input: TextOpeningInput.self),
+        textKind("chat.generate", input: ChatGenerateInput.self),
+        textKind("campaign.open", input: CampaignOpenInput.self),
+        textKind("campaign.turn", input: CampaignTurnInput.self),
+        textKind("story.from_drawings", input: StoryFromDrawingsInput.self),
+        textKind("story.continue", input: StoryContinueInput.self),
+        // Images: fal.ai's queue can take a minute under load, and an edit uploads its inputs first.
+        imageKind("image.generate", input: ImageGenerateInput.self),
+        imageKind("image.illustrate", input: IllustrateInput.self),
+        imageKind("image.cover", input: CoverInput.self),
     ]
+
+    /// A kind that asks an image model for one picture: I/O-bound, retried like any provider call.
+    private static func imageKind<Input: KindInput>(_ name: String, input: Input.Type) -> JobKind {
+        JobKind(
+            name: name, input: input, jobClass: .io, timeout: .seconds(300),
+            retry: .exponentialJitter(maxAttempts: 3, baseDelay: .seconds(2), maxDelay: .seconds(60)))
+    }
+
+    /// A kind that asks a text model for a structured answer: I/O-bound, retried like any provider call.
+    private static func textKind<Input: KindInput>(_ name: String, input: Input.Type) -> JobKind {
+        JobKind(
+            name: name, input: input, jobClass: .io, timeout: .seconds(120),
+            retry: .exponentialJitter(maxAttempts: 3, baseDelay: .seconds(1), maxDelay: .seconds(30)))
+    }
 
     /// All kinds this build serves.
     public static let standard = JobKindCatalog(diagnostics + products)

@@ -24,7 +24,7 @@ public struct ChatExportHandler: JobHandler {
         guard let input = try? JSONValue.parse(job.input)?.decode(as: ChatExportInput.self) else {
             throw JobFailure.permanent(code: "invalid_input", message: "the input is not a video.chat_export input")
         }
-        let watermark = isFreeTier(job)
+        let watermark = policies.admittedAtLowestTier(job)
         let exporter = ChatVideoExporter(input, watermark: watermark)
         // One directory per job: what a crashed earlier attempt left there (a partial video, its sound track) goes
         // before this attempt starts, and this attempt's files when it ends.
@@ -64,11 +64,5 @@ public struct ChatExportHandler: JobHandler {
             "bytes": .number(Double(bytes.count)),
             "watermark": .bool(watermark),
         ]).canonicalJSON()
-    }
-
-    /// Whether the job was admitted at its tenant's lowest tier (a job that was not metered has no tier).
-    private func isFreeTier(_ job: ClaimedJob) -> Bool {
-        guard let tier = job.tier, let policy = policies[job.tenant] else { return false }
-        return policy.tiers[tier]?.isLowest ?? false
     }
 }

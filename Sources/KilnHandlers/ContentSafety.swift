@@ -13,11 +13,16 @@ public struct ContentSafety: Sendable {
         self.strictness = strictness
     }
 
-    /// The categories in which `texts` break the tenant's thresholds; empty when they pass.
-    func violations(of texts: [String], tenant: TenantID) async throws -> [String] {
+    /// The categories in which `texts` and `images` break the tenant's thresholds; empty when they pass. What the
+    /// API refuses outright for the tenant (``ContentPreFilter``) is refused in a model's answer too, without asking
+    /// the model.
+    func violations(of texts: [String], images: [(mediaType: String, data: [UInt8])] = [], tenant: TenantID) async throws -> [String] {
         let texts = texts.filter { !$0.isEmpty }
-        guard !texts.isEmpty else { return [] }
-        let result = try await self.moderation.moderate(texts: texts)
+        guard !texts.isEmpty || !images.isEmpty else { return [] }
+        if let rejection = ContentPreFilter(strictness: self.strictness(tenant)).check(.array(texts.map(JSONValue.string))) {
+            return [rejection.category]
+        }
+        let result = try await self.moderation.moderate(texts: texts, images: images)
         return SafetyThresholds(self.strictness(tenant)).violations(in: result)
     }
 }

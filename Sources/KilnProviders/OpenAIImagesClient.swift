@@ -21,14 +21,14 @@ public struct OpenAIImagesClient: ImageProvider {
             var fields: [String: JSONValue] = [
                 "model": .string(request.model), "prompt": .string(request.prompt), "n": .number(Double(request.count)),
             ]
-            if let size = request.size { fields["size"] = .string("\(size.width)x\(size.height)") }
+            if let size = Self.size(request.size, model: request.model) { fields["size"] = .string(size) }
             response = try await self.transport.send(path: "/v1/images/generations", headers: headers, body: Array(JSONValue.object(fields).canonicalJSON().utf8))
         } else {
             var form = MultipartForm()
             form.add(name: "model", value: request.model)
             form.add(name: "prompt", value: request.prompt)
             form.add(name: "n", value: String(request.count))
-            if let size = request.size { form.add(name: "size", value: "\(size.width)x\(size.height)") }
+            if let size = Self.size(request.size, model: request.model) { form.add(name: "size", value: size) }
             for (index, image) in request.inputs.enumerated() {
                 let suffix = image.mediaType.split(separator: "/").last.map(String.init) ?? "png"
                 form.add(name: "image[]", fileName: "input-\(index).\(suffix)", contentType: image.mediaType, data: image.data)
@@ -56,5 +56,21 @@ public struct OpenAIImagesClient: ImageProvider {
         return GeneratedImages(
             images: images, provider: self.name, model: request.model, usage: usage, seed: nil,
             requestID: ProviderFailureClassifier.requestID(response.headers))
+    }
+
+    /// The `size` to send for `wanted`: the sizes each model takes are fixed (the wire-format reference), so the one
+    /// of the same orientation; `gpt-image-2` and unknown models get the size as asked.
+    public static func size(_ wanted: (width: Int, height: Int)?, model: String) -> String? {
+        guard let wanted else { return nil }
+        let (square, wide, tall): (String, String, String)
+        switch model {
+        case let name where name.hasPrefix("gpt-image-1"): (square, wide, tall) = ("1024x1024", "1536x1024", "1024x1536")
+        case "dall-e-3": (square, wide, tall) = ("1024x1024", "1792x1024", "1024x1792")
+        case "dall-e-2": return "1024x1024"
+        default: return "\(wanted.width)x\(wanted.height)"
+        }
+        // Within a tenth of square counts as square.
+        if abs(wanted.width - wanted.height) * 10 <= max(wanted.width, wanted.height) { return square }
+        return wanted.width > wanted.height ? wide : tall
     }
 }

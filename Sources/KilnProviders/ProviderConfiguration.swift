@@ -13,6 +13,8 @@ public struct ProviderConfiguration: Sendable {
         /// length limit in `max_tokens`.
         case openAICompatible = "openai_compatible"
         case gemini
+        /// fal.ai's queue API: image models only.
+        case fal
     }
 
     /// One provider account.

@@ -8,12 +8,13 @@ public struct TextRouting: Sendable {
 
     /// Builds a client per provider and a router per route, all on one HTTP client.
     public init(configuration: ProviderConfiguration, http: HTTPClient, parking: ProviderParking, concurrency: ProviderConcurrency) {
-        let clients: [String: any TextProvider] = configuration.providers.mapValues { provider in
+        let clients: [String: any TextProvider] = configuration.providers.compactMapValues { provider in
             switch provider.api {
             case .anthropic: AnthropicClient(http: http, endpoint: provider.endpoint, name: provider.name)
             case .openAIChat: OpenAIChatClient(http: http, endpoint: provider.endpoint, name: provider.name)
             case .openAICompatible: OpenAIChatClient(http: http, endpoint: provider.endpoint, name: provider.name, lengthField: .maxTokens)
             case .gemini: GeminiClient(http: http, endpoint: provider.endpoint, name: provider.name)
+            case .fal: nil
             }
         }
         var routers: [Int: ProviderRouter] = [:]

@@ -40,6 +40,11 @@ public struct UploadStore: Sendable {
         return upload
     }
 
+    /// The upload's bytes.
+    public func read(_ upload: Upload) async throws -> [UInt8] {
+        try await objects.read(upload.path)
+    }
+
     /// The upload with this id, if `identity` of `tenant` uploaded it.
     public func find(id: UUID, tenant: TenantID, identity: Identity) async throws -> Upload? {
         try await pool.query(

@@ -46,9 +46,10 @@ struct WorkerCommand: AsyncParsableCommand {
         let runtime = try Runtime(connections)
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
         defer { http.shutdown() }
-        let routing = TextRouting(
-            configuration: providerConfiguration, http: http, parking: ProviderParking(redis: runtime.redis, namespace: connections.namespace),
-            concurrency: ProviderConcurrency(redis: runtime.redis, namespace: connections.namespace))
+        let parking = ProviderParking(redis: runtime.redis, namespace: connections.namespace)
+        let concurrency = ProviderConcurrency(redis: runtime.redis, namespace: connections.namespace)
+        let routing = TextRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
+        let images = ImageRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
         try await runtime.queue.prepare()
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]
@@ -58,7 +59,8 @@ struct WorkerCommand: AsyncParsableCommand {
             queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
             artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .standard(
                 routing: routing, usage: ProviderUsageStore(pool: runtime.database),
-                safety: Self.safety(providerConfiguration, policies: policies, http: http), policies: policies),
+                safety: Self.safety(providerConfiguration, policies: policies, http: http), policies: policies, images: images,
+                uploads: UploadStore(pool: runtime.database, objects: runtime.objects)),
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {

@@ -16,32 +16,36 @@ import Testing
 /// `diag.generate` end to end: HTTP submission, a worker calling the provider simulator through libcurl, deltas on
 /// the job's event stream, usage in PostgreSQL, and the provider's faults turned into the queue's outcomes.
 @Suite struct ProviderJobTests {
-    /// Starts the simulator on a free port and a worker whose route for `diag.generate` is Anthropic, then OpenAI,
-    /// both at the simulator, with OpenAI's moderation judging by `standard` thresholds.
+    /// The kinds the test worker routes to the simulator: `diag.generate` and the apps' text kinds.
+    static let routedKinds = [
+        "diag.generate", "text.continue", "text.opening", "chat.generate", "campaign.open", "campaign.turn", "story.from_drawings", "story.continue",
+    ]
+
+    /// Starts the simulator on a free port and a worker whose route for each of ``routedKinds`` is Anthropic, then
+    /// OpenAI, both at the simulator, with OpenAI's moderation judging by `standard` thresholds.
     static func startProviders(
         _ harness: Harness, deltaInterval: Duration = .milliseconds(20), scenario: SimulatorScenario = .init()
     ) async throws {
-        var configuration = SimulatorConfiguration()
-        configuration.port = 0
-        configuration.deltaInterval = deltaInterval
-        configuration.scenario = scenario
-        let port = PortBox()
-        harness.run(ProviderSimulator.application(configuration: configuration, logger: harness.logger) { port.set($0) })
-        let base = "http://127.0.0.1:\(try await port.wait())"
+        let base = try await harness.startSimulator(deltaInterval: deltaInterval, scenario: scenario)
+        let routes = routedKinds.map { kind in
+            #"{"tenant": "*", "kind": "\#(kind)", "models": [{"provider": "anthropic", "model": "claude-test"}, {"provider": "openai", "model": "gpt-test"}]}"#
+        }.joined(separator: ", ")
         let file = """
             {"providers": {"anthropic": {"api": "anthropic", "base_url": "\(base)", "api_key": "k"},
                            "openai": {"api": "openai_chat", "base_url": "\(base)", "api_key": "k"}},
-             "routes": [{"tenant": "*", "kind": "diag.generate",
-                         "models": [{"provider": "anthropic", "model": "claude-test"}, {"provider": "openai", "model": "gpt-test"}]}],
+             "routes": [\(routes)],
              "moderation": {"provider": "openai", "model": "omni-moderation-latest"}}
             """
-        let providers = try ProviderConfiguration.load(Data(file.utf8), environment: [:], directory: TestServers.repositoryRoot)
+        let providers = try harness.providerConfiguration(file)
         let routing = TextRouting(
             configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
             concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
-        harness.startWorker(handlers: .standard(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety, policies: .none))
+        harness.startWorker(
+            handlers: .standard(
+                routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety, policies: .none,
+                uploads: UploadStore(pool: harness.database, objects: harness.objects)))
     }
 
     static func generate(_ prompt: String, stream: Bool = true) -> String {

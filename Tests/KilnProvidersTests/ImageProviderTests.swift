@@ -20,7 +20,8 @@ import Testing
     @Test func openAIGeneratesImagesOfTheSizeAskedFor() async throws {
         try await SimulatorFixture.with { fixture in
             let client = OpenAIImagesClient(http: fixture.http, endpoint: fixture.endpoint())
-            let answer = try await client.generate(ImageGenerationRequest(model: "gpt-image-1", prompt: "A lighthouse", size: (96, 64), count: 2))
+            // gpt-image-2 takes any size (gpt-image-1 three: see below), so the test's images stay small.
+            let answer = try await client.generate(ImageGenerationRequest(model: "gpt-image-2", prompt: "A lighthouse", size: (96, 64), count: 2))
             #expect(answer.images.count == 2)
             #expect(answer.images.allSatisfy { Self.pngSize($0.data).map { $0 == (96, 64) } == true })
             #expect(answer.usage.inputTokens > 0, "GPT image models count tokens")
@@ -30,11 +31,20 @@ import Testing
     @Test func openAIEditsSendEveryImageAsMultipart() async throws {
         try await SimulatorFixture.with { fixture in
             let client = OpenAIImagesClient(http: fixture.http, endpoint: fixture.endpoint())
-            let request = ImageGenerationRequest(model: "gpt-image-1", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
+            let request = ImageGenerationRequest(model: "gpt-image-2", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
             let answer = try await client.generate(request)
             #expect(answer.images.count == 1)
             #expect(Self.pngSize(answer.images[0].data).map { $0 == (64, 64) } == true)
         }
+    }
+
+    @Test func modelsWithFixedSizesAreAskedForTheOneOfTheSameOrientation() {
+        #expect(OpenAIImagesClient.size((1024, 576), model: "gpt-image-1") == "1536x1024")
+        #expect(OpenAIImagesClient.size((768, 1024), model: "gpt-image-1") == "1024x1536")
+        #expect(OpenAIImagesClient.size((1000, 1040), model: "gpt-image-1") == "1024x1024")
+        #expect(OpenAIImagesClient.size((1024, 576), model: "dall-e-3") == "1792x1024")
+        #expect(OpenAIImagesClient.size((1024, 576), model: "gpt-image-2") == "1024x576")
+        #expect(OpenAIImagesClient.size(nil, model: "gpt-image-1") == nil)
     }
 
     @Test(arguments: [[], [Self.drawing], [Self.drawing, Self.drawing]])

@@ -19,7 +19,8 @@ import Testing
         #expect(simulator.providers.values.allSatisfy { $0.endpoint.baseURL == "http://127.0.0.1:8790" })
         let real = try ProviderConfiguration.load(
             Data(contentsOf: root.appendingPathComponent("deploy/providers.real.json")),
-            environment: ["ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o", "XAI_API_KEY": "x", "GEMINI_API_KEY": "g"], directory: root)
+            environment: ["ANTHROPIC_API_KEY": "a", "OPENAI_API_KEY": "o", "XAI_API_KEY": "x", "GEMINI_API_KEY": "g", "FAL_KEY": "f"],
+            directory: root)
         #expect(real.providers["anthropic"]?.endpoint.apiKey == "a")
     }
 

@@ -6,7 +6,9 @@ import KilnCore
 /// Covers what structured outputs use: `type` (also a list, and Gemini's upper-case names), `enum`, `const`,
 /// `properties` (every property is filled, in the order of their names), `items` with `minItems`/`maxItems` (3 items unless the bounds say
 /// otherwise), string `minLength`/`maxLength`, number and integer bounds (inclusive and exclusive), `anyOf` /
-/// `oneOf` / `allOf` (the first branch), `nullable`, and local `$ref`s into `$defs` or `definitions`.
+/// `oneOf` / `allOf` (the first branch), `nullable`, and local `$ref`s into `$defs` or `definitions`. A string whose
+/// `description` asks for `N–M words` gets that many words of prose, and one stating `N–M characters` that length; an
+/// array of `enum` items repeats none while there are enough.
 struct SchemaInstanceGenerator {
     private var generator: SeededGenerator
     private var writer: StoryWriter
@@ -112,6 +114,12 @@ struct SchemaInstanceGenerator {
         if let prefix = schema["prefixItems"]?.arrayValue {
             for item in prefix.prefix(count) { elements.append(self.instance(for: item, depth: depth + 1)) }
         }
+        if var options = items["enum"]?.arrayValue, elements.isEmpty, count <= options.count {
+            // A list of choices from a fixed set (items to drop, who fights) names each once, as a model would.
+            while elements.count < count {
+                elements.append(options.remove(at: Int.random(in: 0..<options.count, using: &self.generator)))
+            }
+        }
         while elements.count < count {
             elements.append(self.instance(for: items, depth: depth + 1))
         }
@@ -119,8 +127,10 @@ struct SchemaInstanceGenerator {
     }
 
     private mutating func string(for schema: JSONValue) -> String {
-        let minimum = max(schema["minLength"]?.intValue ?? 0, 0)
-        let maximum = schema["maxLength"]?.intValue.map { max($0, minimum) }
+        // Lengths a description states ("1–120 characters.") bind as minLength/maxLength do.
+        let stated = Self.range(of: "characters", in: schema["description"]?.stringValue)
+        let minimum = max(schema["minLength"]?.intValue ?? stated?.lowerBound ?? 0, 0)
+        let maximum = (schema["maxLength"]?.intValue ?? stated?.upperBound).map { max($0, minimum) }
         switch schema["format"]?.stringValue {
         case "date-time": return Self.fit("2025-01-15T14:24:00Z", minimum: minimum, maximum: maximum)
         case "date": return Self.fit("2025-01-15", minimum: minimum, maximum: maximum)
@@ -129,11 +139,23 @@ struct SchemaInstanceGenerator {
         case "uri": return Self.fit("https://example.com/story", minimum: minimum, maximum: maximum)
         default: break
         }
+        if let words = Self.range(of: "words", in: schema["description"]?.stringValue) {
+            // "80–200 words of story prose": a model reads the description, so the simulator does too.
+            return Self.fit(self.writer.words(Int.random(in: words, using: &self.generator)) + ".", minimum: minimum, maximum: maximum)
+        }
         var text = self.writer.words(Int.random(in: 3...9, using: &self.generator))
         while text.count < minimum {
             text += " " + self.writer.sentence()
         }
         return Self.fit(text, minimum: minimum, maximum: maximum)
+    }
+
+    /// The count of `unit` a description asks for, written `N–M words` or `N–M characters` (or with a hyphen).
+    private static func range(of unit: String, in description: String?) -> ClosedRange<Int>? {
+        guard let description, let match = description.firstMatch(of: /(\d+)[–-](\d+) (\w+)/), match.3 == unit,
+            let low = Int(match.1), let high = Int(match.2), low <= high
+        else { return nil }
+        return low...high
     }
 
     /// Pads with prose-free filler or cuts at a word where possible, so the length lands within the bounds.

@@ -16,6 +16,7 @@ enum FaultMode: String, Sendable, CaseIterable {
     case streamError = "stream_error"
     case malformed
     case fencedJSON = "fenced_json"
+    case invalidJSON = "invalid_json"
     case refusal
     case flagged
     case hang

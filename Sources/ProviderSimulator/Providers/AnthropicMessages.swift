@@ -16,9 +16,19 @@ enum AnthropicMessages {
         if let response = try await exchange.interrupt(for: fault) { return response }
 
         let cleanPrompt = FaultDirective.stripped(prompt)
-        var writer = StoryWriter(seed: "\(model)\n\(cleanPrompt)\n0")
-        var generated = writer.passage()
-        if fault?.mode == .fencedJSON { generated = "```json\n{\"narration\": \"\(generated)\"}\n```" }
+        let seed = "\(model)\n\(cleanPrompt)\n0"
+        var generated: String
+        if let schema = body["system"]?.stringValue.flatMap(StructuredContent.schema(inInstructions:)) {
+            // A schema in the instructions is followed, as a model that reads them would.
+            var generator = SchemaInstanceGenerator(schema: schema, seed: seed)
+            generated = generator.instance().canonicalJSON()
+            if fault?.mode == .invalidJSON { generated = StructuredContent.broken(generated) }
+            if fault?.mode == .fencedJSON { generated = "```json\n\(generated)\n```" }
+        } else {
+            var writer = StoryWriter(seed: seed)
+            generated = writer.passage()
+            if fault?.mode == .fencedJSON { generated = "```json\n{\"narration\": \"\(generated)\"}\n```" }
+        }
         let stops = body["stop_sequences"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let completion = Completion(generated: generated, maxTokens: maxTokens, stopSequences: stops)
         let inputTokens = TokenCount.words(in: cleanPrompt)

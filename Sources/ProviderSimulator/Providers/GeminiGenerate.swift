@@ -54,6 +54,7 @@ enum GeminiGenerate {
                 var writer = StoryWriter(seed: seed)
                 text = writer.passage()
             }
+            if fault?.mode == .invalidJSON, wantsJSON { text = StructuredContent.broken(text) }
             if fault?.mode == .fencedJSON { text = "```json\n\(text)\n```" }
             return Completion(generated: text, maxTokens: maxTokens, stopSequences: stops)
         }

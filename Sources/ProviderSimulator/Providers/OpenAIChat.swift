@@ -32,7 +32,7 @@ enum OpenAIChat {
         let refusing = fault?.mode == .refusal
         let choices = (0..<choiceCount).map { index in
             let seed = "\(model)\n\(cleanPrompt)\n\(index)"
-            let text = refusing ? Self.refusalText : Self.content(format: body["response_format"], seed: seed, fenced: fault?.mode == .fencedJSON)
+            let text = refusing ? Self.refusalText : Self.content(format: body["response_format"], seed: seed, fenced: fault?.mode == .fencedJSON, broken: fault?.mode == .invalidJSON)
             return Completion(generated: text, maxTokens: maxTokens, stopSequences: refusing ? [] : stops)
         }
         let promptTokens = TokenCount.words(in: cleanPrompt)
@@ -108,8 +108,8 @@ enum OpenAIChat {
         stop == .maxTokens ? "length" : "stop"
     }
 
-    /// Prose, or JSON for `json_schema` (an instance of the schema) and `json_object`.
-    static func content(format: JSONValue?, seed: String, fenced: Bool) -> String {
+    /// Prose, or JSON for `json_schema` (an instance of the schema) and `json_object`; `broken` cuts the JSON short.
+    static func content(format: JSONValue?, seed: String, fenced: Bool, broken: Bool = false) -> String {
         var json: String?
         switch format?["type"]?.stringValue {
         case "json_schema":
@@ -121,11 +121,12 @@ enum OpenAIChat {
         default:
             break
         }
-        guard let json else {
+        guard var json else {
             var writer = StoryWriter(seed: seed)
             let passage = writer.passage()
             return fenced ? "```json\n\(JSONValue.object(["narration": .string(passage)]).canonicalJSON())\n```" : passage
         }
+        if broken { json = StructuredContent.broken(json) }
         return fenced ? "```json\n\(json)\n```" : json
     }
 

@@ -1,0 +1,33 @@
+import Foundation
+import KilnCore
+
+/// What WorldArchitect's two kinds share: the planning block, NPC attitudes, and the game state as the app receives it.
+enum CampaignSchemas {
+    static let words = 100...400
+    static let choices = Schema.array(of: Schema.string(length: 1...200), count: 2...5)
+    static let attitude = Schema.oneOf(CampaignState.NPC.Attitude.allCases.map(\.rawValue))
+    static let location = Schema.string(length: 1...120)
+    static let hitPoints = 1...200
+
+    /// An NPC met for the first time.
+    static let newNPC = Schema.object(["name": Schema.string(length: 1...80), "max_hp": Schema.integer(hitPoints), "attitude": attitude])
+
+    /// The planning block the app shows: the choices the player must pick from, numbered.
+    static func planningBlock(_ answer: JSONValue) -> JSONValue {
+        let choices = (answer["choices"]?.arrayValue ?? []).compactMap(\.stringValue).enumerated().map { index, text in
+            JSONValue.object(["id": .string("choice_\(index + 1)"), "text": .string(text)])
+        }
+        return .object(["choices": .array(choices)])
+    }
+
+    /// The state as JSON, the form the app sends back with its next turn.
+    static func json(_ state: CampaignState) -> JSONValue? {
+        guard let encoded = try? JSONEncoder().encode(state) else { return nil }
+        return JSONValue.parse(String(decoding: encoded, as: UTF8.self))
+    }
+
+    /// The state's own contradictions, as violations at `$` (the answer they came from).
+    static func violations(of state: CampaignState) -> [OutputViolation] {
+        state.inconsistency(field: "$").map { [OutputViolation(path: $0.field, reason: $0.reason)] } ?? []
+    }
+}

@@ -1,0 +1,101 @@
+import KilnCore
+import KilnProviders
+import KilnQueue
+import KilnStore
+import KilnWorker
+
+/// What every kind that asks a text model shares: the tenant's route, one call with its deltas relayed to the job's
+/// event stream and its usage recorded, and the safety filter with its one safer regeneration.
+struct TextGenerator: Sendable {
+    /// Appended to the instructions of the one regeneration after a refused answer.
+    static let saferInstruction = "Keep the answer suitable for a general audience: no graphic violence, sexual content or hateful language."
+
+    /// Turns each streamed piece of an answer into what the job's listeners receive (none, for a piece they need not
+    /// see); called in order, one piece at a time.
+    typealias DeltaShaping = @Sendable (TextDelta) -> [TextDelta]
+
+    /// Every piece as it came: plain text answers.
+    static let unchanged: DeltaShaping = { [$0] }
+
+    let routing: TextRouting
+    let usage: ProviderUsageStore
+    let safety: ContentSafety?
+
+    /// The router serving the job's kind for its tenant.
+    func router(for job: ClaimedJob) throws -> ProviderRouter {
+        guard let router = routing.router(tenant: job.tenant.rawValue, kind: job.kind) else {
+            throw JobFailure.permanent(code: "no_provider_route", message: "no provider route serves \(job.kind) for this tenant")
+        }
+        return router
+    }
+
+    /// One generation, whole or (with `deltas`) streamed, with its usage recorded.
+    func generate(
+        _ request: TextGenerationRequest, router: ProviderRouter, job: ClaimedJob, context: JobContext, deltas: DeltaShaping?
+    ) async throws -> TextGeneration {
+        let answer: TextGeneration
+        do {
+            if let deltas {
+                answer = try await Self.stream(request, through: router, to: context, shaping: deltas)
+            } else {
+                answer = try await router.generate(request)
+            }
+        } catch let error as ProviderError {
+            throw JobFailure(error)
+        }
+        try await usage.record(
+            ProviderUsageRecord(
+                job: job.id, tenant: job.tenant, attempt: job.attempt, provider: answer.provider, model: answer.model,
+                inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens))
+        return answer
+    }
+
+    /// Throws `content_filtered` when `texts` and `images` (the job's input) break the tenant's safety thresholds.
+    func checkInput(_ texts: [String], images: [(mediaType: String, data: [UInt8])] = [], _ job: ClaimedJob) async throws {
+        try await safety.refuse(texts, images: images, job, what: "the input")
+    }
+
+    /// Produces an answer and judges its texts; a refused answer is withdrawn (a `retract` event when `streamed` says
+    /// its text reached the listeners) and produced once more with an instruction to keep within the rules; refused
+    /// again, the job ends `content_filtered`.
+    func judged<Answer>(
+        _ request: TextGenerationRequest, job: ClaimedJob, context: JobContext, streamed: (Answer) -> Bool,
+        produce: (TextGenerationRequest) async throws -> Answer, texts: (Answer) -> [String]
+    ) async throws -> Answer {
+        let answer = try await produce(request)
+        guard !(try await safety.refusals(of: texts(answer), job)).isEmpty else { return answer }
+        if streamed(answer) { try await context.retract(reason: "content_filtered") }
+        var safer = request
+        safer.system = (request.system.map { $0 + "\n\n" } ?? "") + Self.saferInstruction
+        let second = try await produce(safer)
+        let refusedAgain = try await safety.refusals(of: texts(second), job)
+        guard refusedAgain.isEmpty else {
+            throw JobFailure.contentFiltered(message: "the safety filter refused the answer twice (\(refusedAgain.joined(separator: ", ")))")
+        }
+        return second
+    }
+
+    /// Streams the answer, relaying its shaped deltas to the job's events as fast as Redis takes them.
+    private static func stream(
+        _ request: TextGenerationRequest, through router: ProviderRouter, to context: JobContext, shaping: @escaping DeltaShaping
+    ) async throws -> TextGeneration {
+        let relay = DeltaRelay()
+        return try await withThrowingTaskGroup(of: TextGeneration?.self) { group in
+            group.addTask {
+                try await relay.run { choice, text in try await context.delta(text, choice: choice) }
+                return nil
+            }
+            group.addTask {
+                defer { relay.finish() }
+                return try await router.stream(request) { delta in
+                    for shaped in shaping(delta) { relay.append(shaped) }
+                }
+            }
+            var answer: TextGeneration?
+            // The first failure, of either side, cancels the other and ends the job's attempt with it.
+            for try await result in group where result != nil { answer = result }
+            guard let answer else { throw JobFailure.retryable(code: "stream_incomplete", message: "the stream ended without an answer") }
+            return answer
+        }
+    }
+}
