@@ -7,6 +7,12 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// For the targets whose loops run over every byte or pixel (JSON in KilnCore, the chat video renderer and its tests,
+/// the simulator's generated images): optimised in debug builds too. Unoptimised, a base64 image in a JSON answer, a
+/// 1536×1024 picture or a few 1080×1920 frame comparisons hold a thread for seconds, and the suites that share the test
+/// process's few threads (and the simulators' event loops) miss their deadlines.
+let hotLoopSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "kiln",
     platforms: [.macOS(.v15)],
@@ -79,14 +85,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: hotLoopSettings
         ),
 
         // Domain value types.
         .target(
             name: "KilnCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
+            swiftSettings: hotLoopSettings
         ),
         // Tenants' admission policies: tiers, daily limits, costs, cooldowns, abuse thresholds.
         .target(
@@ -152,7 +158,7 @@ let package = Package(
         .target(
             name: "ChatVideo",
             dependencies: ["CPangoCairo", "KilnCore"],
-            swiftSettings: swiftSettings
+            swiftSettings: hotLoopSettings
         ),
         // The job kinds that call providers and render.
         .target(
@@ -260,7 +266,7 @@ let package = Package(
             name: "ChatVideoTests",
             dependencies: ["ChatVideo", "KilnCore", "CPangoCairo"],
             resources: [.copy("Golden")],
-            swiftSettings: swiftSettings
+            swiftSettings: hotLoopSettings
         ),
         .testTarget(
             name: "KilnStoreTests",

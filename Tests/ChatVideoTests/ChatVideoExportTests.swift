@@ -4,8 +4,9 @@ import KilnCore
 import Synchronization
 import Testing
 
-/// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back. One at a time: each
-/// encoder takes both cores, and the other suites run beside them.
+/// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back. One at a time, and
+/// with x264's `ultrafast` preset (what is checked does not depend on it): each encoder takes both cores, and the
+/// other suites run beside them.
 @Suite(.serialized) struct ChatVideoExportTests {
     struct Stream: Decodable {
         let codec_type: String
@@ -19,14 +20,16 @@ import Testing
         let duration: String?
     }
 
+    static let preset = "ultrafast"
+
     struct Probe: Decodable {
         struct Format: Decodable { let duration: String }
         let streams: [Stream]
         let format: Format
     }
 
-    static func probe(_ path: String) throws -> Probe {
-        let output = try Command.run([
+    static func probe(_ path: String) async throws -> Probe {
+        let output = try await Command.run([
             "ffprobe", "-v", "error", "-count_frames", "-show_entries",
             "stream=codec_type,codec_name,width,height,r_frame_rate,nb_read_frames,pix_fmt,color_space,duration:format=duration", "-of", "json", path,
         ])
@@ -38,15 +41,15 @@ import Testing
         (ChatVideoFormat.square, 30, false),
         (ChatVideoFormat.landscape, 30, true),
     ])
-    func anExportHasTheRightSizeFrameRateFrameCountAndDuration(format: ChatVideoFormat, fps: Int, sounds: Bool) throws {
+    func anExportHasTheRightSizeFrameRateFrameCountAndDuration(format: ChatVideoFormat, fps: Int, sounds: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.short { $0.format = format; $0.fps = fps; $0.sounds = sounds; $0.typingSpeed = .fast }
+        let input = Conversations.short { $0.format = format; $0.fps = fps; $0.sounds = sounds; $0.typingSpeed = .fast; $0.typingIndicator = false }
         let path = directory.path + "/chat.mp4"
-        let result = try ChatVideoExporter(input, watermark: false).exportBlocking(to: path) { _ in }
+        let result = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
         let timeline = ChatTimeline(input)
         #expect(result.frames == timeline.totalTicks)
 
-        let probe = try Self.probe(path)
+        let probe = try await Self.probe(path)
         let video = try #require(probe.streams.first { $0.codec_type == "video" })
         #expect(video.codec_name == "h264")
         #expect(video.width == format.size.width)
@@ -62,12 +65,12 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
 
-    @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() throws {
+    @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() async throws {
         let directory = try TemporaryDirectory()
         let input = Conversations.short { $0.frameRate = .variable; $0.typingSpeed = .fast; $0.format = .square }
         let path = directory.path + "/chat.mp4"
-        let result = try ChatVideoExporter(input, watermark: false).exportBlocking(to: path) { _ in }
-        let probe = try Self.probe(path)
+        let result = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
+        let probe = try await Self.probe(path)
         let video = try #require(probe.streams.first { $0.codec_type == "video" })
         // Each picture once, plus the last one again on the last tick.
         #expect(video.nb_read_frames == String(result.pictures + 1))
@@ -76,11 +79,11 @@ import Testing
     }
 
     /// What is encoded is what the timeline says: frames decoded at chosen ticks match the renderer's own picture.
-    @Test func framesDecodedAtChosenTicksMatchTheRenderersPicture() throws {
+    @Test func framesDecodedAtChosenTicksMatchTheRenderersPicture() async throws {
         let directory = try TemporaryDirectory()
         let input = Conversations.short { $0.format = .square; $0.fps = 30; $0.sounds = false }
         let path = directory.path + "/chat.mp4"
-        _ = try ChatVideoExporter(input, watermark: true).exportBlocking(to: path) { _ in }
+        _ = try await ChatVideoExporter(input, watermark: true, preset: Self.preset).export(to: path) { _ in }
         let timeline = ChatTimeline(input)
         let renderer = ChatRenderer(input, watermark: true)
         let (width, height) = input.settings.format.size
@@ -88,7 +91,7 @@ import Testing
         let emojiTyping = timeline.segments.first { $0.state.activity == .typing(message: 1, characters: 7) }!.start
         let ticks = [timeline.fps / 2 + 5, emojiTyping, timeline.sounds.first { $0.kind == .send }!.tick + 1, timeline.totalTicks - 1]
         for tick in ticks {
-            let decoded = try Command.run([
+            let decoded = try await Command.run([
                 "ffmpeg", "-v", "error", "-i", path, "-vf", "select=eq(n\\,\(tick)),scale=in_color_matrix=bt709:in_range=tv",
                 "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
             ])
@@ -102,7 +105,7 @@ import Testing
     @Test func cancellingStopsTheEncoderAndLeavesNoFile() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/chat.mp4"
-        let exporter = ChatVideoExporter(Conversations.short { $0.typingSpeed = .slow }, watermark: false)
+        let exporter = ChatVideoExporter(Conversations.short { $0.typingSpeed = .slow }, watermark: false, preset: Self.preset)
         let started = Mutex(false)
         let task = Task {
             try await exporter.export(to: path) { _ in started.withLock { $0 = true } }

@@ -5,7 +5,7 @@ import Testing
 @Suite("MatroskaWriter")
 struct MatroskaWriterTests {
     @Test("distinct pictures on their ticks become a constant-frame-rate H.264 video of the right length")
-    func constantFrameRateVideo() throws {
+    func constantFrameRateVideo() async throws {
         let directory = try TemporaryDirectory()
         let output = directory.path + "/out.mp4"
         // Grey levels shown from ticks 0, 5 and 9; the last picture is sent again on the last tick, so the video
@@ -13,7 +13,7 @@ struct MatroskaWriterTests {
         let pictures = [(tick: 0, luma: 40), (tick: 5, luma: 120), (tick: 9, luma: 200), (tick: 11, luma: 200)]
         try encode(pictures, arguments: ["-fps_mode", "cfr", "-r", "60", "-frames:v", "12", "-c:v", "libx264", "-pix_fmt", "yuv420p", output])
 
-        let probe = try Command.run([
+        let probe = try await Command.run([
             "ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
             "-show_entries", "stream=width,height,nb_read_frames,r_frame_rate", "-of", "json", output,
         ])
@@ -24,7 +24,7 @@ struct MatroskaWriterTests {
         #expect(stream.r_frame_rate == "60/1")
 
         // Decoded as yuv420p, whose Y plane comes first: `-pix_fmt gray` would stretch video levels to full range.
-        let frame7 = try Command.run([
+        let frame7 = try await Command.run([
             "ffmpeg", "-v", "error", "-i", output, "-vf", "select=eq(n\\,7)", "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
         ])
         #expect(frame7.count == 64 * 32 * 3 / 2)
@@ -32,7 +32,7 @@ struct MatroskaWriterTests {
     }
 
     @Test("each picture keeps its tick exactly, also past a cluster's 16-bit span")
-    func picturesKeepTheirTicks() throws {
+    func picturesKeepTheirTicks() async throws {
         let directory = try TemporaryDirectory()
         let output = directory.path + "/out.mp4"
         let ticks = [0, 5, 9, 32_766, 40_000, 40_001]
@@ -40,14 +40,14 @@ struct MatroskaWriterTests {
         // Variable frame rate: one output frame per picture, on the tick ffmpeg read for it.
         try encode(pictures, arguments: ["-fps_mode", "vfr", "-r", "60", "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p", output])
 
-        let timeBase = try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", output])
+        let timeBase = try await Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", output])
         let unitsPerSecond = try #require(Int(String(decoding: timeBase, as: UTF8.self).split(separator: "/").last?.trimmed ?? ""))
-        let timestamps = try Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", output])
+        let timestamps = try await Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", output])
         let outputTicks = String(decoding: timestamps, as: UTF8.self).split(separator: "\n").compactMap { Int($0.trimmed) }
             .map { $0 * 60 / unitsPerSecond }
         #expect(outputTicks == ticks)
 
-        let frames = try Command.run(["ffmpeg", "-v", "error", "-i", output, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+        let frames = try await Command.run(["ffmpeg", "-v", "error", "-i", output, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
         let lumas = stride(from: 0, to: frames.count, by: 64 * 32 * 3 / 2).map { averageLuma(frames[$0..<$0 + 64 * 32]) }
         #expect(lumas.count == pictures.count)
         for (luma, picture) in zip(lumas, pictures) {
