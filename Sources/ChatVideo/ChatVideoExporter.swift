@@ -96,7 +96,7 @@ public final class ChatVideoExporter: Sendable {
         var matroska = MatroskaWriter(width: renderer.width, height: renderer.height, fps: timeline.fps)
         try matroska.header().withUnsafeBytes { try encoder.write($0) }
         func write(tick: Int) throws {
-            try matroska.blockHeader(tick: tick, payloadSize: frame.bytes.count).withUnsafeBytes { try encoder.write($0) }
+            try matroska.blockHeader(tick: tick, payloadSize: matroska.framePayloadSize).withUnsafeBytes { try encoder.write($0) }
             try encoder.write(UnsafeRawBufferPointer(frame.bytes))
         }
         var reported = 0.0
