@@ -125,14 +125,18 @@ import Testing
 
     @Test func aConcurrencyCapHoldsAcrossWorkersAndFreesItsSlot() async throws {
         let (parking, pool) = try self.parking()
-        let concurrency = ProviderConcurrency(redis: pool, namespace: "test-\(UUID().uuidString.prefix(8))")
+        let namespace = "test-\(UUID().uuidString.prefix(8))"
+        let concurrency = ProviderConcurrency(redis: pool, namespace: namespace)
         try await SimulatorFixture.with { fixture in
             // Worker A's call takes the only slot and holds it while the provider thinks.
-            let slow = AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "slow_first_byte; delay_ms=1500"))
+            let slow = AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "slow_first_byte; delay_ms=3000"))
             let first = ProviderRouter(
                 name: "text", models: [RoutedModel(provider: slow, model: "m", maxConcurrent: 1)], parking: parking, concurrency: concurrency)
             let held = Task { try await first.generate(Self.request) }
-            try await Task.sleep(for: .milliseconds(300))
+            // Once its slot is taken, however long a loaded machine took to get there.
+            while try await pool.send(["ZCARD", "{\(namespace)}:provider:anthropic:m:slots"]).int != 1 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
 
             // Worker B, same provider and model: no slot, so no call, and the job is told to come back shortly.
             let fast = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint()))
