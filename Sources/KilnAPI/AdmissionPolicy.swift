@@ -48,13 +48,11 @@ struct AdmissionPolicy: Sendable {
         }
     }
 
-    /// Refuses, before anything is charged, what the caller's tier may not ask of a kind (a premium theme from a free
-    /// identity): `403 upgrade_required`, naming the field.
-    func checkTierRules(of submission: Submission, charge: QuotaCharge, catalog: JobKindCatalog, caller: Caller) throws {
-        guard let policy = policies[caller.tenant.id], policy.tiers[charge.tier]?.isLowest == true,
-            let kind = catalog[submission.kind], let input = JSONValue.parse(submission.input),
-            let refusal = kind.lowestTierRefusal(input)
-        else { return }
+    /// Refuses, before anything is charged, what the lowest tier may not ask of a kind (`refusal`, found when the
+    /// input was admitted: a premium theme from a free identity) when the caller is charged at that tier:
+    /// `403 upgrade_required`, naming the field.
+    func checkTierRules(_ refusal: InputError?, charge: QuotaCharge, caller: Caller) throws {
+        guard let refusal, let policy = policies[caller.tenant.id], policy.tiers[charge.tier]?.isLowest == true else { return }
         var problem = Problem(.forbidden, "upgrade_required", "\(refusal.field): \(refusal.reason)")
         problem.extra["field"] = .string(refusal.field)
         problem.extra["tier"] = .string(charge.tier)

@@ -28,14 +28,14 @@ struct JobRoutes<Context: RequestContext> {
         var request = request
         let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
         let preFilter = dependencies.policies[caller.tenant.id].map { ContentPreFilter(strictness: $0.safety) }
-        var submission = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
+        var (submission, lowestTierRefusal) = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
         let admission = AdmissionPolicy(policies: dependencies.policies)
         let now = dependencies.clock()
         // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
         let standing = try await Standings(dependencies).standing(of: caller, at: now)
         submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
-        if let charge = submission.charge { try admission.checkTierRules(of: submission, charge: charge, catalog: dependencies.catalog, caller: caller) }
+        if let charge = submission.charge { try admission.checkTierRules(lowestTierRefusal, charge: charge, caller: caller) }
         let outcome = try await dependencies.queue.enqueue(submission)
         if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
         switch outcome {

@@ -11,7 +11,9 @@ struct SubmissionParser {
     /// The tenant's safety pre-filter, for tenants with a policy.
     let preFilter: ContentPreFilter?
 
-    func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> Submission {
+    /// The submission, and what in its input the tenant's lowest tier may not ask for (see
+    /// ``AdmissionPolicy/checkTierRules(_:charge:caller:)``).
+    func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
         guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
             throw Problem(.badRequest, "malformed_json", "the body must be a JSON object")
         }
@@ -29,9 +31,9 @@ struct SubmissionParser {
             throw Problem(.forbidden, "kind_not_enabled", "diagnostic kinds are not enabled for this tenant")
         }
         guard let input = fields["input"] else { throw field("input", "is required") }
-        let timeout: Duration
+        let admission: JobKind.Admission
         do {
-            timeout = try kind.admit(input)
+            admission = try kind.admit(input)
         } catch {
             throw Problem.invalidInput(error)
         }
@@ -66,10 +68,11 @@ struct SubmissionParser {
         let bodyHash = idempotencyKey == nil ? "" : Digest.sha256Hex(
             JSONValue.object(["kind": .string(kindName), "input": input, "priority": .string(priority.rawValue),
                               "delay_ms": .number(Double(delay.milliseconds))]).canonicalJSON())
-        return Submission(
+        let submission = Submission(
             tenant: caller.tenant.id, identity: caller.identity, kind: kindName, jobClass: kind.jobClass, priority: priority,
-            input: canonicalInput, maxAttempts: kind.retry.maxAttempts, timeout: timeout, delay: delay,
+            input: canonicalInput, maxAttempts: kind.retry.maxAttempts, timeout: admission.deadline, delay: delay,
             runningCap: caller.tenant.runningCap, weight: caller.tenant.weight, idempotencyKey: idempotencyKey, bodyHash: bodyHash)
+        return (submission, admission.lowestTierRefusal)
     }
 
     private func field(_ name: String, _ reason: String) -> Problem {

@@ -9,20 +9,17 @@ public struct JobKind: Sendable {
     public let retry: RetryPolicy
     /// Diagnostic kinds are accepted only from tenants that enabled them.
     public let isDiagnostic: Bool
-    private let check: @Sendable (JSONValue) throws -> Duration?
-    private let lowestTierCheck: @Sendable (JSONValue) -> InputError?
+    private let check: @Sendable (JSONValue) throws -> (deadline: Duration?, lowestTierRefusal: InputError?)
 
-    /// - Parameters:
-    ///   - check: validates the input, throwing ``InputError``; may return a deadline shorter than `timeout`.
-    ///   - lowestTierCheck: what in a valid input the tenant's lowest (free) tier may not ask for.
+    /// - Parameter check: validates the input, throwing ``InputError``; returns a deadline shorter than `timeout` if
+    ///   the input asks for one, and what in the input the tenant's lowest (free) tier may not ask for.
     public init(
         name: String,
         jobClass: JobClass,
         timeout: Duration,
         retry: RetryPolicy,
         isDiagnostic: Bool = false,
-        check: @escaping @Sendable (JSONValue) throws -> Duration?,
-        lowestTierCheck: @escaping @Sendable (JSONValue) -> InputError? = { _ in nil }
+        check: @escaping @Sendable (JSONValue) throws -> (deadline: Duration?, lowestTierRefusal: InputError?)
     ) {
         self.name = name
         self.jobClass = jobClass
@@ -30,7 +27,6 @@ public struct JobKind: Sendable {
         self.retry = retry
         self.isDiagnostic = isDiagnostic
         self.check = check
-        self.lowestTierCheck = lowestTierCheck
     }
 
     /// A kind whose input must decode as `Input`.
@@ -42,29 +38,30 @@ public struct JobKind: Sendable {
         retry: RetryPolicy,
         isDiagnostic: Bool = false
     ) {
-        self.init(
-            name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic,
-            check: { json in
-                let value: Input
-                do {
-                    value = try json.decode(as: Input.self)
-                } catch {
-                    throw InputError(decoding: error)
-                }
-                try value.validate()
-                return value.requestedDeadline
-            },
-            lowestTierCheck: { json in (try? json.decode(as: Input.self))?.lowestTierRefusal })
+        self.init(name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic) { json in
+            let value: Input
+            do {
+                value = try json.decode(as: Input.self)
+            } catch {
+                throw InputError(decoding: error)
+            }
+            try value.validate()
+            return (value.requestedDeadline, value.lowestTierRefusal)
+        }
     }
 
-    /// What in `input` (already admitted) an identity of the tenant's lowest tier may not ask for; nil when it may.
-    public func lowestTierRefusal(_ input: JSONValue) -> InputError? { lowestTierCheck(input) }
+    /// What admitting an input found: the deadline of one attempt, and what in the input an identity of the tenant's
+    /// lowest tier may not ask for (nil when it may), decided once the caller's tier is known.
+    public struct Admission: Sendable {
+        public let deadline: Duration
+        public let lowestTierRefusal: InputError?
+    }
 
-    /// Validates `input` and returns the deadline of one attempt.
-    public func admit(_ input: JSONValue) throws(InputError) -> Duration {
+    /// Validates `input`: its attempt's deadline, and what the lowest tier may not have of it.
+    public func admit(_ input: JSONValue) throws(InputError) -> Admission {
         do {
-            guard let requested = try check(input) else { return timeout }
-            return min(requested, timeout)
+            let (requested, refusal) = try check(input)
+            return Admission(deadline: requested.map { min($0, timeout) } ?? timeout, lowestTierRefusal: refusal)
         } catch {
             throw InputError(decoding: error)
         }

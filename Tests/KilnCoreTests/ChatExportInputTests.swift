@@ -21,6 +21,10 @@ import Testing
         }
     }
 
+    static func lowestTierRefusal(_ input: JSONValue) -> InputError? {
+        (try? kind.admit(input))?.lowestTierRefusal
+    }
+
     @Test func aValidConversationWithTheSeedsDefaultsIsAdmitted() throws {
         #expect(Self.refusedField(Self.input()) == nil)
         let decoded = try Self.input().decode(as: ChatExportInput.self)
@@ -51,9 +55,9 @@ import Testing
     }
 
     @Test func theFreeTierGetsIMessageAndTwoCharacters() {
-        #expect(Self.kind.lowestTierRefusal(Self.input()) == nil)
-        #expect(Self.kind.lowestTierRefusal(Self.input(settings: ##"{"theme":"discord"}"##))?.field == "input.settings.theme")
+        #expect(Self.lowestTierRefusal(Self.input()) == nil)
+        #expect(Self.lowestTierRefusal(Self.input(settings: ##"{"theme":"discord"}"##))?.field == "input.settings.theme")
         let three = ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"},{"id":"kim","name":"Kim","color":"#FF9500"}]"##
-        #expect(Self.kind.lowestTierRefusal(Self.input(characters: three))?.field == "input.conversation.characters")
+        #expect(Self.lowestTierRefusal(Self.input(characters: three))?.field == "input.conversation.characters")
     }
 }

@@ -18,8 +18,8 @@ import Testing
 
     @Test func inputMayShortenButNotLengthenTheDeadline() throws {
         let kind = try #require(JobKindCatalog.standard["diag.sleep"])
-        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))) == .seconds(2))
-        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":3600}"#))) == .seconds(3600))
+        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))).deadline == .seconds(2))
+        #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":3600}"#))).deadline == .seconds(3600))
     }
 
     @Test func identifiersRejectKeySyntax() {
