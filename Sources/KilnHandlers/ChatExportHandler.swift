@@ -21,9 +21,7 @@ public struct ChatExportHandler: JobHandler {
     }
 
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
-        guard let input = try? JSONValue.parse(job.input)?.decode(as: ChatExportInput.self) else {
-            throw JobFailure.permanent(code: "invalid_input", message: "the input is not a video.chat_export input")
-        }
+        let input = try job.input(as: ChatExportInput.self)
         let watermark = policies.admittedAtLowestTier(job)
         let exporter = ChatVideoExporter(input, watermark: watermark)
         // One directory per job: what a crashed earlier attempt left there (a partial video, its sound track) goes

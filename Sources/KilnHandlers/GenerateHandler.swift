@@ -18,9 +18,7 @@ public struct GenerateHandler: JobHandler {
     }
 
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
-        guard let input = try? JSONValue.parse(job.input)?.decode(as: GenerateInput.self) else {
-            throw JobFailure.permanent(code: "invalid_input", message: "the input is not a diag.generate input")
-        }
+        let input = try job.input(as: GenerateInput.self)
         let router = try generator.router(for: job)
         let streamed = input.stream ?? true
         try await generator.checkInput([input.system ?? "", input.prompt], job)

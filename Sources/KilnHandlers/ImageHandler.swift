@@ -94,28 +94,21 @@ public struct ImageHandler: JobHandler {
 
     /// The kind's input, read as an ``Order``.
     private static func order(for job: ClaimedJob) throws -> Order {
-        let json = JSONValue.parse(job.input)
-        func decode<Input: KindInput>(_ type: Input.Type) throws -> Input {
-            guard let input = try? json?.decode(as: type) else {
-                throw JobFailure.permanent(code: "invalid_input", message: "the input is not a \(job.kind) input")
-            }
-            return input
-        }
         switch job.kind {
         case "image.generate":
-            let input = try decode(ImageGenerateInput.self)
+            let input = try job.input(as: ImageGenerateInput.self)
             let mode = input.mode
             return Order(
                 route: "image.generate:\(mode.rawValue)", template: "image.generate.v1",
                 values: ["prompt": .string(input.prompt), "edit": .bool(mode == .edit), "combine": .bool(mode == .multiEdit)],
                 style: input.style, aspectRatio: input.aspectRatio ?? .square, uploadIDs: input.images ?? [])
         case "image.illustrate":
-            let input = try decode(IllustrateInput.self)
+            let input = try job.input(as: IllustrateInput.self)
             return Order(
                 route: job.kind, template: "image.illustrate.v1", values: ["text": .string(input.text)], style: input.style ?? .storybook,
                 aspectRatio: input.aspectRatio ?? .landscape, replaces: input.replaces)
         case "image.cover":
-            let input = try decode(CoverInput.self)
+            let input = try job.input(as: CoverInput.self)
             var values: [String: JSONValue] = ["title": .string(input.title)]
             if let opening = input.opening { values["opening"] = .string(opening) }
             return Order(

@@ -125,9 +125,8 @@ import Testing
 
     @Test func aKindWithoutARouteIsRefusedByTheWorkerNotRetried() async throws {
         try await Harness.with { harness in
-            let providers = try ProviderConfiguration.load(
-                Data(#"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#.utf8),
-                environment: [:], directory: TestServers.repositoryRoot)
+            let providers = try harness.providerConfiguration(
+                #"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#)
             let routing = TextRouting(
             configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
             concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))

@@ -6,15 +6,6 @@ import Testing
 /// The image clients against the simulator: real PNGs of the size asked for, edits from uploaded images, fal's queue
 /// followed to the end, and a cancelled fal call cancelled at fal too.
 @Suite struct ImageProviderTests {
-    /// Width and height from a PNG's IHDR chunk, after checking the signature.
-    static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
-        guard bytes.count > 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), bytes[12..<16].elementsEqual("IHDR".utf8) else {
-            return nil
-        }
-        let number = { (offset: Int) in bytes[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) } }
-        return (number(16), number(20))
-    }
-
     static let drawing = ImageGenerationRequest.InputImage(mediaType: "image/png", data: [0x89, 0x50, 0x4E, 0x47, 1, 2, 3])
 
     @Test func openAIGeneratesImagesOfTheSizeAskedFor() async throws {
@@ -23,7 +14,7 @@ import Testing
             // gpt-image-2 takes any size (gpt-image-1 three: see below), so the test's images stay small.
             let answer = try await client.generate(ImageGenerationRequest(model: "gpt-image-2", prompt: "A lighthouse", size: (96, 64), count: 2))
             #expect(answer.images.count == 2)
-            #expect(answer.images.allSatisfy { Self.pngSize($0.data).map { $0 == (96, 64) } == true })
+            #expect(answer.images.allSatisfy { $0.pngSize.map { $0 == (96, 64) } == true })
             #expect(answer.usage.inputTokens > 0, "GPT image models count tokens")
         }
     }
@@ -34,7 +25,7 @@ import Testing
             let request = ImageGenerationRequest(model: "gpt-image-2", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
             let answer = try await client.generate(request)
             #expect(answer.images.count == 1)
-            #expect(Self.pngSize(answer.images[0].data).map { $0 == (64, 64) } == true)
+            #expect(answer.images[0].pngSize.map { $0 == (64, 64) } == true)
         }
     }
 
@@ -54,7 +45,7 @@ import Testing
             let model = inputs.count > 1 ? "fal-ai/flux-pro/kontext/multi" : inputs.isEmpty ? "fal-ai/flux/dev" : "fal-ai/flux-pro/kontext"
             let answer = try await client.generate(ImageGenerationRequest(model: model, prompt: "A dreamy garden", size: (80, 48), count: 2, inputs: inputs))
             #expect(answer.images.count == 2)
-            #expect(answer.images.allSatisfy { Self.pngSize($0.data).map { $0 == (80, 48) } == true })
+            #expect(answer.images.allSatisfy { $0.pngSize.map { $0 == (80, 48) } == true })
             #expect(answer.requestID != nil)
         }
     }
