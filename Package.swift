@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Safe Swift over each C library; no domain types.
         .target(
@@ -134,7 +135,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "Documents",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -154,17 +155,29 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Cairo and Pango drawing shared by the videos, documents and share cards: surfaces, canvas, typesetting.
+        .target(
+            name: "Drawing",
+            dependencies: ["CPangoCairo", "KilnCore"],
+            swiftSettings: hotLoopSettings
+        ),
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
-            dependencies: ["CPangoCairo", "KilnCore"],
+            dependencies: ["CPangoCairo", "KilnCore", "Drawing"],
+            swiftSettings: hotLoopSettings
+        ),
+        // Documents and sharing: one document model written as PDF, DOCX, EPUB and text; share cards; the web reader page.
+        .target(
+            name: "Documents",
+            dependencies: ["CPangoCairo", "CZlib", "KilnCore", "Drawing"],
             swiftSettings: hotLoopSettings
         ),
         // The job kinds that call providers and render.
         .target(
             name: "KilnHandlers",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "KilnPolicy",
+                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "KilnPolicy",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Prompts")],
@@ -180,7 +193,7 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo", "KilnPrivacy",
+                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo", "Documents", "KilnPrivacy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -262,9 +275,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What the video, document and web reader tests check pictures and files with: command-line tools, pictures.
+        .target(
+            name: "RenderingFixtures",
+            dependencies: ["CPangoCairo"],
+            path: "Tests/RenderingFixtures",
+            swiftSettings: hotLoopSettings
+        ),
         .testTarget(
             name: "ChatVideoTests",
-            dependencies: ["ChatVideo", "KilnCore", "CPangoCairo"],
+            dependencies: ["ChatVideo", "KilnCore", "CPangoCairo", "RenderingFixtures"],
+            resources: [.copy("Golden")],
+            swiftSettings: hotLoopSettings
+        ),
+        .testTarget(
+            name: "DocumentsTests",
+            dependencies: ["Documents", "Drawing", "KilnCore", "CPangoCairo", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),
@@ -278,6 +304,7 @@ let package = Package(
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
+                "RenderingFixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import CPangoCairo
 import Foundation
 import KilnCore
+import Drawing
 
 /// One message as the chat shows it — a bubble on its sender's side, or a Discord row with avatar and name — laid out
 /// and ready to draw. A block spans the frame's width; `height` includes the gap below it.

@@ -1,5 +1,6 @@
 import CPangoCairo
 import KilnCore
+import Drawing
 
 /// What surrounds the messages and never changes during a video: the status bar, the app's header with the contact's
 /// name and avatar, the input bar and the keyboard.

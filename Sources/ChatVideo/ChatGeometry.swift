@@ -1,4 +1,5 @@
 import KilnCore
+import Drawing
 
 /// Where things go on a frame, in pixels. Sizes are iPhone points times `scale`: the same phone screen at each of
 /// the three formats, letterboxed into the shorter side.

@@ -1,5 +1,6 @@
 import CPangoCairo
 public import KilnCore
+import Drawing
 
 /// Draws the pictures of a chat video into one frame buffer, from cached layers: the status bar, header, input bar
 /// and keyboard are drawn once; each finished message once, into a layer of its own that is copied while it is on

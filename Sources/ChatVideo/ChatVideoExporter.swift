@@ -1,3 +1,4 @@
+import Drawing
 import Foundation
 public import KilnCore
 import Synchronization
@@ -128,17 +129,7 @@ public final class ChatVideoExporter: Sendable {
     /// ``exportBlocking(to:progress:)`` on a thread of its own, so an export never holds one of the few threads
     /// Swift's concurrency runs on; cancelling the task cancels the export. `progress` is called on that thread.
     public func export(to path: String, progress: @escaping @Sendable (Double) -> Void) async throws -> Result {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let thread = Thread {
-                    continuation.resume(with: Swift.Result { try self.exportBlocking(to: path, progress: progress) })
-                }
-                thread.name = "chat-video-export"
-                thread.start()
-            }
-        } onCancel: {
-            cancel()
-        }
+        try await OwnThread.run("chat-video-export", onCancel: cancel) { try self.exportBlocking(to: path, progress: progress) }
     }
 
     /// The H.264 encoder's settings: libx264 at `preset`, CRF 20, a keyframe every 4 s, tagged BT.709 limited range.

@@ -1,5 +1,6 @@
 import CPangoCairo
 import KilnCore
+import Drawing
 
 /// The free tier's mark, "Made with ChatTale" on a translucent pill in the lower right of the messages. Drawn once
 /// into a layer of its own: as text on every frame it would cost more than the rest of the picture.

@@ -13,6 +13,8 @@ public struct APIDependencies: Sendable {
     public var jobs: JobStore
     public var artifacts: ArtifactStore
     public var uploads: UploadStore
+    /// Published reading paths: the web reader's pages and their revocation.
+    public var shares: ShareStore
     public var entitlements: EntitlementStore
     public var partners: PartnerStore
     public var webhookSecrets: WebhookSecretStore
@@ -31,7 +33,7 @@ public struct APIDependencies: Sendable {
     public var metricsText: @Sendable () -> String
 
     public init(
-        queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore,
+        queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore, shares: ShareStore,
         entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, eraser: IdentityEraser,
         catalog: JobKindCatalog,
         policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
@@ -42,6 +44,7 @@ public struct APIDependencies: Sendable {
         self.jobs = jobs
         self.artifacts = artifacts
         self.uploads = uploads
+        self.shares = shares
         self.entitlements = entitlements
         self.partners = partners
         self.webhookSecrets = webhookSecrets

@@ -26,6 +26,7 @@ struct IdentityRoutes<Context: RequestContext> {
             "jobs": .number(Double(erasure.records.jobs.count)),
             "uploads": .number(Double(erasure.records.uploads)),
             "artifacts": .number(Double(erasure.records.artifacts)),
+            "shares": .number(Double(erasure.records.shares)),
             "pending_jobs": .number(Double(erasure.pendingJobs.count)),
         ]
         guard erasure.isComplete else { return .json(.object(body), status: .accepted, headers: [.retryAfter: "1"]) }

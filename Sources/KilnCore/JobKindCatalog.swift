@@ -32,6 +32,10 @@ public struct JobKindCatalog: Sendable {
         JobKind(
             name: "video.chat_export", input: ChatExportInput.self, jobClass: .cpu, timeout: .seconds(900),
             retry: .exponentialJitter(maxAttempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(30))),
+        // Documents: a 200-page PDF takes about two seconds; share pages store pictures and a card as well.
+        documentKind("document.export", input: DocumentExportInput.self),
+        documentKind("share.card", input: ShareCardInput.self),
+        documentKind("share.publish", input: SharePublishInput.self),
         // Text generation: one model call, one repair and one safer regeneration fit well inside two minutes.
         textKind("text.continue", input: TextContinueInput.self),
         textKind("text.opening", input: TextOpeningInput.self),
@@ -51,6 +55,13 @@ public struct JobKindCatalog: Sendable {
         JobKind(
             name: name, input: input, jobClass: .io, timeout: .seconds(300),
             retry: .exponentialJitter(maxAttempts: 3, baseDelay: .seconds(2), maxDelay: .seconds(60)))
+    }
+
+    /// A kind that renders a document, card or page on the worker: CPU-bound, retried once after a crash.
+    private static func documentKind<Input: KindInput>(_ name: String, input: Input.Type) -> JobKind {
+        JobKind(
+            name: name, input: input, jobClass: .cpu, timeout: .seconds(300),
+            retry: .exponentialJitter(maxAttempts: 2, baseDelay: .seconds(2), maxDelay: .seconds(30)))
     }
 
     /// A kind that asks a text model for a structured answer: I/O-bound, retried like any provider call.

@@ -6,11 +6,11 @@ public import KilnWorker
 extension HandlerRegistry {
     /// Every kind's handler: the diagnostic kinds, those that call text providers through `routing` (judged by
     /// `safety`), the image kinds when `images` and `uploads` are given, Joanie's story kinds (which read drawings)
-    /// when `uploads` is, and the rendering kinds; the image and rendering kinds' output depends on the submitter's
-    /// tier in `policies`.
+    /// and the document kinds when `uploads` is, `share.publish` when `shares` and `publicURL` are too, and the video
+    /// kind; the image and rendering kinds' output depends on the submitter's tier in `policies`.
     public static func standard(
         routing: TextRouting, usage: ProviderUsageStore, safety: ContentSafety?, policies: PolicySet, images: ImageRouting? = nil,
-        uploads: UploadStore? = nil
+        uploads: UploadStore? = nil, shares: ShareStore? = nil, publicURL: String? = nil
     ) -> HandlerRegistry {
         var registry = HandlerRegistry.diagnostics
         registry.register("diag.generate", GenerateHandler(routing: routing, usage: usage, safety: safety))
@@ -24,6 +24,11 @@ extension HandlerRegistry {
         if let uploads {
             registry.register("story.from_drawings", StructuredTextHandler(DrawingStoryKind.fromDrawings, generator: generator, uploads: uploads))
             registry.register("story.continue", StructuredTextHandler(DrawingStoryKind.continued, generator: generator, uploads: uploads))
+            registry.register("document.export", DocumentExportHandler(uploads: uploads))
+            registry.register("share.card", ShareCardHandler(uploads: uploads, policies: policies))
+            if let shares, let publicURL {
+                registry.register("share.publish", SharePublishHandler(uploads: uploads, shares: shares, policies: policies, publicURL: publicURL))
+            }
         }
         if let images, let uploads {
             let handler = ImageHandler(routing: images, uploads: uploads, usage: usage, safety: safety, policies: policies)

@@ -11,6 +11,8 @@ public struct PurgeCounts: Sendable, Equatable {
     public var artifacts = 0
     /// Uploads deleted, bytes and record.
     public var uploads = 0
+    /// Published pages taken down after they expired, and their tombstones deleted 30 days later.
+    public var shares = 0
     /// Dead-lettered jobs deleted from Redis, with their input and events.
     public var deadLetters = 0
 
@@ -19,5 +21,5 @@ public struct PurgeCounts: Sendable, Equatable {
     }
 
     /// Whether the run found nothing of this tenant to remove.
-    public var isEmpty: Bool { inputs + results + artifacts + uploads + deadLetters == 0 }
+    public var isEmpty: Bool { inputs + results + artifacts + uploads + shares + deadLetters == 0 }
 }

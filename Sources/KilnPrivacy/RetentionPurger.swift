@@ -43,6 +43,7 @@ public struct RetentionPurger: Sendable {
             counts.uploads = try await repeatBatches { limit in
                 try await records.deleteUploads(tenant: tenant, uploadedBefore: now - retention.uploads, limit: limit)
             }
+            counts.shares = try await repeatBatches { limit in try await records.endShares(tenant: tenant, now: now, limit: limit) }
             report.append(counts)
         }
         let dead = try await purgeDeadLetters(of: Set(tenants), now: now)
@@ -52,7 +53,8 @@ public struct RetentionPurger: Sendable {
                 "retention purge",
                 metadata: [
                     "tenant.id": "\(counts.tenant)", "purge.inputs": "\(counts.inputs)", "purge.results": "\(counts.results)",
-                    "purge.artifacts": "\(counts.artifacts)", "purge.uploads": "\(counts.uploads)", "purge.dead": "\(counts.deadLetters)",
+                    "purge.artifacts": "\(counts.artifacts)", "purge.uploads": "\(counts.uploads)", "purge.shares": "\(counts.shares)",
+                    "purge.dead": "\(counts.deadLetters)",
                 ])
         }
         return report

@@ -8,7 +8,9 @@ public struct ErasedRecords: Sendable, Equatable {
     public var artifacts = 0
     /// Upload records deleted.
     public var uploads = 0
-    /// Objects (artifacts' bytes of every attempt, uploads' bytes) deleted.
+    /// Published pages deleted, with their files.
+    public var shares = 0
+    /// Objects (artifacts' bytes of every attempt, uploads' bytes, published pages' files) deleted.
     public var objects = 0
     /// The identities that were linked with the erased one as partners: their links went too, and their cached
     /// standings must be forgotten.

@@ -3,8 +3,8 @@ public import Logging
 public import PostgresClient
 
 /// One identity's data in PostgreSQL and the object store, for erasure (docs/privacy.md): its jobs with their
-/// inputs and results, their artifacts (the bytes of every attempt), its uploads, its quota ledger rows, its
-/// entitlement and its partner links and invitations. Its jobs' provider usage stays, detached from the jobs, as the
+/// inputs and results, their artifacts (the bytes of every attempt), its uploads, its published pages and their files,
+/// its quota ledger rows, its entitlement and its partner links and invitations. Its jobs' provider usage stays, detached from the jobs, as the
 /// tenant's spend.
 public struct IdentityRecords: Sendable {
     private let pool: PostgresPool
@@ -41,6 +41,10 @@ public struct IdentityRecords: Sendable {
         ).map { try $0.decode("path", as: String.self) }
         for path in uploadPaths { try await objects.delete(path) }
         erased.objects += uploadPaths.count
+        let shares = try await pool.query(
+            "SELECT slug FROM shares WHERE tenant_id = $1 AND identity = $2", [tenant.rawValue, identity.rawValue]
+        ).map { try $0.decode("slug", as: String.self) }
+        for slug in shares { erased.objects += try await deleteAll(under: "tenants/\(tenant)/shares/\(slug)") }
 
         let tenantID = tenant.rawValue
         let subject = identity.rawValue
@@ -59,6 +63,7 @@ public struct IdentityRecords: Sendable {
                 "UPDATE provider_usage SET job_id = NULL WHERE tenant_id = $1 AND job_id = ANY($2::uuid[])", [tenantID, jobs])
             _ = try connection.execute("DELETE FROM jobs WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
             _ = try connection.execute("DELETE FROM entitlements WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
+            rows.shares = try connection.execute("DELETE FROM shares WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
             rows.partners = try connection.query(
                 "DELETE FROM partner_links WHERE tenant_id = $1 AND (identity = $2 OR partner = $2) RETURNING identity, partner",
                 [tenantID, subject]
@@ -72,6 +77,7 @@ public struct IdentityRecords: Sendable {
         erased.jobs = ids
         erased.artifacts = rows.artifactPaths.count
         erased.uploads = rows.uploadPaths.count
+        erased.shares = rows.shares
         erased.formerPartners = Array(Set(rows.partners).subtracting([subject])).sorted()
         logger.info(
             "identity records erased",
@@ -95,4 +101,5 @@ private struct ErasedRows: Sendable {
     var artifactPaths: [String] = []
     var uploadPaths: [String] = []
     var partners: [String] = []
+    var shares = 0
 }

@@ -48,7 +48,8 @@ struct APICommand: AsyncParsableCommand {
         let dependencies = APIDependencies(
             queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
-            uploads: UploadStore(pool: database, objects: runtime.objects), entitlements: EntitlementStore(pool: database),
+            uploads: UploadStore(pool: database, objects: runtime.objects), shares: ShareStore(pool: database, objects: runtime.objects),
+            entitlements: EntitlementStore(pool: database),
             partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
             eraser: IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: .standard,
             policies: policySet,

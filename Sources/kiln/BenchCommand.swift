@@ -12,7 +12,7 @@ import RedisClient
 /// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure throughput and latency; prints figures.", subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self])
+        commandName: "bench", abstract: "Measure throughput and latency; prints figures.", subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000

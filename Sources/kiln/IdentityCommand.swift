@@ -33,7 +33,7 @@ struct IdentityCommand: AsyncParsableCommand {
                 return try await eraser.eraseCompletely(identity: subject, tenant: tenantID, attempts: wait * 4 + 1, pause: .milliseconds(250))
             }
             let records = erasure.records
-            let counts = ["jobs \(records.jobs.count)", "artifacts \(records.artifacts)", "uploads \(records.uploads)"]
+            let counts = ["jobs \(records.jobs.count)", "artifacts \(records.artifacts)", "uploads \(records.uploads)", "shares \(records.shares)"]
             print((counts + ["objects \(records.objects)", "redis keys \(erasure.redisKeys)"]).joined(separator: ", "))
             guard erasure.isComplete else {
                 print("\(erasure.pendingJobs.count) jobs still running: run the command again")

@@ -38,6 +38,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var policyOptions: PolicyOptions
 
+    @Option(help: "Where the API is reached from the internet: published pages' addresses start with it (env KILN_PUBLIC_URL).")
+    var publicURL = ProcessInfo.processInfo.environment["KILN_PUBLIC_URL"] ?? "http://127.0.0.1:8787"
+
     func run() async throws {
         let providerConfiguration = try loadProviders()
         let policies = try policyOptions.load()
@@ -60,7 +63,8 @@ struct WorkerCommand: AsyncParsableCommand {
             artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .standard(
                 routing: routing, usage: ProviderUsageStore(pool: runtime.database),
                 safety: Self.safety(providerConfiguration, policies: policies, http: http), policies: policies, images: images,
-                uploads: UploadStore(pool: runtime.database, objects: runtime.objects)),
+                uploads: UploadStore(pool: runtime.database, objects: runtime.objects),
+                shares: ShareStore(pool: runtime.database, objects: runtime.objects, logger: logger), publicURL: publicURL),
             configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {

@@ -1,5 +1,6 @@
 import ChatVideo
 import KilnCore
+import RenderingFixtures
 import Testing
 
 @Suite struct ChatTimelineTests {

@@ -1,6 +1,7 @@
 import ChatVideo
 import Foundation
 import KilnCore
+import RenderingFixtures
 import Synchronization
 import Testing
 

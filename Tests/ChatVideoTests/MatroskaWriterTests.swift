@@ -1,5 +1,6 @@
 import ChatVideo
 import Foundation
+import RenderingFixtures
 import Testing
 
 @Suite("MatroskaWriter")

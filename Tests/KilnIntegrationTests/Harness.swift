@@ -86,7 +86,7 @@ final class Harness: Sendable {
         return APIDependencies(
             queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
-            entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
+            shares: ShareStore(pool: database, objects: objects), entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
             webhookSecrets: WebhookSecretStore(pool: database),
             eraser: IdentityEraser(queue: queue, records: IdentityRecords(pool: database, objects: objects)), catalog: .standard,
             policies: policies.withLock { $0 },

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Kiln needs to build, test and run locally — only the missing ones,
-# so re-running is instant and never touches apt when nothing is missing.
+# so re-running is instant and never touches apt when nothing is missing. With --test-tools, also the programs the
+# tests check documents and pages with (test.sh passes it): poppler's pdftotext/pdffonts/pdftoppm/pdfimages,
+# epubcheck (on Java), python-docx, LibreOffice Writer (headless) and Chromium (headless), and unzip.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -9,7 +11,9 @@ source "$here/env.sh"
 # C libraries the Swift system-library targets link against (Cairo and Pango draw the chat videos, with the Inter and
 # Noto Color Emoji fonts), the two servers, ffmpeg to encode the videos, curl/python3 for the scripts themselves.
 packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev fonts-noto-color-emoji fonts-inter
-  redis-server postgresql ffmpeg curl python3)
+  redis-server postgresql ffmpeg curl python3 zlib1g-dev)
+[[ ${1:-} == --test-tools ]] &&
+  packages+=(poppler-utils epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium unzip)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()

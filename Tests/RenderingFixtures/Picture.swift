@@ -1,20 +1,13 @@
 import CPangoCairo
-import ChatVideo
-import Foundation
 
-/// An RGB picture for comparisons: a rendered frame, a golden PNG, or a frame decoded from a video.
-struct Picture {
-    let width: Int
-    let height: Int
+/// An RGB picture for comparisons: a rendered frame, a golden PNG, a frame decoded from a video, a page or a screenshot.
+public struct Picture {
+    public let width: Int
+    public let height: Int
     /// `width * height * 3` bytes, R G B.
-    let rgb: [UInt8]
+    public let rgb: [UInt8]
 
-    /// The renderer's current frame.
-    init(_ renderer: ChatRenderer) {
-        self.init(bgra: renderer.pixels, stride: renderer.stride, width: renderer.width, height: renderer.height)
-    }
-
-    init(bgra: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) {
+    public init(bgra: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) {
         self.width = width
         self.height = height
         // Pointer loops: the tests are built without optimisation, where array subscripts cost ten times more.
@@ -34,14 +27,14 @@ struct Picture {
         }
     }
 
-    init(width: Int, height: Int, rgb: [UInt8]) {
+    public init(width: Int, height: Int, rgb: [UInt8]) {
         self.width = width
         self.height = height
         self.rgb = rgb
     }
 
     /// A PNG file, through Cairo; nil when it cannot be read.
-    init?(png path: String) {
+    public init?(png path: String) {
         let surface = cairo_image_surface_create_from_png(path)
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else { return nil }
@@ -51,14 +44,14 @@ struct Picture {
     }
 
     /// The mean absolute difference per channel, 0–255.
-    func meanDifference(from other: Picture) -> Double {
+    public func meanDifference(from other: Picture) -> Double {
         var total = 0
         differences(from: other) { total += $0 }
         return Double(total) / Double(rgb.count)
     }
 
     /// The largest difference of one channel of one pixel.
-    func maxDifference(from other: Picture) -> Int {
+    public func maxDifference(from other: Picture) -> Int {
         var largest = 0
         differences(from: other) { largest = max(largest, $0) }
         return largest
@@ -80,7 +73,7 @@ struct Picture {
     }
 
     /// The mean colour of a rectangle.
-    func meanColor(x: Int, y: Int, width: Int, height: Int) -> (red: Double, green: Double, blue: Double) {
+    public func meanColor(x: Int, y: Int, width: Int, height: Int) -> (red: Double, green: Double, blue: Double) {
         var sums = (0, 0, 0)
         for row in y..<(y + height) {
             for column in x..<(x + width) {

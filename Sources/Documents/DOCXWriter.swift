@@ -1,0 +1,118 @@
+/// Writes a ``Document`` as a Word document (Office Open XML, .docx) that Word, Pages, Google Docs and LibreOffice open:
+/// a title page (Title, Subtitle, author, cover picture, page break), then each section as a Heading 1 and its
+/// paragraphs, pictures with captions and tables, all in real named styles so readers can restyle the whole document.
+public struct DOCXWriter: Sendable {
+    public init() {}
+
+    /// - Throws: ``DocumentError/renderingFailed(_:)`` when zlib fails or the document passes zip's 4 GiB limit.
+    public func write(_ document: Document) throws -> [UInt8] {
+        let images = document.images
+        var archive = ZipArchive()
+        try archive.add("[Content_Types].xml", Array(contentTypes(imageFormats: images.map(\.format)).utf8))
+        try archive.add("_rels/.rels", Array(packageRelationships.utf8))
+        try archive.add("docProps/core.xml", Array(coreProperties(of: document).utf8))
+        try archive.add("word/document.xml", Array(body(of: document).utf8))
+        try archive.add("word/styles.xml", Array(styles.utf8))
+        try archive.add("word/fontTable.xml", Array(fontTable.utf8))
+        try archive.add("word/_rels/document.xml.rels", Array(documentRelationships(images: images).utf8))
+        for image in images {
+            try archive.add("word/media/\(image.name)", image.data)
+        }
+        return archive.finish()
+    }
+
+    // MARK: - Page geometry
+
+    /// A4 with one-inch margins, in twentieths of a point ("twips"), Word's unit for page and table measures.
+    static let pageWidth = 11_906
+    static let pageHeight = 16_838
+    static let margin = 1_440
+    static let textWidth = pageWidth - 2 * margin
+    static let textHeight = pageHeight - 2 * margin
+
+    // MARK: - word/document.xml
+
+    private func body(of document: Document) -> String {
+        let pictureIDs = Dictionary(uniqueKeysWithValues: document.images.enumerated().map { ($1.name, Self.relationshipID(ofImageAt: $0)) })
+        // Every drawing needs a document-wide unique `wp:docPr` id, even when one picture appears twice.
+        var drawingCount = 0
+        func picture(_ image: DocumentImage, caption: String?, description: String) -> String {
+            drawingCount += 1
+            return pictureParagraph(image, relationshipID: pictureIDs[image.name] ?? "", drawingID: drawingCount, description: description,
+                                    keepWithCaption: caption != nil)
+        }
+
+        var xml = [paragraph(document.title, style: "Title")]
+        if let subtitle = document.subtitle {
+            xml.append(paragraph(subtitle, style: "Subtitle"))
+        }
+        if let author = document.author {
+            xml.append(paragraph(author, style: "Author"))
+        }
+        if let cover = document.cover {
+            xml.append(picture(cover, caption: nil, description: document.title))
+        }
+        xml.append(#"<w:p><w:r><w:br w:type="page"/></w:r></w:p>"#)
+
+        for section in document.sections {
+            if let heading = section.heading {
+                xml.append(paragraph(heading, style: "Heading1"))
+            }
+            for block in section.blocks {
+                switch block {
+                case .paragraph(let text):
+                    xml.append(paragraph(text))
+                case .image(let image, let caption):
+                    xml.append(picture(image, caption: caption, description: caption ?? ""))
+                    if let caption {
+                        xml.append(paragraph(caption, style: "Caption"))
+                    }
+                case .table(let table):
+                    xml.append(self.table(table))
+                }
+            }
+        }
+
+        let sectionProperties = """
+            <w:sectPr><w:pgSz w:w="\(Self.pageWidth)" w:h="\(Self.pageHeight)"/>\
+            <w:pgMar w:top="\(Self.margin)" w:right="\(Self.margin)" w:bottom="\(Self.margin)" w:left="\(Self.margin)" \
+            w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>
+            """
+        return """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <w:document xmlns:w="\(Self.wordprocessingML)" xmlns:r="\(Self.officeRelationships)" \
+            xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing" \
+            xmlns:a="\(Self.drawingML)" xmlns:pic="\(Self.pictureML)">\
+            <w:body>\(xml.joined())\(sectionProperties)</w:body></w:document>
+            """
+    }
+
+    /// Header cells are bold and the header row repeats at the top of every page the table runs onto (`w:tblHeader`).
+    private func table(_ table: DocumentTable) -> String {
+        let columnWidth = Self.textWidth / max(1, table.header.count)
+        func row(_ cells: [String], isHeader: Bool) -> String {
+            let cellsXML = cells.map { cell in
+                #"<w:tc><w:tcPr><w:tcW w:w="\#(columnWidth)" w:type="dxa"/></w:tcPr>\#(paragraph(cell, bold: isHeader))</w:tc>"#
+            }
+            return "<w:tr>\(isHeader ? "<w:trPr><w:tblHeader/></w:trPr>" : "")\(cellsXML.joined())</w:tr>"
+        }
+        let grid = String(repeating: #"<w:gridCol w:w="\#(columnWidth)"/>"#, count: table.header.count)
+        return """
+            <w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="\(columnWidth * table.header.count)" w:type="dxa"/>\
+            <w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/>\
+            </w:tblPr><w:tblGrid>\(grid)</w:tblGrid>\
+            \(row(table.header, isHeader: true))\(table.rows.map { row($0, isHeader: false) }.joined())</w:tbl>
+            """
+    }
+
+    // MARK: - Namespaces and relationships
+
+    static let wordprocessingML = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+    static let officeRelationships = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    static let packageRelationshipsNamespace = "http://schemas.openxmlformats.org/package/2006/relationships"
+    static let drawingML = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    static let pictureML = "http://schemas.openxmlformats.org/drawingml/2006/picture"
+
+    /// word/document.xml's relationships: the styles and font table first, then one per image in ``Document/images`` order.
+    static func relationshipID(ofImageAt index: Int) -> String { "rId\(index + 3)" }
+}

@@ -1,0 +1,51 @@
+import CPangoCairo
+import Drawing
+
+/// A picture across the text column, with an optional caption in italics under it.
+struct PDFFigure: PDFBlock {
+    let picture: CairoSurface
+    let size: (width: Double, height: Double)
+    let caption: TextLayout?
+    let captionHeight: Double
+
+    init(_ picture: CairoSurface, caption: String?, typesetter: Typesetter) {
+        self.picture = picture
+        size = Self.fittedSize(of: picture, maxHeight: PDFStyle.maxFigureHeight)
+        self.caption = caption.map { text in
+            let layout = typesetter.layout(text, size: PDFStyle.captionSize, width: PDFStyle.columnWidth, centred: true)
+            let attributes = pango_attr_list_new()
+            defer { pango_attr_list_unref(attributes) }
+            pango_attr_list_insert(attributes, pango_attr_style_new(PANGO_STYLE_ITALIC))
+            pango_layout_set_attributes(layout.pointer, attributes)
+            return layout
+        }
+        // Measured again: the italic face is a little narrower, which can change the line count.
+        captionHeight = self.caption.map { layout in
+            var logical = PangoRectangle()
+            pango_layout_get_extents(layout.pointer, nil, &logical)
+            return PDFStyle.captionGap + Double(logical.height) / Double(PANGO_SCALE)
+        } ?? 0
+    }
+
+    /// The picture's size on the page: as wide as the column at most, `maxHeight` tall at most, and never enlarged
+    /// more than ``PDFStyle/maxFigureUpscale``, one pixel being a point.
+    static func fittedSize(of picture: CairoSurface, maxHeight: Double) -> (width: Double, height: Double) {
+        let (width, height) = (Double(picture.width), Double(picture.height))
+        let scale = min(PDFStyle.columnWidth / width, maxHeight / height, PDFStyle.maxFigureUpscale)
+        return (width * scale, height * scale)
+    }
+
+    var leadingHeight: Double { size.height + captionHeight }
+
+    func draw(in flow: PDFPageFlow) {
+        flow.addGap(PDFStyle.figureGap)
+        flow.makeRoom(for: leadingHeight)
+        flow.drawPicture(picture, width: size.width, height: size.height)
+        if let caption {
+            flow.advance(by: PDFStyle.captionGap)
+            flow.drawLines(of: caption, PDFStyle.secondary)
+        }
+        // As much space below as above, with the next paragraph's own gap.
+        flow.addGap(PDFStyle.figureGap - PDFStyle.paragraphGap)
+    }
+}

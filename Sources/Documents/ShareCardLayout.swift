@@ -1,0 +1,53 @@
+import Drawing
+
+/// Where each part of a share card goes at one size, and how large its text is.
+struct ShareCardLayout {
+    let width: Int
+    let height: Int
+    /// The cover, or the placeholder drawn instead.
+    let cover: PixelRect
+    let coverRadius: Double
+    /// The column the title, byline and summary flow down, centred vertically in it.
+    let text: PixelRect
+    /// Centred text (the story size) rather than aligned to the reading direction's start.
+    let centred: Bool
+    let titleSize: Double
+    let bylineSize: Double
+    let summarySize: Double
+    /// The row the wordmark sits in, at its leading edge or centred.
+    let footer: PixelRect
+    let brandSize: Double
+    /// Where the free tier's pill goes: at the trailing edge of the footer (landscape) or centred above the cover (story).
+    let watermarkSlot: PixelRect
+    let watermarkSize: Double
+
+    init(_ size: ShareCard.Size) {
+        (width, height) = size.pixels
+        switch size {
+        case .landscape:
+            cover = PixelRect(x: 56, y: 56, width: 392, height: 518)
+            coverRadius = 24
+            text = PixelRect(x: 504, y: 56, width: 640, height: 446)
+            centred = false
+            titleSize = 50
+            bylineSize = 24
+            summarySize = 24
+            footer = PixelRect(x: 504, y: 530, width: 640, height: 44)
+            brandSize = 28
+            watermarkSlot = footer
+            watermarkSize = 18
+        case .story:
+            cover = PixelRect(x: 150, y: 190, width: 780, height: 900)
+            coverRadius = 40
+            text = PixelRect(x: 96, y: 1150, width: 888, height: 550)
+            centred = true
+            titleSize = 76
+            bylineSize = 34
+            summarySize = 34
+            footer = PixelRect(x: 96, y: 1740, width: 888, height: 64)
+            brandSize = 40
+            watermarkSlot = PixelRect(x: 96, y: 80, width: 888, height: 64)
+            watermarkSize = 26
+        }
+    }
+}

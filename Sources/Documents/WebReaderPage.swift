@@ -1,0 +1,79 @@
+/// The public, read-only page of a shared reading path (`/s/<slug>`): one self-contained HTML5 file with its style
+/// inline and no script, no links and nothing fetched from elsewhere but the pictures and the share card, at the
+/// addresses the caller gives. Every text is escaped, so a story's words can never become markup.
+public struct WebReaderPage: Sendable {
+    public let html: String
+
+    /// - Parameters:
+    ///   - pageURL: the page's own address (`og:url`).
+    ///   - cardURL: the landscape share card (`og:image`, 1200×630), the link preview's picture.
+    ///   - imageURL: where each of the document's pictures (cover included) is served.
+    public init(document: Document, pageURL: String, cardURL: String, imageURL: (DocumentImage) -> String) {
+        let description = Self.description(of: document)
+        let card = ShareCard.Size.landscape.pixels
+        let head = """
+            <title>\("\(document.title) · Talevonia".xmlEscaped)</title>
+            <meta name="description" content="\(description.xmlEscaped)">
+            <meta property="og:type" content="article">
+            <meta property="og:site_name" content="Talevonia">
+            <meta property="og:title" content="\(document.title.xmlEscaped)">
+            <meta property="og:description" content="\(description.xmlEscaped)">
+            <meta property="og:url" content="\(pageURL.xmlEscaped)">
+            <meta property="og:image" content="\(cardURL.xmlEscaped)">
+            <meta property="og:image:type" content="image/png">
+            <meta property="og:image:width" content="\(card.width)">
+            <meta property="og:image:height" content="\(card.height)">
+            <meta property="og:image:alt" content="\("“\(document.title)” on Talevonia".xmlEscaped)">
+            <meta name="twitter:card" content="summary_large_image">
+            """
+        let body = """
+            <main>
+            \(Self.header(of: document, imageURL: imageURL))
+            \(document.sections.map { Self.section($0, imageURL: imageURL) }.joined(separator: "\n"))
+            </main>
+            <footer>\(ShareCardMark.svg(size: 18))<span>Shared with Talevonia · read-only</span></footer>
+            """
+        html = Self.page(language: document.language, head: head, body: body)
+    }
+
+    /// What a link to a story its owner revoked, or whose share expired, shows (with status 410).
+    public static let goneHTML = notice(
+        title: "This story is no longer shared", detail: "Its author stopped sharing it, or the link has expired.")
+
+    /// What an address that never held a shared story shows (with status 404).
+    public static let notFoundHTML = notice(
+        title: "Story not found", detail: "There is no shared story at this address. Check that the link is complete.")
+
+    /// The document around `body`: what every page shares, the style included.
+    private static func page(language: String, head: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(language.xmlEscaped)">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="robots" content="noindex">
+        <meta name="referrer" content="no-referrer">
+        <meta name="color-scheme" content="light dark">
+        \(head)
+        <style>\(style)</style>
+        </head>
+        <body>
+        \(body)
+        </body>
+        </html>
+
+        """
+    }
+
+    /// A page with the mark and a short message, no story data.
+    private static func notice(title: String, detail: String) -> String {
+        page(language: "en", head: "<title>\("\(title) · Talevonia".xmlEscaped)</title>", body: """
+            <main class="notice">
+            \(ShareCardMark.svg(size: 56))
+            <h1>\(title.xmlEscaped)</h1>
+            <p>\(detail.xmlEscaped)</p>
+            </main>
+            """)
+    }
+}

@@ -1,0 +1,44 @@
+public import CPangoCairo
+
+/// Lays out text with Pango: one font family (`Inter`), colour emoji by fontconfig's fallback to Noto Color Emoji.
+/// Hinting is off and metrics unhinted, so a line measures the same at every step of the typing animation.
+public final class Typesetter {
+    /// Only the text family: naming the emoji font too makes Pango take spaces and digits from it.
+    public static let family = "Inter"
+    private let fontMap: UnsafeMutablePointer<PangoFontMap>
+    private let context: OpaquePointer
+
+    public init() {
+        fontMap = pango_cairo_font_map_new()!
+        context = pango_font_map_create_context(fontMap)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+    }
+
+    /// `text` at `size` pixels, wrapped at `width` pixels when given.
+    public func layout(_ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false) -> TextLayout {
+        let layout = pango_layout_new(context)!
+        let font = pango_font_description_new()
+        pango_font_description_set_family(font, Self.family)
+        pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
+        pango_font_description_set_weight(font, weight)
+        pango_layout_set_font_description(layout, font)
+        pango_font_description_free(font)
+        if let width {
+            pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+        if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
+        pango_layout_set_text(layout, text, -1)
+        return TextLayout(pointer: layout)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+}

@@ -1,0 +1,79 @@
+import Documents
+import HTTPTypes
+import Hummingbird
+import KilnStore
+import NIOCore
+
+/// The web reader: `GET /s/{slug}` serves a published reading path's page and `GET /s/{slug}/{file}` its share card and
+/// pictures, to anyone holding the address and without credentials; `DELETE /v1/shares/{slug}` lets its owner revoke
+/// it. An expired or revoked page answers 410, an address never published 404, both as small HTML pages that show
+/// nothing of anyone's.
+struct ShareRoutes<Context: RequestContext> {
+    let dependencies: APIDependencies
+    let authenticator: Authenticator
+
+    /// The page may show its own pictures and inline styles, and nothing else: no script, no frame, no form, no
+    /// request to another origin.
+    static var contentSecurityPolicy: String {
+        "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
+
+    func register(on router: Router<Context>) {
+        router.get("/s/{slug}", use: page)
+        router.get("/s/{slug}/{file}", use: file)
+        router.delete("/v1/shares/{slug}", use: revoke)
+    }
+
+    @Sendable func page(_ request: Request, context: Context) async throws -> Response {
+        switch try await dependencies.shares.page(try context.parameters.require("slug")) {
+        case .live(let html): Self.html(html, status: .ok)
+        case .gone: Self.html(WebReaderPage.goneHTML, status: .gone)
+        case .notFound: Self.html(WebReaderPage.notFoundHTML, status: .notFound)
+        }
+    }
+
+    @Sendable func file(_ request: Request, context: Context) async throws -> Response {
+        let lookup = try await dependencies.shares.file(try context.parameters.require("slug"), name: try context.parameters.require("file"))
+        switch lookup {
+        case .live(let file):
+            var headers = Self.commonHeaders
+            headers[.contentType] = file.contentType
+            headers[.cacheControl] = "public, max-age=300"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
+        case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
+        }
+    }
+
+    @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await authenticator.caller(of: request)
+        guard try await dependencies.shares.revoke(try context.parameters.require("slug"), tenant: caller.tenant.id, identity: caller.identity) else {
+            throw Problem(.notFound, "share_not_found", "this identity published no page at that address")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// Headers of every answer under `/s/`: no sniffing, no referrer, not indexed.
+    private static var commonHeaders: HTTPFields {
+        var headers = HTTPFields()
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "no-referrer"
+        headers[.xRobotsTag] = "noindex"
+        return headers
+    }
+
+    private static func html(_ html: String, status: HTTPResponse.Status) -> Response {
+        var headers = commonHeaders
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        // A live page may be cached briefly; a revocation must show at once everywhere else.
+        headers[.cacheControl] = status == .ok ? "public, max-age=60" : "no-store"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+extension HTTPField.Name {
+    // The literals are valid field names, so the initialisers cannot fail.
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let xRobotsTag = HTTPField.Name("X-Robots-Tag")!
+}

@@ -1,0 +1,54 @@
+import Documents
+import Drawing
+import Foundation
+import KilnCore
+public import KilnQueue
+public import KilnStore
+public import KilnWorker
+
+/// `document.export`: WorldArchitect's campaign summary or Talevonia's reading path as PDF, DOCX, EPUB or text, stored
+/// as the job's artifact `campaign.<format>` or `story.<format>` (docs/documents.md). Pictures are the identity's
+/// uploads.
+public struct DocumentExportHandler: JobHandler {
+    private let uploads: UploadStore
+
+    public init(uploads: UploadStore) {
+        self.uploads = uploads
+    }
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        let input = try job.input(as: DocumentExportInput.self)
+        let (document, name): (Document, String)
+        if let campaign = input.campaign {
+            let images = try await DocumentImages(campaign.scenes.compactMap(\.image), cover: nil, of: job, uploads: uploads)
+            (document, name) = (Document(campaign: campaign, identifier: job.id.rawValue, images: images), "campaign")
+        } else if let story = input.story {
+            let images = try await DocumentImages(story.imageIDs, cover: story.cover, of: job, uploads: uploads)
+            (document, name) = (Document(story: story, identifier: job.id.rawValue, images: images), "story")
+        } else {
+            throw JobFailure.permanent(code: "invalid_input", message: "the input holds neither a campaign nor a story")
+        }
+        try await context.progress(0.1, message: "writing \(input.format.rawValue)")
+        let format = input.format
+        let bytes = try await DocumentFailure.translating {
+            try await OwnThread.run("document-export") {
+                switch format {
+                case .pdf: try PDFWriter().write(document)
+                case .docx: try DOCXWriter().write(document)
+                case .epub: try EPUBWriter().write(document, modified: Date())
+                case .txt: PlainTextWriter().write(document)
+                }
+            }
+        }
+        let artifact = "\(name).\(format.rawValue)"
+        try await context.saveArtifact(artifact, contentType: format.contentType, bytes: bytes)
+        return JSONValue.object([
+            "artifact": .string(artifact),
+            "format": .string(format.rawValue),
+            "content_type": .string(format.contentType),
+            "bytes": .number(Double(bytes.count)),
+            "sections": .number(Double(document.sections.count)),
+            "images": .number(Double(document.images.count)),
+        ]).canonicalJSON()
+    }
+}

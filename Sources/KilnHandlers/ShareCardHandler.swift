@@ -1,0 +1,63 @@
+import Documents
+import Drawing
+import Foundation
+import KilnCore
+public import KilnPolicy
+public import KilnQueue
+public import KilnStore
+public import KilnWorker
+
+/// `share.card`: Talevonia's share card as PNG, `card-landscape.png` (1200×630) and/or `card-story.png` (1080×1920).
+/// An identity of the tenant's lowest tier gets the watermark.
+public struct ShareCardHandler: JobHandler {
+    private let uploads: UploadStore
+    private let policies: PolicySet
+    private let workDirectory: String
+
+    /// - Parameter workDirectory: where a JPEG cover is converted; the system's temporary directory when nil.
+    public init(uploads: UploadStore, policies: PolicySet, workDirectory: String? = nil) {
+        self.uploads = uploads
+        self.policies = policies
+        self.workDirectory = workDirectory ?? NSTemporaryDirectory()
+    }
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        let input = try job.input(as: ShareCardInput.self)
+        let watermark = policies.admittedAtLowestTier(job)
+        let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, uploads: uploads, job: job, workDirectory: workDirectory)
+        var artifacts: [JSONValue] = []
+        for size in input.sizes ?? ShareCardSize.allCases {
+            let style = ShareCard.Size(size)
+            let png = try await DocumentFailure.translating { try await OwnThread.run("share-card") { try card.render(style) } }
+            let name = "card-\(size.rawValue).png"
+            try await context.saveArtifact(name, contentType: "image/png", bytes: png)
+            artifacts.append(.object(["name": .string(name), "width": .number(Double(style.pixels.width)), "height": .number(Double(style.pixels.height))]))
+        }
+        return JSONValue.object(["artifacts": .array(artifacts), "watermark": .bool(watermark)]).canonicalJSON()
+    }
+
+    /// The card of a reading path: its title, its cover (as PNG), the summary (the first paragraph when none is given)
+    /// and a byline with the author and the path's length.
+    static func card(
+        for story: StoryPath, summary: String?, watermark: Bool, uploads: UploadStore, job: ClaimedJob, workDirectory: String
+    ) async throws -> ShareCard {
+        let images = try await DocumentImages([story.cover].compactMap { $0 }, cover: story.cover, of: job, uploads: uploads)
+        var cover: DocumentImage?
+        if let image = images[story.cover] {
+            cover = try await DocumentFailure.translating { try await OwnThread.run("share-card-cover") { try CoverPicture.png(image, in: workDirectory) } }
+        }
+        let parts = story.nodes.count == 1 ? "1 part" : "\(story.nodes.count) parts"
+        return ShareCard(
+            title: story.title, summary: summary ?? Document.paragraphs(story.nodes[0].text).first ?? "", cover: cover,
+            byline: story.author.map { "by \($0) · \(parts)" } ?? parts, watermark: watermark)
+    }
+}
+
+extension ShareCard.Size {
+    init(_ size: ShareCardSize) {
+        switch size {
+        case .landscape: self = .landscape
+        case .story: self = .story
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Documents
+import Drawing
+import Foundation
+import KilnCore
+public import KilnPolicy
+public import KilnQueue
+public import KilnStore
+public import KilnWorker
+
+/// `share.publish`: publishes a snapshot of a reading path as the web reader's page at `<public URL>/s/<slug>`, with
+/// its pictures and its landscape share card (the link preview's image), until it expires or its owner revokes it
+/// (`DELETE /v1/shares/{slug}`). The page is rendered here, once; the API only serves it (docs/documents.md).
+public struct SharePublishHandler: JobHandler {
+    private let uploads: UploadStore
+    private let shares: ShareStore
+    private let policies: PolicySet
+    private let publicURL: String
+    private let workDirectory: String
+
+    /// - Parameter publicURL: where the API is reached from the internet, without a trailing slash
+    ///   (`https://kiln.example.com`): the page's address and its Open Graph links start with it.
+    public init(uploads: UploadStore, shares: ShareStore, policies: PolicySet, publicURL: String, workDirectory: String? = nil) {
+        self.uploads = uploads
+        self.shares = shares
+        self.policies = policies
+        self.publicURL = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+        self.workDirectory = workDirectory ?? NSTemporaryDirectory()
+    }
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        let input = try job.input(as: SharePublishInput.self)
+        let story = input.story
+        let images = try await DocumentImages(story.imageIDs, cover: story.cover, of: job, uploads: uploads)
+        let document = Document(story: story, identifier: job.id.rawValue, images: images)
+        let card = try await ShareCardHandler.card(
+            for: story, summary: input.summary, watermark: policies.admittedAtLowestTier(job), uploads: uploads, job: job, workDirectory: workDirectory)
+
+        // A retried attempt publishes under the slug the first one recorded, so the address it may have handed out holds.
+        let slug = try await shares.slug(publishedBy: job.id) ?? ShareStore.newSlug()
+        let address = "\(publicURL)/s/\(slug)"
+        let (html, cardPNG) = try await DocumentFailure.translating {
+            try await OwnThread.run("share-publish") {
+                let page = WebReaderPage(document: document, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "\(address)/\($0.name)" })
+                return (page.html, try card.render(.landscape))
+            }
+        }
+        let files = [SharedFile(name: "card.png", contentType: "image/png", bytes: cardPNG)]
+            + document.images.map { SharedFile(name: $0.name, contentType: $0.format.mediaType, bytes: $0.data) }
+        let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
+        do {
+            try await shares.publish(slug: slug, job: job.id, tenant: job.tenant, identity: job.identity, html: html, files: files, expiresAt: expiresAt)
+        } catch let error as StoreError where error.code == .alreadyExists {
+            throw JobFailure.permanent(code: "share_revoked", message: "this page was revoked before its job finished")
+        }
+        return JSONValue.object([
+            "share_url": .string(address),
+            "slug": .string(slug),
+            "card_url": .string("\(address)/card.png"),
+            "expires_at": .string(ISO8601DateFormatter().string(from: expiresAt)),
+        ]).canonicalJSON()
+    }
+}

@@ -1,0 +1,159 @@
+import CurlClient
+import Foundation
+import KilnCore
+import KilnPrivacy
+import KilnStore
+import PostgresClient
+import RenderingFixtures
+import Synchronization
+import Testing
+
+/// `share.card` and `share.publish` through the API and a worker, and the web reader serving what was published: to
+/// anyone with the address, until it expires or its owner revokes it, and nothing else of the owner's.
+@Suite struct ShareJobTests {
+    /// The width and height a PNG's header gives.
+    static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
+        guard bytes.count > 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
+        func int(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (int(16), int(20))
+    }
+
+    /// Publishes the three-node story with a JPEG cover and a PNG illustration; returns the result.
+    static func publish(_ harness: Harness, _ client: Harness.Client, tier: String = "pro", identity: String = "user-1", extra: String = "")
+        async throws -> JSONValue
+    {
+        let cover = try await DocumentFixtures.upload(
+            harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"), contentType: "image/jpeg",
+            identity: identity)
+        let picture = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "orange"), identity: identity)
+        let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: picture))\#(extra)}"#
+        let (_, job) = try await DocumentFixtures.run(harness, client, kind: "share.publish", input: input, tier: tier, identity: identity)
+        try #require(job["status"]?.stringValue == "succeeded", "\(job)")
+        return try #require(job["result"])
+    }
+
+    static func get(_ harness: Harness, _ url: String) async throws -> HTTPResponse {
+        try await harness.http.execute(HTTPRequest(method: "GET", url: url), timeout: .seconds(30))
+    }
+
+    @Test func aShareCardComesInBothSizesAndTheFreeTiersCarriesTheWatermark() async throws {
+        try await Harness.with { harness in
+            let client = try await DocumentFixtures.start(harness)
+            let cover = try await DocumentFixtures.upload(
+                harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"), contentType: "image/jpeg")
+            let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: nil))}"#
+            let directory = try TemporaryDirectory()
+            var landscapes: [String: Picture] = [:]
+            for tier in ["free", "pro"] {
+                let (id, job) = try await DocumentFixtures.run(harness, client, kind: "share.card", input: input, tier: tier)
+                try #require(job["status"]?.stringValue == "succeeded", "\(job)")
+                #expect(job["result"]?["watermark"] == .bool(tier == "free"))
+                for (name, size) in [("card-landscape.png", (1200, 630)), ("card-story.png", (1080, 1920))] {
+                    let card = try await DocumentFixtures.artifact(harness, client, id, name, into: directory.path)
+                    #expect(card.contentType == "image/png")
+                    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: card.path)))
+                    #expect(Self.pngSize(bytes).map { $0 == size } == true, "\(name) is not \(size)")
+                }
+                let landscape = (directory.path as NSString).appendingPathComponent("card-landscape.png")
+                landscapes[tier] = try #require(Picture(png: landscape))
+            }
+            // Same story, same card, but for the watermark.
+            let free = try #require(landscapes["free"])
+            let pro = try #require(landscapes["pro"])
+            #expect(free.meanDifference(from: pro) > 0.05)
+        }
+    }
+
+    @Test func aPublishedPathIsAPublicPageWithItsPicturesAndLinkPreview() async throws {
+        try await Harness.with { harness in
+            let client = try await DocumentFixtures.start(harness)
+            let result = try await Self.publish(harness, client)
+            let address = try #require(result["share_url"]?.stringValue)
+            let slug = try #require(result["slug"]?.stringValue)
+            #expect(address == (try harness.apiURL) + "/s/" + slug)
+            #expect(slug.count == 22)
+
+            // No credentials at all.
+            let page = try await Self.get(harness, address)
+            #expect(page.status == 200)
+            #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(page.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
+            let html = String(decoding: page.body, as: UTF8.self)
+            for expected in ["The Lantern Keeper", "Élodie climbed the stairs.", #"property="og:image" content="\#(address)/card.png""#] {
+                #expect(html.contains(expected), "the page has no \(expected)")
+            }
+            #expect(html.contains(DocumentFixtures.tricky))
+            #expect(!html.lowercased().contains("<script"))
+            #expect(!html.contains("user-1"), "the page shows its owner's identity")
+
+            let card = try await Self.get(harness, address + "/card.png")
+            #expect(card.status == 200)
+            #expect(card.header("Content-Type") == "image/png")
+            #expect(Self.pngSize(card.body).map { $0 == (1200, 630) } == true)
+            let cover = try await Self.get(harness, address + "/cover.jpg")
+            #expect(cover.status == 200)
+            #expect(cover.header("Content-Type") == "image/jpeg")
+            #expect(try await Self.get(harness, address + "/image-1.png").status == 200)
+            #expect(try await Self.get(harness, address + "/secrets.txt").status == 404)
+
+            // What a browser shows: the page laid out at a phone's width, the cover's purple at its top.
+            let directory = try TemporaryDirectory()
+            let screenshot = (directory.path as NSString).appendingPathComponent("page.png")
+            _ = try await Command.run([
+                "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                "--no-first-run", "--user-data-dir=\(directory.path)/profile", "--window-size=390,1200", "--screenshot=\(screenshot)", address,
+            ])
+            let picture = try #require(Picture(png: screenshot))
+            #expect(picture.width == 390)
+            let top = picture.meanColor(x: 0, y: 0, width: 390, height: 600)
+            #expect(top.red > top.green + 10 && top.blue > top.green + 10, "no purple cover near the top of the page: \(top)")
+        }
+    }
+
+    @Test func aRevokedOrExpiredPageIsGoneAndAGuessedOneWasNeverThere() async throws {
+        try await Harness.with { harness in
+            let client = try await DocumentFixtures.start(harness)
+            let revoked = try #require(try await Self.publish(harness, client)["slug"]?.stringValue)
+            let expired = try #require(try await Self.publish(harness, client, extra: #","expires_in_days":1"#)["slug"]?.stringValue)
+            let base = try harness.apiURL + "/s/"
+
+            // Only the owner may revoke.
+            #expect(try await harness.send(try harness.request("DELETE", "/v1/shares/\(revoked)", as: client, identity: "someone-else")).status == 404)
+            #expect(try await Self.get(harness, base + revoked).status == 200)
+            #expect(try await harness.send(try harness.request("DELETE", "/v1/shares/\(revoked)", as: client)).status == 204)
+            #expect(try await Self.get(harness, base + revoked).status == 410)
+            #expect(try await Self.get(harness, base + revoked + "/card.png").status == 410)
+            #expect(try await harness.objects.list(under: "tenants/\(client.tenant.id)/shares/\(revoked)").isEmpty)
+
+            _ = try await harness.database.execute("UPDATE shares SET expires_at = now() - interval '1 second' WHERE slug = $1", [expired])
+            #expect(try await Self.get(harness, base + expired).status == 410)
+            #expect(try await Self.get(harness, base + expired + "/cover.jpg").status == 410)
+
+            #expect(try await Self.get(harness, base + ShareStore.newSlug()).status == 404)
+            #expect(try await Self.get(harness, base + "short").status == 404)
+
+            // The purge takes the expired page's files down; the address still answers 410 for 30 days, then 404.
+            let purger = RetentionPurger(
+                queue: harness.queue, records: RecordPurge(pool: harness.database, objects: harness.objects), policies: harness.policies.withLock { $0 })
+            _ = try await purger.purge(tenants: [client.tenant.id], now: Date())
+            #expect(try await harness.objects.list(under: "tenants/\(client.tenant.id)/shares/\(expired)").isEmpty)
+            #expect(try await Self.get(harness, base + expired).status == 410)
+            _ = try await purger.purge(tenants: [client.tenant.id], now: Date().addingTimeInterval(31 * 86_400))
+            #expect(try await Self.get(harness, base + expired).status == 404)
+        }
+    }
+
+    @Test func erasingTheOwnerTakesItsPagesDown() async throws {
+        try await Harness.with { harness in
+            let client = try await DocumentFixtures.start(harness)
+            let slug = try #require(try await Self.publish(harness, client, identity: "leaving")["slug"]?.stringValue)
+            let kept = try #require(try await Self.publish(harness, client, identity: "staying")["slug"]?.stringValue)
+            let erased = try await harness.send(try harness.request("DELETE", "/v1/identity", as: client, identity: "leaving"))
+            #expect(erased.status == 200)
+            #expect(erased.json?["shares"] == .number(1))
+            #expect(try await Self.get(harness, try harness.apiURL + "/s/" + slug).status == 404)
+            #expect(try await harness.objects.list(under: "tenants/\(client.tenant.id)/shares/\(slug)").isEmpty)
+            #expect(try await Self.get(harness, try harness.apiURL + "/s/" + kept).status == 200)
+        }
+    }
+}
