@@ -11,20 +11,8 @@ struct PDFFigure: PDFBlock {
     init(_ picture: CairoSurface, caption: String?, typesetter: Typesetter) {
         self.picture = picture
         size = Self.fittedSize(of: picture, maxHeight: PDFStyle.maxFigureHeight)
-        self.caption = caption.map { text in
-            let layout = typesetter.layout(text, size: PDFStyle.captionSize, width: PDFStyle.columnWidth, centred: true)
-            let attributes = pango_attr_list_new()
-            defer { pango_attr_list_unref(attributes) }
-            pango_attr_list_insert(attributes, pango_attr_style_new(PANGO_STYLE_ITALIC))
-            pango_layout_set_attributes(layout.pointer, attributes)
-            return layout
-        }
-        // Measured again: the italic face is a little narrower, which can change the line count.
-        captionHeight = self.caption.map { layout in
-            var logical = PangoRectangle()
-            pango_layout_get_extents(layout.pointer, nil, &logical)
-            return PDFStyle.captionGap + Double(logical.height) / Double(PANGO_SCALE)
-        } ?? 0
+        self.caption = caption.map { typesetter.layout($0, size: PDFStyle.captionSize, width: PDFStyle.columnWidth, centred: true, italic: true) }
+        captionHeight = self.caption.map { PDFStyle.captionGap + $0.height } ?? 0
     }
 
     /// The picture's size on the page: as wide as the column at most, `maxHeight` tall at most, and never enlarged

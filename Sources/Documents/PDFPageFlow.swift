@@ -21,9 +21,8 @@ final class PDFPageFlow {
     init(context: OpaquePointer, typesetter: Typesetter, title: String) {
         canvas = Canvas(context: context)
         self.typesetter = typesetter
-        footerTitle = typesetter.layout(title, size: PDFStyle.footerSize, width: PDFStyle.columnWidth * 0.7)
         // One line however long the title: the page number needs the rest of the footer.
-        pango_layout_set_ellipsize(footerTitle.pointer, PANGO_ELLIPSIZE_END)
+        footerTitle = typesetter.layout(title, size: PDFStyle.footerSize, width: PDFStyle.columnWidth * 0.7, maxLines: 1)
     }
 
     var context: OpaquePointer { canvas.context }

@@ -47,12 +47,6 @@ extension ShareCard {
     ) -> TextLayout {
         // Pango counts the line limit per paragraph: line breaks in the text would let it run longer.
         let paragraph = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let wrapped = typesetter.layout(paragraph, size: size, weight: weight, width: width, centred: centred)
-        // A negative height is a number of lines.
-        pango_layout_set_height(wrapped.pointer, Int32(-lines))
-        pango_layout_set_ellipsize(wrapped.pointer, PANGO_ELLIPSIZE_END)
-        // TextLayout measures when it is made, before the limit: a second TextLayout, holding a reference of its own
-        // (released by its deinit), measures the cut text.
-        return TextLayout(pointer: OpaquePointer(g_object_ref(UnsafeMutableRawPointer(wrapped.pointer))))
+        return typesetter.layout(paragraph, size: size, weight: weight, width: width, centred: centred, maxLines: lines)
     }
 }

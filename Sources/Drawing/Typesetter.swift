@@ -19,18 +19,30 @@ public final class Typesetter {
         cairo_font_options_destroy(options)
     }
 
-    /// `text` at `size` pixels, wrapped at `width` pixels when given.
-    public func layout(_ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false) -> TextLayout {
+    /// `text` at `size` pixels (points on a PDF page), wrapped at `width` when given.
+    /// - Parameters:
+    ///   - italic: the family's italic face (captions).
+    ///   - maxLines: with `width`, cuts the text after this many lines with an ellipsis (titles on cards, footers).
+    public func layout(
+        _ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false, italic: Bool = false,
+        maxLines: Int? = nil
+    ) -> TextLayout {
         let layout = pango_layout_new(context)!
         let font = pango_font_description_new()
         pango_font_description_set_family(font, Self.family)
         pango_font_description_set_absolute_size(font, size * Double(PANGO_SCALE))
         pango_font_description_set_weight(font, weight)
+        if italic { pango_font_description_set_style(font, PANGO_STYLE_ITALIC) }
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
         if let width {
             pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+            if let maxLines {
+                // A negative height is a number of lines.
+                pango_layout_set_height(layout, Int32(-maxLines))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            }
         }
         if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
         pango_layout_set_text(layout, text, -1)
