@@ -26,8 +26,12 @@ private struct ByteReader {
 
     mutating func read(into destination: UnsafeMutablePointer<UInt8>, count: Int) -> Bool {
         guard count <= bytes.count - offset else { return false }
-        bytes.withUnsafeBufferPointer { source in destination.update(from: source.baseAddress! + offset, count: count) }
+        let copied = bytes.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return false }
+            destination.update(from: base + offset, count: count)
+            return true
+        }
         offset += count
-        return true
+        return copied
     }
 }

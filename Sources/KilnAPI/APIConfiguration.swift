@@ -4,8 +4,9 @@ public struct APIConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// Port to listen on.
     public var port: Int = 8787
-    /// The largest `POST /v1/jobs` body; bigger inputs go through `POST /v1/uploads`.
-    public var maxJobBodyBytes: Int = 256 * 1024
+    /// The largest `POST /v1/jobs` body; pictures and other large inputs go through `POST /v1/uploads`. 2 MiB holds a
+    /// `document.export` of a 200-page campaign (about 600 KB of text) with room to spare.
+    public var maxJobBodyBytes: Int = 2 * 1024 * 1024
     /// The largest upload.
     public var maxUploadBytes: Int = 20 * 1024 * 1024
     /// How long a verified API key is trusted before it is checked again (so a revocation takes effect within it).

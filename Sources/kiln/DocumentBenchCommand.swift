@@ -14,10 +14,10 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         commandName: "documents", abstract: "Campaign PDF, share cards and the web reader's page; prints figures.")
 
     @OptionGroup var connections: ConnectionOptions
-    @Option(help: "Scenes of the campaign (about 1.6 pages each).") var scenes = 125
+    @Option(help: "Scenes of the campaign (about 1.08 pages each).") var scenes = 188
     @Option(help: "Times each document and card is made.") var repeats = 5
-    @Option(help: "Requests for the published page.") var requests = 20_000
-    @Option(help: "Concurrent requests for the page.") var concurrency = 16
+    @Option(help: "Requests for the published page at each concurrency.") var requests = 8_000
+    @Option(help: "How many requests for the page are in flight at once, one run each.") var concurrency = [1, 4, 16]
     @Option(help: "Port of the API the benchmark starts.") var port = 8798
     @Option(help: "Where the child processes log, and the PDF and cards are left to be looked at.") var directory = ".kiln/bench-documents"
 
@@ -46,14 +46,16 @@ struct DocumentBenchCommand: AsyncParsableCommand {
                          Self.median(times) * 1000, (times.max() ?? 0) * 1000, times.count, Double(png.count) / 1000))
         }
 
-        let histogram = try await servePage()
-        print(String(format: "web reader page from the API: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%llu requests, %d concurrent)",
-                     Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000,
-                     Double(histogram.max) / 1000, histogram.totalCount, concurrency))
+        for run in try await servePage() {
+            print(String(format: "web reader page from the API, %d in flight: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.0f pages/s (%llu requests)",
+                         run.concurrency, Double(run.latency.valueAtPercentile(50)) / 1000, Double(run.latency.valueAtPercentile(99)) / 1000,
+                         Double(run.latency.max) / 1000, run.perSecond, run.latency.totalCount))
+        }
     }
 
-    /// Publishes a twelve-node story straight into the store, starts an API node, and times `requests` GETs of its page.
-    private func servePage() async throws -> Histogram<UInt64> {
+    /// Publishes a twelve-node story straight into the store, starts an API node, and times `requests` GETs of its page
+    /// at each of the concurrencies asked for: with more in flight than the two cores serve, the time is spent queueing.
+    private func servePage() async throws -> [(concurrency: Int, latency: Histogram<UInt64>, perSecond: Double)] {
         let namespace = "bench-\(UUID().uuidString.prefix(8).lowercased())"
         var options = connections
         options.namespace = namespace
@@ -73,29 +75,39 @@ struct DocumentBenchCommand: AsyncParsableCommand {
                 expiresAt: Date().addingTimeInterval(3600))
             let api = try await stack.startAPI(namespace: namespace)
             return try await stack.stopping([api]) {
-                let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: concurrency))
+                let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: concurrency.max() ?? 1))
                 defer { client.shutdown() }
                 let request = HTTPRequest(method: "GET", url: address)
                 for _ in 0..<200 { _ = try await client.execute(request) }
-                let perTask = requests / concurrency
-                return try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
-                    for _ in 0..<concurrency {
-                        group.addTask {
-                            var histogram = Histogram<UInt64>(highestTrackableValue: 10_000_000)
-                            for _ in 0..<perTask {
-                                let start = ContinuousClock.now
-                                let response = try await client.execute(request)
-                                guard response.status == 200 else { throw ValidationError("the page answered \(response.status)") }
-                                histogram.record(UInt64((ContinuousClock.now - start).seconds * 1_000_000))
-                            }
-                            return histogram
-                        }
+                var runs: [(concurrency: Int, latency: Histogram<UInt64>, perSecond: Double)] = []
+                for concurrency in self.concurrency {
+                    let started = ContinuousClock.now
+                    let latency = try await Self.measure(request, client: client, tasks: concurrency, requests: max(1, requests / concurrency))
+                    runs.append((concurrency, latency, Double(latency.totalCount) / (ContinuousClock.now - started).seconds))
+                }
+                return runs
+            }
+        }
+    }
+
+    /// `tasks` loops of `requests` GETs each, all at once, and the latency of every one.
+    private static func measure(_ request: HTTPRequest, client: HTTPClient, tasks: Int, requests: Int) async throws -> Histogram<UInt64> {
+        try await withThrowingTaskGroup(of: Histogram<UInt64>.self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 10_000_000)
+                    for _ in 0..<requests {
+                        let start = ContinuousClock.now
+                        let response = try await client.execute(request)
+                        guard response.status == 200 else { throw ValidationError("the page answered \(response.status)") }
+                        histogram.record(UInt64((ContinuousClock.now - start).seconds * 1_000_000))
                     }
-                    var total = Histogram<UInt64>(highestTrackableValue: 10_000_000)
-                    for try await histogram in group { total.add(histogram) }
-                    return total
+                    return histogram
                 }
             }
+            var total = Histogram<UInt64>(highestTrackableValue: 10_000_000)
+            for try await histogram in group { total.add(histogram) }
+            return total
         }
     }
 

@@ -155,7 +155,7 @@ import Testing
         guard s3 == nil else { return }
         let command = try await AdminCommandTests.kiln(harness, ["identity", "erase", "--tenant", "acme", kept.identity])
         #expect(command.status == 0, "\(command.output)")
-        #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, objects 3"))
+        #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, shares 0, objects 3"))
         #expect(command.output.contains("erased"))
         #expect(try await StoreContents.read(harness).findings(of: kept.needles) == [])
     }

@@ -127,12 +127,12 @@ import Testing
             let policies = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
             let run = try await AdminCommandTests.kiln(harness, ["purge", "--policies", policies, "--batch", "1"])
             #expect(run.status == 0, "\(run.output)")
-            #expect(run.output.contains("other\t1\t1\t1\t1\t0"), "\(run.output)")
+            #expect(run.output.contains("other\t1\t1\t1\t1\t0\t0"), "\(run.output)")
             let contents = try await StoreContents.read(harness).lines.filter { !$0.hasPrefix("{") }
             #expect(contents.filter { line in ([old.marker] + old.uploads).contains { line.contains($0) } } == [])
             #expect(contents.contains { $0.contains(recent.marker) })
             #expect(contents.contains { $0.contains(recent.uploads[0]) })
-            #expect(try await AdminCommandTests.kiln(harness, ["purge", "--policies", policies]).output.contains("other\t0\t0\t0\t0\t0"))
+            #expect(try await AdminCommandTests.kiln(harness, ["purge", "--policies", policies]).output.contains("other\t0\t0\t0\t0\t0\t0"))
         }
     }
 }

@@ -27,6 +27,8 @@ export KILN_POLICIES="$KILN_ROOT/deploy/policies.json"
 # file of real providers (deploy/providers.real.json, with their keys in the environment) to use them instead.
 export KILN_PROVIDERS="${KILN_PROVIDERS:-$KILN_ROOT/deploy/providers.json}"
 export KILN_API_URL="http://127.0.0.1:$KILN_API_PORT"
+# Where published pages (share.publish) say they are; behind a real ingress, its public address.
+export KILN_PUBLIC_URL="${KILN_PUBLIC_URL:-$KILN_API_URL}"
 # The HS256 secrets deploy/policies.json names for the apps with their own sign-in. `kiln api` refuses to start
 # without them; set them to the apps' real secrets to accept their users' tokens. Left unset, each shell makes up a
 # random one, so the local stack starts and refuses those apps' tokens.

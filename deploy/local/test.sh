@@ -22,8 +22,10 @@ swift build --build-tests
 # No --parallel: Swift Testing already runs tests concurrently.
 # Every test is a Swift Testing test: without XCTest the run does not also print "Executed 0 tests".
 (($#)) && exec swift test --disable-xctest "$@"
-# The whole suite in two processes, one after the other: the integration suites (each with its own API, workers and
+# The whole suite in three processes, one after the other: the integration suites (each with its own API, workers and
 # simulator) and the rest would otherwise share one process's few threads on two cores, and the simulator's
-# stream tests would wait behind them past their deadlines.
-swift test --disable-xctest --skip-build --skip KilnIntegrationTests
+# stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and
+# Chromium, which take both cores for seconds.
+swift test --disable-xctest --skip-build --skip KilnIntegrationTests --skip DocumentsTests
+swift test --disable-xctest --skip-build --filter DocumentsTests
 exec swift test --disable-xctest --skip-build --filter KilnIntegrationTests

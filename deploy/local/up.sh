@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
 # and key, the provider simulator, the API and the worker in the background; then runs three demo jobs end to
-# end: an echo, a text generation streamed from the simulator, and a chat video. Safe to re-run (the services are restarted on
+# end: an echo, a text generation streamed from the simulator, a chat video, a campaign PDF and a published story page. Safe to re-run (the services are restarted on
 # the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
@@ -92,6 +92,15 @@ run_demo_job '{"kind":"video.chat_export","input":{"conversation":{
   "settings":{"format":"1:1","fps":30,"typing_speed":"fast"}}}'
 curl -sS --fail-with-body "${hdrs[@]}" -o "$KILN_STATE_DIR/demo-chat.mp4" "$KILN_API_URL/v1/jobs/$id/artifacts/chat.mp4"
 echo "The demo chat video: $KILN_STATE_DIR/demo-chat.mp4"
+run_demo_job '{"kind":"document.export","input":{"format":"pdf","campaign":{"title":"The Drowned Chapel","player":"Kael",
+  "scenes":[{"text":"The chapel doors groan open. Water laps at the pews."},{"title":"The altar","text":"Kael searches the altar — and finds a key."}],
+  "state":{"character":{"name":"Kael","class":"rogue","level":3,"hp":18,"max_hp":24,"inventory":["dagger","key"]},
+           "npcs":[],"location":"The Drowned Chapel","locations":["The Drowned Chapel"],"combat":{"active":false,"combatants":[]}}}}}'
+curl -sS --fail-with-body "${hdrs[@]}" -o "$KILN_STATE_DIR/demo-campaign.pdf" "$KILN_API_URL/v1/jobs/$id/artifacts/campaign.pdf"
+echo "The demo campaign PDF: $KILN_STATE_DIR/demo-campaign.pdf"
+run_demo_job '{"kind":"share.publish","input":{"story":{"title":"Gull Point","author":"Mira","nodes":[
+  {"title":"The keeper","text":"Mira took the lighthouse job on a Tuesday."},{"text":"Something was breathing on the stairs."}]}}}'
+echo "The demo story's web reader page (no credentials needed): $(curl -sS "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id" | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"]["share_url"])')"
 
 cat <<MSG
 
