@@ -19,8 +19,11 @@ struct ShareRoutes<Context: RequestContext> {
     }
 
     func register(on router: Router<Context>) {
+        // HEAD too: link unfurlers and crawlers ask that way before they fetch.
         router.get("/s/{slug}", use: page)
+        router.head("/s/{slug}", use: page)
         router.get("/s/{slug}/{file}", use: file)
+        router.head("/s/{slug}/{file}", use: file)
         router.delete("/v1/shares/{slug}", use: revoke)
     }
 

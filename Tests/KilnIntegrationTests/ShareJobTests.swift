@@ -85,6 +85,10 @@ import Testing
             #expect(html.contains(DocumentFixtures.tricky))
             #expect(!html.lowercased().contains("<script"))
             #expect(!html.contains("user-1"), "the page shows its owner's identity")
+            // Link unfurlers may ask with HEAD first.
+            let head = try await harness.http.execute(HTTPRequest(method: "HEAD", url: address), timeout: .seconds(30))
+            #expect(head.status == 200)
+            #expect(head.header("Content-Type") == "text/html; charset=utf-8")
 
             let card = try await Self.get(harness, address + "/card.png")
             #expect(card.status == 200)
