@@ -11,6 +11,9 @@ public struct APIConfiguration: Sendable {
     public var maxUploadBytes: Int = 20 * 1024 * 1024
     /// How long a verified API key is trusted before it is checked again (so a revocation takes effect within it).
     public var keyCacheTTL: Duration = .seconds(2)
+    /// How long a published page (`GET /s/{slug}`) is served from this node's memory before PostgreSQL is asked again;
+    /// a revocation through another node takes effect within it. Zero asks every time.
+    public var sharePageCacheTTL: Duration = .seconds(1)
     /// Behind a proxy you trust, the header that carries the client's address (its first entry, as in
     /// `X-Forwarded-For`); nil uses the connection's peer address. Per-IP velocity counts by this address, so behind a
     /// proxy without it every client would share the proxy's.

@@ -17,7 +17,8 @@ public enum APIServer {
         QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
         PartnerRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
         IdentityRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
-        ShareRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
+        ShareRoutes(dependencies: dependencies, authenticator: authenticator, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
+            .register(on: router)
         WebhookRoutes(dependencies: dependencies).register(on: router)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router

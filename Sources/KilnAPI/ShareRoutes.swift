@@ -11,6 +11,7 @@ import NIOCore
 struct ShareRoutes<Context: RequestContext> {
     let dependencies: APIDependencies
     let authenticator: Authenticator
+    let cache: SharePageCache
 
     /// The page may show its own pictures and inline styles, and nothing else: no script, no frame, no form, no
     /// request to another origin.
@@ -28,10 +29,14 @@ struct ShareRoutes<Context: RequestContext> {
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
-        switch try await dependencies.shares.page(try context.parameters.require("slug")) {
-        case .live(let html): Self.html(html, status: .ok)
-        case .gone: Self.html(WebReaderPage.goneHTML, status: .gone)
-        case .notFound: Self.html(WebReaderPage.notFoundHTML, status: .notFound)
+        let slug = try context.parameters.require("slug")
+        if let html = cache.page(slug) { return Self.html(html, status: .ok) }
+        switch try await dependencies.shares.page(slug) {
+        case .live(let page):
+            cache.store(slug, html: page.html, expiresAt: page.expiresAt)
+            return Self.html(page.html, status: .ok)
+        case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
+        case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
         }
     }
 
@@ -50,9 +55,11 @@ struct ShareRoutes<Context: RequestContext> {
 
     @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
-        guard try await dependencies.shares.revoke(try context.parameters.require("slug"), tenant: caller.tenant.id, identity: caller.identity) else {
+        let slug = try context.parameters.require("slug")
+        guard try await dependencies.shares.revoke(slug, tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "share_not_found", "this identity published no page at that address")
         }
+        cache.forget(slug)
         return Response(status: .noContent)
     }
 

@@ -82,14 +82,14 @@ public struct ShareStore: Sendable {
         logger.info("share published", metadata: ["tenant.id": "\(tenant)", "job.id": "\(job)", "share.files": "\(files.count)"])
     }
 
-    /// The page at `slug`.
-    public func page(_ slug: String) async throws -> Lookup<String> {
+    /// The page at `slug`, and until when it is up.
+    public func page(_ slug: String) async throws -> Lookup<(html: String, expiresAt: Date)> {
         guard Self.isWellFormed(slug) else { return .notFound }
         guard let row = try await pool.query(
-            "SELECT html, (revoked_at IS NOT NULL OR expires_at <= now()) AS ended FROM shares WHERE slug = $1", [slug]
+            "SELECT html, expires_at, (revoked_at IS NOT NULL OR expires_at <= now()) AS ended FROM shares WHERE slug = $1", [slug]
         ).first else { return .notFound }
         guard try !row.decode("ended", as: Bool.self), let html = try row.decode("html", as: String?.self) else { return .gone }
-        return .live(html)
+        return .live((html, try row.decode("expires_at", as: Date.self)))
     }
 
     /// The file `name` of the page at `slug`: its bytes and content type.
