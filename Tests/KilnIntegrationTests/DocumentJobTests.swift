@@ -99,16 +99,20 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{"format":"odt","story":{"title":"T","nodes":[{"text":"x"}]}}"#, "input.format"),
-        (#"{"format":"pdf"}"#, "input"),
-        (#"{"format":"pdf","story":{"title":"T","nodes":[]}}"#, "input.story.nodes"),
-        (#"{"format":"pdf","campaign":{"title":"T","scenes":[{"text":"x","image":"map.png"}]}}"#, "input.campaign.scenes[0].image"),
-        (#"{"format":"pdf","story":{"title":"T","language":"english!","nodes":[{"text":"x"}]}}"#, "input.story.language"),
+        ("document.export", #"{"format":"odt","story":{"title":"T","nodes":[{"text":"x"}]}}"#, "input.format"),
+        ("document.export", #"{"format":"pdf"}"#, "input"),
+        ("document.export", #"{"format":"pdf","story":{"title":"T","nodes":[]}}"#, "input.story.nodes"),
+        ("document.export", #"{"format":"pdf","campaign":{"title":"T","scenes":[{"text":"x","image":"map.png"}]}}"#, "input.campaign.scenes[0].image"),
+        ("document.export", #"{"format":"pdf","story":{"title":"T","language":"english!","nodes":[{"text":"x"}]}}"#, "input.story.language"),
+        ("share.card", #"{"story":{"title":"T","nodes":[{"text":"x"}]},"sizes":["story","story"]}"#, "input.sizes"),
+        ("share.card", #"{"story":{"title":"","nodes":[{"text":"x"}]}}"#, "input.story.title"),
+        ("share.publish", #"{"story":{"title":"T","nodes":[{"text":"x"}]},"expires_in_days":0}"#, "input.expires_in_days"),
+        ("share.publish", #"{"story":{"title":"T","cover":"../../etc/passwd","nodes":[{"text":"x"}]}}"#, "input.story.cover"),
     ])
-    func aBadInputIsA400NamingTheField(input: String, field: String) async throws {
+    func aBadInputIsA400NamingTheField(kind: String, input: String, field: String) async throws {
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
-            let reply = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"document.export","input":\#(input)}"#))
+            let reply = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"\#(kind)","input":\#(input)}"#))
             #expect(reply.status == 400)
             #expect(reply.json?["field"]?.stringValue == field, "\(String(describing: reply.json))")
         }

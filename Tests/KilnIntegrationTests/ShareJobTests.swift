@@ -18,18 +18,22 @@ import Testing
         return (int(16), int(20))
     }
 
-    /// Publishes the three-node story with a JPEG cover and a PNG illustration; returns the result.
-    static func publish(_ harness: Harness, _ client: Harness.Client, tier: String = "pro", identity: String = "user-1", extra: String = "")
-        async throws -> JSONValue
+    /// Publishes the three-node story with a JPEG cover and a PNG illustration; returns the result and the two uploads' ids.
+    static func publishWithUploads(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = "")
+        async throws -> (result: JSONValue, uploads: [String])
     {
         let cover = try await DocumentFixtures.upload(
             harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"), contentType: "image/jpeg",
             identity: identity)
         let picture = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "orange"), identity: identity)
         let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: picture))\#(extra)}"#
-        let (_, job) = try await DocumentFixtures.run(harness, client, kind: "share.publish", input: input, tier: tier, identity: identity)
+        let (_, job) = try await DocumentFixtures.run(harness, client, kind: "share.publish", input: input, identity: identity)
         try #require(job["status"]?.stringValue == "succeeded", "\(job)")
-        return try #require(job["result"])
+        return (try #require(job["result"]), [cover, picture])
+    }
+
+    static func publish(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = "") async throws -> JSONValue {
+        try await publishWithUploads(harness, client, identity: identity, extra: extra).result
     }
 
     static func get(_ harness: Harness, _ url: String) async throws -> HTTPResponse {
@@ -67,7 +71,7 @@ import Testing
     @Test func aPublishedPathIsAPublicPageWithItsPicturesAndLinkPreview() async throws {
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
-            let result = try await Self.publish(harness, client)
+            let (result, uploads) = try await Self.publishWithUploads(harness, client)
             let address = try #require(result["share_url"]?.stringValue)
             let slug = try #require(result["slug"]?.stringValue)
             #expect(address == (try harness.apiURL) + "/s/" + slug)
@@ -84,7 +88,9 @@ import Testing
             }
             #expect(html.contains(DocumentFixtures.tricky))
             #expect(!html.lowercased().contains("<script"))
-            #expect(!html.contains("user-1"), "the page shows its owner's identity")
+            for secret in ["user-1", client.tenant.id.rawValue, "tenants/"] + uploads {
+                #expect(!html.contains(secret), "the page shows its owner's \(secret)")
+            }
             // Link unfurlers may ask with HEAD first.
             let head = try await harness.http.execute(HTTPRequest(method: "HEAD", url: address), timeout: .seconds(30))
             #expect(head.status == 200)
