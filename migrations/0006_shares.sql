@@ -1,8 +1,9 @@
 -- Talevonia's published reading paths (docs/documents.md): the web reader's page at /s/{slug}, and the files it shows.
 
--- A slug is 128 random bits, base64url: unguessable, and the whole of a page's address. The page is rendered once,
--- when published; revoking or expiring it removes its page and files at once (revocation) or at the next purge
--- (expiry), and the row stays, so the address answers 410 Gone, until the purge deletes it 30 days after its end.
+-- A slug is 128 random bits, base64url: unguessable, and the whole of a page's address. A publishing job reserves its
+-- row first (html still NULL: the address answers 404), then writes the files, then the page. Revoking or expiring a
+-- page removes its files and page at once (revocation) or at the next purge (expiry); the row stays, so the address
+-- answers 410 Gone, until the purge deletes it 30 days after its end.
 CREATE TABLE shares (
     slug text PRIMARY KEY,
     tenant_id text NOT NULL REFERENCES tenants,
@@ -12,7 +13,9 @@ CREATE TABLE shares (
     html text,
     created_at timestamptz NOT NULL DEFAULT now(),
     expires_at timestamptz NOT NULL,
-    revoked_at timestamptz
+    revoked_at timestamptz,
+    -- Set once every object under the page's folder is deleted: only then may the row go.
+    files_removed boolean NOT NULL DEFAULT false
 );
 
 -- The share card and the pictures of a page; bytes in the object store under tenants/<tenant>/shares/<slug>/.
@@ -25,4 +28,4 @@ CREATE TABLE share_files (
 );
 
 CREATE INDEX shares_identity_idx ON shares (tenant_id, identity);
-CREATE INDEX shares_ended_idx ON shares (least(expires_at, coalesce(revoked_at, expires_at)));
+CREATE INDEX shares_expires_idx ON shares (tenant_id, expires_at);

@@ -1,5 +1,6 @@
-/// A PNG or JPEG picture of a document, with its size read from its header (no decoding): writers embed the bytes as
-/// they are, except the PDF writer, which decodes PNGs with Cairo and passes JPEGs through.
+/// A PNG or JPEG picture of a document, with its size read from its header (no decoding) and its metadata removed
+/// (``strippingMetadata(_:format:)``): writers embed the bytes as they are, except the PDF writer, which decodes PNGs with
+/// Cairo and passes JPEGs through.
 public struct DocumentImage: Sendable, Equatable {
     public enum Format: String, Sendable {
         case png, jpeg
@@ -15,15 +16,22 @@ public struct DocumentImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
 
+    /// The most pixels a picture may have: 40 million (a 48-megapixel phone photo is larger; the apps send less).
+    /// Decoded, that is 160 MB; a PNG of a few megabytes could otherwise declare 32767×32767 and take 4 GB.
+    public static let maxPixels = 40_000_000
+
     /// - Parameter baseName: the name without its extension ("cover", "image-3"); letters, digits and dashes.
-    /// - Throws: ``DocumentError`` when `data` is neither a PNG nor a baseline or progressive JPEG with a size.
+    /// - Throws: ``DocumentError`` when `data` is neither a PNG nor a baseline or progressive JPEG with a size, or when
+    ///   it has more than ``maxPixels`` pixels.
     public init(baseName: String, data: [UInt8]) throws {
         guard let (format, width, height) = Self.header(of: data), width > 0, height > 0 else {
             throw DocumentError.unreadableImage(baseName)
         }
+        guard width * height <= Self.maxPixels else { throw DocumentError.imageTooLarge(baseName) }
+        guard let stripped = Self.strippingMetadata(data, format: format) else { throw DocumentError.unreadableImage(baseName) }
         self.name = "\(baseName).\(format.fileExtension)"
         self.format = format
-        self.data = data
+        self.data = stripped
         self.width = width
         self.height = height
     }

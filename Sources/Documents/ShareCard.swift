@@ -1,23 +1,9 @@
 import Drawing
+public import KilnCore
 
 /// Talevonia's share card: the story's title, cover, byline and path summary with the app's branding, as a PNG for
 /// link previews (Open Graph) and story posts. Free-tier cards carry a "Made with Talevonia · free" pill.
 public struct ShareCard: Sendable {
-    /// The picture sizes the card is drawn at, each with a layout of its own.
-    public enum Size: String, Sendable, CaseIterable {
-        /// 1200×630, what Open Graph and X's large summary card show: cover left, text right.
-        case landscape
-        /// 1080×1920, a full-screen Instagram or TikTok story: cover on top, text below.
-        case story
-
-        public var pixels: (width: Int, height: Int) {
-            switch self {
-            case .landscape: (1200, 630)
-            case .story: (1080, 1920)
-            }
-        }
-    }
-
     let title: String
     let summary: String
     let cover: DocumentImage?
@@ -41,7 +27,7 @@ public struct ShareCard: Sendable {
     /// ``OwnThread``.
     /// - Throws: ``DocumentError/unreadableImage(_:)`` for a cover that is not a PNG Cairo can decode,
     ///   ``DocumentError/renderingFailed(_:)`` when the PNG cannot be encoded.
-    public func render(_ size: Size) throws -> [UInt8] {
+    public func render(_ size: ShareCardSize) throws -> [UInt8] {
         let coverPicture = try cover.map(Self.decode)
         let layout = ShareCardLayout(size)
         let surface = CairoSurface(width: layout.width, height: layout.height, opaque: true)

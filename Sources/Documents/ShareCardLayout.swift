@@ -1,4 +1,5 @@
 import Drawing
+import KilnCore
 
 /// Where each part of a share card goes at one size, and how large its text is.
 struct ShareCardLayout {
@@ -21,7 +22,7 @@ struct ShareCardLayout {
     let watermarkSlot: PixelRect
     let watermarkSize: Double
 
-    init(_ size: ShareCard.Size) {
+    init(_ size: ShareCardSize) {
         (width, height) = size.pixels
         switch size {
         case .landscape:

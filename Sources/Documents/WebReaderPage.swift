@@ -1,3 +1,5 @@
+import KilnCore
+
 /// The public, read-only page of a shared reading path (`/s/<slug>`): one self-contained HTML5 file with its style
 /// inline and no script, no links and nothing fetched from elsewhere but the pictures and the share card, at the
 /// addresses the caller gives. Every text is escaped, so a story's words can never become markup.
@@ -10,7 +12,7 @@ public struct WebReaderPage: Sendable {
     ///   - imageURL: where each of the document's pictures (cover included) is served.
     public init(document: Document, pageURL: String, cardURL: String, imageURL: (DocumentImage) -> String) {
         let description = Self.description(of: document)
-        let card = ShareCard.Size.landscape.pixels
+        let card = ShareCardSize.landscape.pixels
         let head = """
             <title>\("\(document.title) · Talevonia".xmlEscaped)</title>
             <meta name="description" content="\(description.xmlEscaped)">

@@ -46,7 +46,7 @@ struct ShareRoutes<Context: RequestContext> {
         case .live(let file):
             var headers = Self.commonHeaders
             headers[.contentType] = file.contentType
-            headers[.cacheControl] = "public, max-age=300"
+            headers[.cacheControl] = "public, max-age=60"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
         case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
@@ -56,10 +56,11 @@ struct ShareRoutes<Context: RequestContext> {
     @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
         let slug = try context.parameters.require("slug")
+        // Before the revocation, so that no read racing it can keep the page in memory after it.
+        cache.forget(slug)
         guard try await dependencies.shares.revoke(slug, tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "share_not_found", "this identity published no page at that address")
         }
-        cache.forget(slug)
         return Response(status: .noContent)
     }
 

@@ -12,8 +12,13 @@ enum CoverPicture {
         let output = (directory as NSString).appendingPathComponent("\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let converter = try FFmpegProcess(arguments: ["-hide_banner", "-v", "error", "-f", "jpeg_pipe", "-i", "-", "-frames:v", "1", "-y", output])
-        try image.data.withUnsafeBytes { try converter.write($0) }
-        _ = try converter.finish()
+        do {
+            try image.data.withUnsafeBytes { try converter.write($0) }
+            _ = try converter.finish()
+        } catch let error as FFmpegError {
+            // A JPEG whose header reads but whose picture does not decode: another attempt would fail the same way.
+            throw JobFailure.permanent(code: "upload_not_an_image", message: "the cover does not decode as a JPEG (\(error.kind))")
+        }
         guard let png = FileManager.default.contents(atPath: output) else {
             throw JobFailure.retryable(code: "cover_conversion_failed", message: "ffmpeg wrote no PNG for the cover")
         }

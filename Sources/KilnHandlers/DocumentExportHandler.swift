@@ -30,12 +30,14 @@ public struct DocumentExportHandler: JobHandler {
         }
         try await context.progress(0.1, message: "writing \(input.format.rawValue)")
         let format = input.format
+        // The job's own time, not now: a retried attempt writes the same book.
+        let modified = Date(timeIntervalSince1970: Double(job.createdAtMilliseconds) / 1000)
         let bytes = try await DocumentFailure.translating {
             try await OwnThread.run("document-export") {
                 switch format {
                 case .pdf: try PDFWriter().write(document)
                 case .docx: try DOCXWriter().write(document)
-                case .epub: try EPUBWriter().write(document, modified: Date())
+                case .epub: try EPUBWriter().write(document, modified: modified)
                 case .txt: PlainTextWriter().write(document)
                 }
             }

@@ -23,11 +23,7 @@ struct DocumentImages {
                 counter += 1
                 baseName = "image-\(counter)"
             }
-            do {
-                byUpload[id] = try DocumentImage(baseName: baseName, data: image.data)
-            } catch {
-                throw JobFailure.permanent(code: "upload_not_an_image", message: "upload \(id) is not a PNG or JPEG picture")
-            }
+            byUpload[id] = try await DocumentFailure.translating(upload: id) { try DocumentImage(baseName: baseName, data: image.data) }
         }
     }
 

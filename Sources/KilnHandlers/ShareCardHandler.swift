@@ -27,11 +27,10 @@ public struct ShareCardHandler: JobHandler {
         let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, uploads: uploads, job: job, workDirectory: workDirectory)
         var artifacts: [JSONValue] = []
         for size in input.sizes ?? ShareCardSize.allCases {
-            let style = ShareCard.Size(size)
-            let png = try await DocumentFailure.translating { try await OwnThread.run("share-card") { try card.render(style) } }
+            let png = try await DocumentFailure.translating { try await OwnThread.run("share-card") { try card.render(size) } }
             let name = "card-\(size.rawValue).png"
             try await context.saveArtifact(name, contentType: "image/png", bytes: png)
-            artifacts.append(.object(["name": .string(name), "width": .number(Double(style.pixels.width)), "height": .number(Double(style.pixels.height))]))
+            artifacts.append(.object(["name": .string(name), "width": .number(Double(size.pixels.width)), "height": .number(Double(size.pixels.height))]))
         }
         return JSONValue.object(["artifacts": .array(artifacts), "watermark": .bool(watermark)]).canonicalJSON()
     }
@@ -50,14 +49,5 @@ public struct ShareCardHandler: JobHandler {
         return ShareCard(
             title: story.title, summary: summary ?? Document.paragraphs(story.nodes[0].text).first ?? "", cover: cover,
             byline: story.author.map { "by \($0) · \(parts)" } ?? parts, watermark: watermark)
-    }
-}
-
-extension ShareCard.Size {
-    init(_ size: ShareCardSize) {
-        switch size {
-        case .landscape: self = .landscape
-        case .story: self = .story
-        }
     }
 }

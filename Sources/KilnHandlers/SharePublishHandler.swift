@@ -35,8 +35,9 @@ public struct SharePublishHandler: JobHandler {
         let card = try await ShareCardHandler.card(
             for: story, summary: input.summary, watermark: policies.admittedAtLowestTier(job), uploads: uploads, job: job, workDirectory: workDirectory)
 
-        // A retried attempt publishes under the slug the first one recorded, so the address it may have handed out holds.
-        let slug = try await shares.slug(publishedBy: job.id) ?? ShareStore.newSlug()
+        let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
+        // The slug is on record before any file is written; a retried attempt publishes under the one the first reserved.
+        let slug = try await Self.revocationEndsTheJob { try await shares.reserve(job: job.id, tenant: job.tenant, identity: job.identity, expiresAt: expiresAt) }
         let address = "\(publicURL)/s/\(slug)"
         let (html, cardPNG) = try await DocumentFailure.translating {
             try await OwnThread.run("share-publish") {
@@ -46,17 +47,21 @@ public struct SharePublishHandler: JobHandler {
         }
         let files = [SharedFile(name: "card.png", contentType: "image/png", bytes: cardPNG)]
             + document.images.map { SharedFile(name: $0.name, contentType: $0.format.mediaType, bytes: $0.data) }
-        let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
-        do {
-            try await shares.publish(slug: slug, job: job.id, tenant: job.tenant, identity: job.identity, html: html, files: files, expiresAt: expiresAt)
-        } catch let error as StoreError where error.code == .alreadyExists {
-            throw JobFailure.permanent(code: "share_revoked", message: "this page was revoked before its job finished")
-        }
+        try await Self.revocationEndsTheJob { try await shares.publish(slug: slug, tenant: job.tenant, html: html, files: files, expiresAt: expiresAt) }
         return JSONValue.object([
             "share_url": .string(address),
             "slug": .string(slug),
             "card_url": .string("\(address)/card.png"),
             "expires_at": .string(ISO8601DateFormatter().string(from: expiresAt)),
         ]).canonicalJSON()
+    }
+
+    /// The owner revoked the page an earlier attempt published: the job ends for good, publishing nothing more.
+    private static func revocationEndsTheJob<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as StoreError where error.code == .alreadyExists {
+            throw JobFailure.permanent(code: "share_revoked", message: "the owner revoked this page while its job ran")
+        }
     }
 }

@@ -74,6 +74,8 @@ public struct IdentityRecords: Sendable {
         }
         let known = Set(uploadPaths)
         for path in rows.artifactPaths + rows.uploadPaths where !known.contains(path) { try await objects.delete(path) }
+        // Files a publishing attempt wrote in between.
+        for slug in shares { erased.objects += try await deleteAll(under: "tenants/\(tenant)/shares/\(slug)") }
         erased.jobs = ids
         erased.artifacts = rows.artifactPaths.count
         erased.uploads = rows.uploadPaths.count

@@ -87,27 +87,25 @@ public struct RecordPurge: Sendable {
         return expired.count
     }
 
-    /// Takes down published pages that expired before `now`: their files' bytes, their file records and their page. The
-    /// row stays as a tombstone so the address answers 410, and goes once it ended ``ShareStore/tombstoneDays`` ago.
+    /// Takes down published pages that ended before `now` (expired, or revoked and not yet taken down): their files'
+    /// bytes, their file records and their page. The row stays as a tombstone so the address answers 410, and goes once
+    /// it ended ``ShareStore/tombstoneDays`` ago and its files are gone.
     /// - Returns: how many pages were taken down or tombstones deleted.
     public func endShares(tenant: TenantID, now: Date, limit: Int) async throws -> Int {
         let ended = try await pool.query(
             """
-            SELECT slug FROM shares WHERE tenant_id = $1 AND html IS NOT NULL AND expires_at <= $2 ORDER BY expires_at LIMIT $3
+            SELECT slug FROM shares WHERE tenant_id = $1 AND NOT files_removed AND (expires_at <= $2 OR revoked_at IS NOT NULL)
+            ORDER BY expires_at LIMIT $3
             """,
             [tenant.rawValue, now, limit]
         ).map { try $0.decode("slug", as: String.self) }
-        for slug in ended {
-            for path in try await objects.list(under: "tenants/\(tenant)/shares/\(slug)") { try await objects.delete(path) }
-        }
-        if !ended.isEmpty {
-            _ = try await pool.execute("DELETE FROM share_files WHERE slug = ANY($1::text[])", [ended])
-            _ = try await pool.execute("UPDATE shares SET html = NULL WHERE slug = ANY($1::text[])", [ended])
-        }
+        let shares = ShareStore(pool: pool, objects: objects, logger: logger)
+        for slug in ended { try await shares.takeDown(slug, tenant: tenant) }
         let tombstones = try await pool.execute(
             """
             DELETE FROM shares WHERE slug IN (
-                SELECT slug FROM shares WHERE tenant_id = $1 AND least(expires_at, coalesce(revoked_at, expires_at)) < $2 LIMIT $3)
+                SELECT slug FROM shares WHERE tenant_id = $1 AND files_removed AND least(expires_at, coalesce(revoked_at, expires_at)) < $2
+                LIMIT $3)
             """,
             [tenant.rawValue, now - Double(ShareStore.tombstoneDays) * 86_400, limit])
         logger.debug("shares purged", metadata: ["tenant.id": "\(tenant)", "purge.ended": "\(ended.count)", "purge.tombstones": "\(tombstones)"])

@@ -41,16 +41,31 @@ public struct ShareStore: Sendable {
         slug.utf8.count == 22 && slug.utf8.allSatisfy { $0.isBase64URL }
     }
 
-    /// The slug `job` published under, when an earlier attempt of it got as far as recording it.
-    public func slug(publishedBy job: JobID) async throws -> String? {
-        try await pool.query("SELECT slug FROM shares WHERE job_id = $1", [job.rawValue]).first?.decode("slug", as: String.self)
+    /// Reserves `job`'s page before anything is written, so every file it writes lies under a slug on record (and
+    /// revocation, the purge and erasure find it): a new row under a new slug, or the row an earlier attempt of the job
+    /// reserved. The page answers 404 until ``publish(slug:html:files:expiresAt:)``.
+    /// - Throws: ``StoreError/Code/alreadyExists`` when the owner revoked the page an earlier attempt published.
+    public func reserve(job: JobID, tenant: TenantID, identity: Identity, expiresAt: Date) async throws -> String {
+        let slug = try await pool.withTransaction { connection -> (String, Bool)? in
+            _ = try connection.execute(
+                """
+                INSERT INTO shares (slug, tenant_id, identity, job_id, expires_at) VALUES ($1, $2, $3, $4, $5)
+                ON CONFLICT (job_id) DO NOTHING
+                """,
+                [Self.newSlug(), tenant.rawValue, identity.rawValue, job.rawValue, expiresAt])
+            return try connection.query("SELECT slug, revoked_at IS NOT NULL AS revoked FROM shares WHERE job_id = $1", [job.rawValue]).first.map {
+                (try $0.decode("slug", as: String.self), try $0.decode("revoked", as: Bool.self))
+            }
+        }
+        guard let (slug, revoked) = slug else { throw StoreError(.invalidRecord, "reserving job \(job)'s page returned no row") }
+        guard !revoked else { throw StoreError(.alreadyExists, "job \(job)'s page was revoked") }
+        return slug
     }
 
-    /// Stores `files`, then records the page at `slug` as `identity`'s, live until `expiresAt`. A repeated call for
-    /// the same job (a retried attempt) replaces the files and page of the same slug.
-    public func publish(
-        slug: String, job: JobID, tenant: TenantID, identity: Identity, html: String, files: [SharedFile], expiresAt: Date
-    ) async throws {
+    /// Stores `files` under the reserved `slug`, then the page and its expiry: from then on anyone with the address sees
+    /// it. A repeated call (a retried attempt) replaces both.
+    /// - Throws: ``StoreError/Code/alreadyExists`` when the page was revoked meanwhile; its files are taken down again.
+    public func publish(slug: String, tenant: TenantID, html: String, files: [SharedFile], expiresAt: Date) async throws {
         var stored: [(name: String, contentType: String, path: String)] = []
         for file in files {
             let path = "tenants/\(tenant)/shares/\(slug)/\(file.name)"
@@ -58,14 +73,11 @@ public struct ShareStore: Sendable {
             stored.append((file.name, file.contentType, path))
         }
         let paths = stored
-        let recorded = try await pool.withTransaction { connection in
+        let published = try await pool.withTransaction { connection -> Bool in
             let rows = try connection.execute(
-                """
-                INSERT INTO shares (slug, tenant_id, identity, job_id, html, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
-                ON CONFLICT (job_id) DO UPDATE SET html = excluded.html, expires_at = excluded.expires_at
-                WHERE shares.slug = excluded.slug AND shares.revoked_at IS NULL
-                """,
-                [slug, tenant.rawValue, identity.rawValue, job.rawValue, html, expiresAt])
+                "UPDATE shares SET html = $2, expires_at = $3 WHERE slug = $1 AND revoked_at IS NULL", [slug, html, expiresAt])
+            // Revoked while this attempt ran: no file row may point at what the revocation took down.
+            guard rows == 1 else { return false }
             for file in paths {
                 _ = try connection.execute(
                     """
@@ -74,21 +86,23 @@ public struct ShareStore: Sendable {
                     """,
                     [slug, file.name, file.contentType, file.path])
             }
-            return rows == 1
+            return true
         }
-        guard recorded else {
-            throw StoreError(.alreadyExists, "job \(job) published its page already, under another address or since revoked")
+        guard published else {
+            try await takeDown(slug, tenant: tenant)
+            throw StoreError(.alreadyExists, "the page was revoked while it was being published")
         }
-        logger.info("share published", metadata: ["tenant.id": "\(tenant)", "job.id": "\(job)", "share.files": "\(files.count)"])
+        logger.info("share published", metadata: ["tenant.id": "\(tenant)", "share.files": "\(files.count)"])
     }
 
-    /// The page at `slug`, and until when it is up.
+    /// The page at `slug`, and until when it is up; not found while its job is still publishing it.
     public func page(_ slug: String) async throws -> Lookup<(html: String, expiresAt: Date)> {
         guard Self.isWellFormed(slug) else { return .notFound }
         guard let row = try await pool.query(
             "SELECT html, expires_at, (revoked_at IS NOT NULL OR expires_at <= now()) AS ended FROM shares WHERE slug = $1", [slug]
         ).first else { return .notFound }
-        guard try !row.decode("ended", as: Bool.self), let html = try row.decode("html", as: String?.self) else { return .gone }
+        if try row.decode("ended", as: Bool.self) { return .gone }
+        guard let html = try row.decode("html", as: String?.self) else { return .notFound }
         return .live((html, try row.decode("expires_at", as: Date.self)))
     }
 
@@ -114,21 +128,28 @@ public struct ShareStore: Sendable {
         }
     }
 
-    /// Revokes `identity`'s page at `slug`: its page and files go at once, and its address answers 410 from now.
+    /// Revokes `identity`'s page at `slug`: the address answers 410 from now, and the page and its files are deleted.
+    /// Repeating it (after a failure part-way) deletes what is left.
     /// - Returns: false when `identity` of `tenant` has no page there (another's is not theirs to revoke).
     public func revoke(_ slug: String, tenant: TenantID, identity: Identity) async throws -> Bool {
         guard Self.isWellFormed(slug) else { return false }
-        let paths = try await pool.withTransaction { connection -> [String]? in
-            let revoked = try connection.execute(
-                "UPDATE shares SET revoked_at = coalesce(revoked_at, now()), html = NULL WHERE slug = $1 AND tenant_id = $2 AND identity = $3",
-                [slug, tenant.rawValue, identity.rawValue])
-            guard revoked == 1 else { return nil }
-            return try connection.query("DELETE FROM share_files WHERE slug = $1 RETURNING path", [slug]).map { try $0.decode("path", as: String.self) }
-        }
-        guard let paths else { return false }
-        for path in paths { try await objects.delete(path) }
-        logger.info("share revoked", metadata: ["tenant.id": "\(tenant)", "share.files": "\(paths.count)"])
+        let revoked = try await pool.execute(
+            "UPDATE shares SET revoked_at = coalesce(revoked_at, now()), html = NULL WHERE slug = $1 AND tenant_id = $2 AND identity = $3",
+            [slug, tenant.rawValue, identity.rawValue])
+        guard revoked == 1 else { return false }
+        try await takeDown(slug, tenant: tenant)
+        logger.info("share revoked", metadata: ["tenant.id": "\(tenant)"])
         return true
+    }
+
+    /// Deletes a page's files — every object under its folder, listed rather than taken from the rows, so that a file
+    /// an interrupted attempt wrote goes too — then their rows and the page, and marks the row's files removed.
+    func takeDown(_ slug: String, tenant: TenantID) async throws {
+        for path in try await objects.list(under: "tenants/\(tenant)/shares/\(slug)") { try await objects.delete(path) }
+        try await pool.withTransaction { connection in
+            _ = try connection.execute("DELETE FROM share_files WHERE slug = $1", [slug])
+            _ = try connection.execute("UPDATE shares SET html = NULL, files_removed = true WHERE slug = $1", [slug])
+        }
     }
 }
 

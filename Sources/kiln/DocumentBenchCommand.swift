@@ -22,6 +22,9 @@ struct DocumentBenchCommand: AsyncParsableCommand {
     @Option(help: "Where the child processes log, and the PDF and cards are left to be looked at.") var directory = ".kiln/bench-documents"
 
     func run() async throws {
+        guard repeats > 0, requests > 0, !concurrency.isEmpty, concurrency.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--repeats, --requests and each --concurrency must be 1 or more")
+        }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let campaign = try Self.campaign(scenes: scenes)
         var pdf: [UInt8] = []
@@ -38,7 +41,7 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         let card = ShareCard(
             title: "The Lantern Keeper’s Daughter 🏮", summary: Self.sentences.joined(separator: " "), cover: try Self.picture(width: 800, height: 1200),
             byline: "by Mira · 12 parts", watermark: true)
-        for size in ShareCard.Size.allCases {
+        for size in ShareCardSize.allCases {
             var png: [UInt8] = []
             let times = try (0..<max(repeats, 20)).map { _ in try Self.seconds { png = try card.render(size) } }
             try Data(png).write(to: URL(fileURLWithPath: "\(directory)/card-\(size.rawValue).png"))
@@ -63,16 +66,16 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         return try await Runtime.with(options) { runtime in
             let tenant = try await stack.tenant(runtime)
             guard let owner = Identity(validating: "bench") else { throw ValidationError("bench is not an identity") }
-            let slug = ShareStore.newSlug()
+            let store = ShareStore(pool: runtime.database, objects: runtime.objects)
+            let expiresAt = Date().addingTimeInterval(3600)
+            let slug = try await store.reserve(job: JobID(), tenant: tenant.id, identity: owner, expiresAt: expiresAt)
             let address = "http://127.0.0.1:\(port)/s/\(slug)"
             let story = Document(
                 identifier: UUID().uuidString.lowercased(), title: "The Lantern Keeper’s Daughter", author: "Mira", cover: try Self.picture(width: 400, height: 600),
                 sections: (1...12).map { DocumentSection(heading: "Part \($0)", blocks: Self.sentences.map(DocumentBlock.paragraph)) })
             let page = WebReaderPage(document: story, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "\(address)/\($0.name)" })
             let files = story.images.map { SharedFile(name: $0.name, contentType: $0.format.mediaType, bytes: $0.data) }
-            try await ShareStore(pool: runtime.database, objects: runtime.objects).publish(
-                slug: slug, job: JobID(), tenant: tenant.id, identity: owner, html: page.html, files: files,
-                expiresAt: Date().addingTimeInterval(3600))
+            try await store.publish(slug: slug, tenant: tenant.id, html: page.html, files: files, expiresAt: expiresAt)
             let api = try await stack.startAPI(namespace: namespace)
             return try await stack.stopping([api]) {
                 let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: concurrency.max() ?? 1))

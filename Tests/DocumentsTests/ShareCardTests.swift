@@ -20,15 +20,15 @@ import Testing
     }
 
     /// Where the free tier's pill is drawn, with a few pixels to spare around it.
-    static func watermarkRegion(_ size: ShareCard.Size) -> (x: Int, y: Int, width: Int, height: Int) {
+    static func watermarkRegion(_ size: ShareCardSize) -> (x: Int, y: Int, width: Int, height: Int) {
         switch size {
         case .landscape: (830, 522, 320, 60)
         case .story: (300, 76, 480, 72)
         }
     }
 
-    @Test(arguments: ShareCard.Size.allCases)
-    func eachSizeIsAPNGOfItsPixelSize(size: ShareCard.Size) async throws {
+    @Test(arguments: ShareCardSize.allCases)
+    func eachSizeIsAPNGOfItsPixelSize(size: ShareCardSize) async throws {
         let card = try Self.storyCard(watermark: true)
         let (png, milliseconds) = try await OwnThread.run("share-card") {
             _ = try card.render(size)  // Fonts and glyphs load on the first card of a process.
@@ -44,8 +44,8 @@ import Testing
 
     /// Each size with and without the free tier's pill, compared with the committed golden picture. With
     /// `KILN_UPDATE_GOLDEN=1` the pictures are written into `Tests/DocumentsTests/Golden` instead, to be looked at.
-    @Test(arguments: ShareCard.Size.allCases, [false, true])
-    func eachSizeMatchesItsGoldenPicture(size: ShareCard.Size, watermark: Bool) async throws {
+    @Test(arguments: ShareCardSize.allCases, [false, true])
+    func eachSizeMatchesItsGoldenPicture(size: ShareCardSize, watermark: Bool) async throws {
         let card = try Self.storyCard(watermark: watermark)
         try await Self.expectGolden("card-\(size.rawValue)\(watermark ? "-free" : "")", card: card, size: size)
     }
@@ -66,8 +66,8 @@ import Testing
         try await Self.expectGolden("card-story-no-cover", card: card, size: .story)
     }
 
-    @Test(arguments: ShareCard.Size.allCases)
-    func theWatermarkChangesOnlyItsPill(size: ShareCard.Size) async throws {
+    @Test(arguments: ShareCardSize.allCases)
+    func theWatermarkChangesOnlyItsPill(size: ShareCardSize) async throws {
         let (free, paid) = try await OwnThread.run("share-card") {
             (try Self.storyCard(watermark: true).render(size), try Self.storyCard(watermark: false).render(size))
         }
@@ -82,25 +82,30 @@ import Testing
     }
 
     @Test func aJPEGCoverOrABrokenPNGIsRefused() throws {
-        // A JPEG's start-of-image and baseline start-of-frame (16×16, three components): enough for DocumentImage.
+        // A JPEG's start-of-image, baseline start-of-frame (16×16, three components) and a start of scan: enough for
+        // DocumentImage, which reads headers only.
         let jpeg = try DocumentImage(baseName: "cover", data: [
             0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10, 0x03,
-            0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01, 0xFF, 0xD9,
+            0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+            0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9,
         ])
         #expect(jpeg.format == .jpeg)
         #expect(throws: DocumentError.unreadableImage("cover.jpg")) {
             try ShareCard(title: "T", summary: "S", cover: jpeg, byline: nil, watermark: false).render(.landscape)
         }
-        // A PNG header with a size and nothing after it.
-        let png = try SampleDocuments.picture("cover", color: ChatColor(0x000000)).data.prefix(33)
-        let truncated = try DocumentImage(baseName: "cover", data: Array(png))
+        // A PNG's signature and header chunk, then a data chunk of garbage (with a wrong checksum) and the end chunk.
+        let header = try SampleDocuments.picture("cover", color: ChatColor(0x000000)).data.prefix(33)
+        let garbage: [UInt8] = [0, 0, 0, 4] + Array("IDAT".utf8) + [1, 2, 3, 4] + [0, 0, 0, 0]
+        let end: [UInt8] = [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
+        let broken = try DocumentImage(baseName: "cover", data: Array(header) + garbage + end)
         #expect(throws: DocumentError.unreadableImage("cover.png")) {
-            try ShareCard(title: "T", summary: "S", cover: truncated, byline: nil, watermark: false).render(.story)
+            try ShareCard(title: "T", summary: "S", cover: broken, byline: nil, watermark: false).render(.story)
         }
     }
 
+
     /// Renders `card` and compares it with `Golden/<name>.png`, or writes it there with `KILN_UPDATE_GOLDEN=1`.
-    static func expectGolden(_ name: String, card: ShareCard, size: ShareCard.Size) async throws {
+    static func expectGolden(_ name: String, card: ShareCard, size: ShareCardSize) async throws {
         let png = try await OwnThread.run("share-card") { try card.render(size) }
         if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDEN"] == "1" {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name).png")

@@ -118,14 +118,20 @@ import Testing
         }
     }
 
-    @Test func anUploadThatIsNotAPictureFailsTheExportForGood() async throws {
+    @Test func anUploadThatIsNotAPictureOrIsTooLargeFailsTheExportForGood() async throws {
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
-            let fake = try await DocumentFixtures.upload(harness, client, Array("not a picture".utf8))
-            let (_, job) = try await DocumentFixtures.run(
-                harness, client, kind: "document.export", input: #"{"format":"pdf","story":\#(DocumentFixtures.story(cover: fake, illustration: nil))}"#)
-            #expect(job["status"]?.stringValue == "dead" || job["status"]?.stringValue == "failed", "\(job)")
-            #expect(job["error"]?["code"]?.stringValue == "upload_not_an_image")
+            // A PNG whose header declares 32767×32767 pixels: 4 GB decoded.
+            var huge = try await DocumentFixtures.picture(color: "blue")
+            huge.replaceSubrange(16..<24, with: [0, 0, 0x7F, 0xFF, 0, 0, 0x7F, 0xFF])
+            for (bytes, code) in [(Array("not a picture".utf8), "upload_not_an_image"), (huge, "image_too_large")] {
+                let upload = try await DocumentFixtures.upload(harness, client, bytes)
+                let (_, job) = try await DocumentFixtures.run(
+                    harness, client, kind: "document.export", input: #"{"format":"pdf","story":\#(DocumentFixtures.story(cover: upload, illustration: nil))}"#)
+                #expect(job["status"]?.stringValue == "failed", "\(job)")
+                #expect(job["error"]?["code"]?.stringValue == code)
+            }
         }
     }
+
 }

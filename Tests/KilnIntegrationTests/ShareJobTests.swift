@@ -18,13 +18,16 @@ import Testing
         return (int(16), int(20))
     }
 
+    /// What the cover's camera wrote into it: never served.
+    static let cameraNotes = "GPS 48.8584 N 2.2945 E, iPhone of user-1"
+
     /// Publishes the three-node story with a JPEG cover and a PNG illustration; returns the result and the two uploads' ids.
     static func publishWithUploads(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = "")
         async throws -> (result: JSONValue, uploads: [String])
     {
-        let cover = try await DocumentFixtures.upload(
-            harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"), contentType: "image/jpeg",
-            identity: identity)
+        let photo = EXIFSegment.inserting(
+            Self.cameraNotes, into: try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"))
+        let cover = try await DocumentFixtures.upload(harness, client, photo, contentType: "image/jpeg", identity: identity)
         let picture = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "orange"), identity: identity)
         let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: picture))\#(extra)}"#
         let (_, job) = try await DocumentFixtures.run(harness, client, kind: "share.publish", input: input, identity: identity)
@@ -103,6 +106,7 @@ import Testing
             let cover = try await Self.get(harness, address + "/cover.jpg")
             #expect(cover.status == 200)
             #expect(cover.header("Content-Type") == "image/jpeg")
+            #expect(!String(decoding: cover.body, as: UTF8.self).contains(Self.cameraNotes), "the cover still carries its EXIF data")
             #expect(try await Self.get(harness, address + "/image-1.png").status == 200)
             #expect(try await Self.get(harness, address + "/secrets.txt").status == 404)
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the provider simulator, the API and the worker in the background; then runs three demo jobs end to
-# end: an echo, a text generation streamed from the simulator, a chat video, a campaign PDF and a published story page. Safe to re-run (the services are restarted on
-# the new build).
+# and key, the provider simulator, the API and the worker in the background; then runs five demo jobs end to
+# end: an echo, a text generation streamed from the simulator, a chat video, a campaign PDF and a published story
+# page. Safe to re-run (the services are restarted on the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
