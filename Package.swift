@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderSimulatorTests",
-            dependencies: ["ProviderSimulator", "CurlClient", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

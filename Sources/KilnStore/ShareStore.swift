@@ -43,7 +43,7 @@ public struct ShareStore: Sendable {
 
     /// Reserves `job`'s page before anything is written, so every file it writes lies under a slug on record (and
     /// revocation, the purge and erasure find it): a new row under a new slug, or the row an earlier attempt of the job
-    /// reserved. The page answers 404 until ``publish(slug:html:files:expiresAt:)``.
+    /// reserved. The page answers 404 until ``publish(slug:tenant:html:files:expiresAt:)``.
     /// - Throws: ``StoreError/Code/alreadyExists`` when the owner revoked the page an earlier attempt published.
     public func reserve(job: JobID, tenant: TenantID, identity: Identity, expiresAt: Date) async throws -> String {
         let slug = try await pool.withTransaction { connection -> (String, Bool)? in

@@ -25,22 +25,12 @@ import Testing
         let png = try PNGEncoder.encode(surface)
         let type = Array("tEXt".utf8)
         let data = Array("Comment\0\(secret)".utf8)
-        let chunk = bigEndian(UInt32(data.count)) + type + data + bigEndian(UInt32(crc32(type + data)))
+        let chunk = bigEndian(UInt32(data.count)) + type + data + bigEndian(ParsedPNG.crc32(type + data))
         // Signature (8) and IHDR (4 + 4 + 13 + 4) first.
         return Array(png[0..<33]) + chunk + png[33...]
     }
 
     static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-
-    /// PNG's CRC-32, written out so the test does not lean on the code it checks.
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
-    }
 
     @Test func aJPEGLosesItsEXIFAndStillDecodes() async throws {
         let original = try await Self.jpegWithEXIF()

@@ -11,13 +11,6 @@ import Testing
 /// `share.card` and `share.publish` through the API and a worker, and the web reader serving what was published: to
 /// anyone with the address, until it expires or its owner revokes it, and nothing else of the owner's.
 @Suite struct ShareJobTests {
-    /// The width and height a PNG's header gives.
-    static func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
-        guard bytes.count > 24, bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) else { return nil }
-        func int(_ offset: Int) -> Int { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
-        return (int(16), int(20))
-    }
-
     /// What the cover's camera wrote into it: never served.
     static let cameraNotes = "GPS 48.8584 N 2.2945 E, iPhone of user-1"
 
@@ -59,7 +52,7 @@ import Testing
                     let card = try await DocumentFixtures.artifact(harness, client, id, name, into: directory.path)
                     #expect(card.contentType == "image/png")
                     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: card.path)))
-                    #expect(Self.pngSize(bytes).map { $0 == size } == true, "\(name) is not \(size)")
+                    #expect(ParsedPNG(bytes).map { ($0.width, $0.height) == size } == true, "\(name) is not \(size)")
                 }
                 let landscape = (directory.path as NSString).appendingPathComponent("card-landscape.png")
                 landscapes[tier] = try #require(Picture(png: landscape))
@@ -102,7 +95,7 @@ import Testing
             let card = try await Self.get(harness, address + "/card.png")
             #expect(card.status == 200)
             #expect(card.header("Content-Type") == "image/png")
-            #expect(Self.pngSize(card.body).map { $0 == (1200, 630) } == true)
+            #expect(ParsedPNG(card.body).map { ($0.width, $0.height) == (1200, 630) } == true)
             let cover = try await Self.get(harness, address + "/cover.jpg")
             #expect(cover.status == 200)
             #expect(cover.header("Content-Type") == "image/jpeg")

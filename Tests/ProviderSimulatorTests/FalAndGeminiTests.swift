@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import RenderingFixtures
 import Testing
 
 @Suite("fal.ai queue and Gemini")

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import RenderingFixtures
 import Testing
 
 @testable import ProviderSimulator

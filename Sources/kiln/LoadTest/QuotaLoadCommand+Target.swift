@@ -84,10 +84,13 @@ extension QuotaLoadCommand {
         await Task { try? await step() }.value
     }
 
+    /// Polls `/readyz` for up to a minute: on two cores busy with other work, a fresh process can take many seconds to
+    /// start answering.
     private func waitUntilReady(_ url: String, log: String) async throws {
         let client = try HTTPClient()
         defer { client.shutdown() }
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
             if let response = try? await client.execute(HTTPRequest(method: "GET", url: "\(url)/readyz")), response.status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }

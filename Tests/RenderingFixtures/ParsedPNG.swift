@@ -1,13 +1,11 @@
-import Foundation
-
 /// A PNG read back by the tests' own code: chunk framing, CRC-32 and the IHDR size.
-struct ParsedPNG {
-    var width: Int
-    var height: Int
-    var chunkTypes: [String]
-    var crcsValid: Bool
+public struct ParsedPNG {
+    public var width: Int
+    public var height: Int
+    public var chunkTypes: [String]
+    public var crcsValid: Bool
 
-    init?(_ bytes: [UInt8]) {
+    public init?(_ bytes: [UInt8]) {
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
         func be32(_ offset: Int) -> UInt32 { bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) } }
         var offset = 8
@@ -35,7 +33,7 @@ struct ParsedPNG {
     }
 
     /// Bitwise CRC-32 (no table), so it does not share code or shortcuts with the encoder under test.
-    static func crc32(_ data: [UInt8]) -> UInt32 {
+    public static func crc32(_ data: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in data {
             crc ^= UInt32(byte)
