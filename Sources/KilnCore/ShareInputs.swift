@@ -14,6 +14,9 @@ public struct ShareCardInput: KindInput {
     public let summary: String?
     public let sizes: [ShareCardSize]?
 
+    /// The longest summary a card (and a published page's card) takes.
+    public static let maxSummaryCharacters = 500
+
     public init(story: StoryPath, summary: String? = nil, sizes: [ShareCardSize]? = nil) {
         self.story = story
         self.summary = summary
@@ -22,7 +25,7 @@ public struct ShareCardInput: KindInput {
 
     public func validate() throws {
         try story.validate(field: "input.story")
-        try InputError.checkLength(summary, field: "input.summary", maximum: 500)
+        try InputError.checkLength(summary, field: "input.summary", maximum: Self.maxSummaryCharacters)
         if let sizes, sizes.isEmpty || Set(sizes).count != sizes.count {
             throw InputError(field: "input.sizes", reason: "must name each size at most once, and at least one")
         }
@@ -54,7 +57,7 @@ public struct SharePublishInput: KindInput {
 
     public func validate() throws {
         try story.validate(field: "input.story")
-        try InputError.checkLength(summary, field: "input.summary", maximum: 500)
+        try InputError.checkLength(summary, field: "input.summary", maximum: ShareCardInput.maxSummaryCharacters)
         if let expiresInDays, !(1...Self.maxDays).contains(expiresInDays) {
             throw InputError(field: "input.expires_in_days", reason: "must be 1–\(Self.maxDays)")
         }

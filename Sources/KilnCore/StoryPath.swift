@@ -23,7 +23,6 @@ public struct StoryPath: Codable, Sendable, Equatable {
     public let nodes: [Node]
 
     public static let maxNodes = 500
-    public static let maxNodeCharacters = 20_000
     public static let maxImages = 50
 
     public init(title: String, author: String? = nil, language: String? = nil, cover: String? = nil, nodes: [Node]) {
@@ -39,15 +38,15 @@ public struct StoryPath: Codable, Sendable, Equatable {
 
     /// Checks every field, naming the first one out of range under `field` ("input.story").
     func validate(field: String) throws {
-        try InputError.checkLength(title, field: "\(field).title", maximum: 200)
+        try InputError.checkLength(title, field: "\(field).title", maximum: StoryTextLimits.title)
         try InputError.checkLength(author, field: "\(field).author", maximum: 200)
         try DocumentLanguage.validate(language, field: "\(field).language")
         guard (1...Self.maxNodes).contains(nodes.count) else {
             throw InputError(field: "\(field).nodes", reason: "must hold 1–\(Self.maxNodes) nodes")
         }
         for (index, node) in nodes.enumerated() {
-            try InputError.checkLength(node.title, field: "\(field).nodes[\(index)].title", maximum: 200)
-            try InputError.checkLength(node.text, field: "\(field).nodes[\(index)].text", maximum: Self.maxNodeCharacters)
+            try InputError.checkLength(node.title, field: "\(field).nodes[\(index)].title", maximum: StoryTextLimits.title)
+            try InputError.checkLength(node.text, field: "\(field).nodes[\(index)].text", maximum: StoryTextLimits.nodeText)
         }
         try UploadReference.validate(cover, field: "\(field).cover")
         for (index, node) in nodes.enumerated() { try UploadReference.validate(node.image, field: "\(field).nodes[\(index)].image") }

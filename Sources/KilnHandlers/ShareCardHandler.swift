@@ -24,7 +24,9 @@ public struct ShareCardHandler: JobHandler {
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
         let input = try job.input(as: ShareCardInput.self)
         let watermark = policies.admittedAtLowestTier(job)
-        let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, uploads: uploads, job: job, workDirectory: workDirectory)
+        let cover = input.story.cover
+        let images = try await DocumentImages([cover].compactMap { $0 }, cover: cover, of: job, uploads: uploads)
+        let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, images: images, workDirectory: workDirectory)
         var artifacts: [JSONValue] = []
         for size in input.sizes ?? ShareCardSize.allCases {
             let png = try await DocumentFailure.translating { try await OwnThread.run("share-card") { try card.render(size) } }
@@ -37,10 +39,10 @@ public struct ShareCardHandler: JobHandler {
 
     /// The card of a reading path: its title, its cover (as PNG), the summary (the first paragraph when none is given)
     /// and a byline with the author and the path's length.
+    /// - Parameter images: the path's pictures, already read, the cover among them when it has one.
     static func card(
-        for story: StoryPath, summary: String?, watermark: Bool, uploads: UploadStore, job: ClaimedJob, workDirectory: String
+        for story: StoryPath, summary: String?, watermark: Bool, images: DocumentImages, workDirectory: String
     ) async throws -> ShareCard {
-        let images = try await DocumentImages([story.cover].compactMap { $0 }, cover: story.cover, of: job, uploads: uploads)
         var cover: DocumentImage?
         if let image = images[story.cover] {
             cover = try await DocumentFailure.translating { try await OwnThread.run("share-card-cover") { try CoverPicture.png(image, in: workDirectory) } }

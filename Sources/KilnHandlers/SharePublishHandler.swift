@@ -33,7 +33,7 @@ public struct SharePublishHandler: JobHandler {
         let images = try await DocumentImages(story.imageIDs, cover: story.cover, of: job, uploads: uploads)
         let document = Document(story: story, identifier: job.id.rawValue, images: images)
         let card = try await ShareCardHandler.card(
-            for: story, summary: input.summary, watermark: policies.admittedAtLowestTier(job), uploads: uploads, job: job, workDirectory: workDirectory)
+            for: story, summary: input.summary, watermark: policies.admittedAtLowestTier(job), images: images, workDirectory: workDirectory)
 
         let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
         // The slug is on record before any file is written; a retried attempt publishes under the one the first reserved.
