@@ -2,12 +2,21 @@ public import KilnCore
 public import KilnQueue
 import Foundation
 import KilnStore
+import Synchronization
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
 public struct JobContext: Sendable {
     let queue: JobQueue
     let artifacts: ArtifactStore
     public let job: ClaimedJob
+    /// Whether this attempt has streamed text yet.
+    private let streamed = StreamMark()
+
+    init(queue: JobQueue, artifacts: ArtifactStore, job: ClaimedJob) {
+        self.queue = queue
+        self.artifacts = artifacts
+        self.job = job
+    }
 
     /// Reports progress in `0...1`, with an optional short message.
     public func progress(_ fraction: Double, message: String? = nil) async throws {
@@ -18,8 +27,11 @@ public struct JobContext: Sendable {
     }
 
     /// Streams a piece of generated text to the job's listeners; `choice` tells apart the answers of a job that asked
-    /// for several (it is left out for the first).
+    /// for several (it is left out for the first). The first text of a retried attempt is preceded by a `retract`
+    /// (reason `retry`): what an earlier attempt streamed before it failed is withdrawn, so a listener that follows the
+    /// rule "after a retract, drop what you showed" never shows the text twice.
     public func delta(_ text: String, choice: Int = 0) async throws {
+        if job.attempt > 1, streamed.markFirst() { try await retract(reason: "retry") }
         var fields: [String: JSONValue] = ["text": .string(text)]
         if choice > 0 { fields["choice"] = .number(Double(choice)) }
         try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt)
@@ -39,5 +51,18 @@ public struct JobContext: Sendable {
             throw JobFailure.retryable(code: "lease_lost", message: "this attempt no longer holds the job")
         }
         _ = try await artifacts.save(job: job.id, tenant: job.tenant, attempt: job.attempt, name: name, contentType: contentType, bytes: bytes)
+    }
+}
+
+/// Set once, by the first text an attempt streams.
+private final class StreamMark: Sendable {
+    private let marked = Mutex(false)
+
+    /// True for the first call only.
+    func markFirst() -> Bool {
+        marked.withLock { marked in
+            defer { marked = true }
+            return !marked
+        }
     }
 }

@@ -111,6 +111,27 @@ import Testing
         }
     }
 
+    @Test func aRetryAfterAStreamBrokeMidwayWithdrawsWhatTheFailedAttemptStreamed() async throws {
+        try await Harness.with { harness in
+            try await Self.startProviders(harness, deltaInterval: .milliseconds(1))
+            try await harness.startAPI()
+            let client = try await harness.tenant("acme")
+            // The first answer breaks off after ten events, some text among them (the count of two includes the moderation call
+            // that judges the prompt first); the retried attempt gets a whole one.
+            let prompt = "A short poem. [[fault: stream_error; after_events=10; times=2; key=\(UUID())]]"
+            let id = try await harness.submit(Self.generate(prompt), as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            try #require(job["status"]?.stringValue == "succeeded", "\(job)")
+            let events = try await APITests.events(harness, id, client, after: nil)
+            let retraction = try #require(events.lastIndex { $0.type == "retract" }, "the retried attempt withdrew nothing")
+            #expect(JSONValue.parse(events[retraction].data)?["reason"]?.stringValue == "retry")
+            #expect(events[..<retraction].contains { $0.type == "delta" }, "the broken attempt streamed before it failed")
+            // What stands after the retraction is exactly the answer, as an app that drops withdrawn text shows it.
+            let shown = events[retraction...].filter { $0.type == "delta" }.compactMap { JSONValue.parse($0.data)?["text"]?.stringValue }.joined()
+            #expect(shown == job["result"]?["text"]?.stringValue)
+        }
+    }
+
     @Test func aRequestTheProviderRefusesFailsTheJobWithTheProvidersReason() async throws {
         try await Harness.with { harness in
             try await Self.startProviders(harness, deltaInterval: .milliseconds(1))
