@@ -61,7 +61,8 @@ import Testing
 
             // Read the event stream as it arrives: when the first delta is in, the job must still be running.
             let request = try harness.request("GET", "/v1/jobs/\(id)/events", as: client)
-            let response = try await harness.http.stream(request, timeout: .seconds(30))
+            // The whole job streams through this one request: bounded like every wait on a job (Harness.awaitFinished).
+            let response = try await harness.http.stream(request, timeout: .seconds(120))
             var parser = ServerSentEventParser()
             var deltas: [String] = []
             var stateAtFirstDelta: String?

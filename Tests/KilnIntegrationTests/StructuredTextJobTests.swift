@@ -227,7 +227,7 @@ import Testing
             let client = try await harness.tenant("talevonia")
             let outcome = try await Self.run("text.continue", try Self.json(Self.continueInput), harness: harness, client: client)
             #expect(outcome.job["status"]?.stringValue == "succeeded", "\(outcome.job)")
-            #expect(outcome.result?["repaired"] == .bool(true))
+            #expect(outcome.result?["repaired"] == .bool(true), "\(outcome.job) \(outcome.events)")
             let continuations = try #require(outcome.result?["continuations"]?.arrayValue)
             #expect(continuations.count == 3)
             for (index, continuation) in continuations.enumerated() {
