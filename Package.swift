@@ -43,6 +43,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Safe Swift over each C library; no domain types.
+        // Child processes started with posix_spawn (Foundation's Process.run crashes now and then on Linux, see SpawnedProcess).
+        .target(name: "CSpawning"),
+        .target(
+            name: "Spawning",
+            dependencies: ["CSpawning"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ConnectionPooling",
             dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
@@ -164,7 +171,7 @@ let package = Package(
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
-            dependencies: ["CPangoCairo", "KilnCore", "Drawing"],
+            dependencies: ["CPangoCairo", "KilnCore", "Drawing", "Spawning"],
             swiftSettings: hotLoopSettings
         ),
         // Documents and sharing: one document model written as PDF, DOCX, EPUB and text; share cards; the web reader page.
@@ -194,6 +201,7 @@ let package = Package(
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
                 "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo", "Documents", "KilnPrivacy",
+                "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -244,14 +252,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SpawningTests",
+            dependencies: ["Spawning"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CurlClientTests",
-            dependencies: ["CurlClient"],
+            dependencies: ["CurlClient", "Spawning"],
             swiftSettings: swiftSettings
         ),
         // moto's S3 server with signature checks, shared by the S3 client's, the stores' and the integration tests.
         .target(
             name: "S3Fixtures",
-            dependencies: ["S3Client", "CurlClient"],
+            dependencies: ["S3Client", "CurlClient", "Spawning"],
             path: "Tests/S3Fixtures",
             exclude: ["moto_server.py"],
             swiftSettings: swiftSettings
@@ -278,7 +291,7 @@ let package = Package(
         // What the video, document and web reader tests check pictures and files with: command-line tools, pictures.
         .target(
             name: "RenderingFixtures",
-            dependencies: ["CPangoCairo"],
+            dependencies: ["CPangoCairo", "Spawning"],
             path: "Tests/RenderingFixtures",
             swiftSettings: hotLoopSettings
         ),
@@ -304,7 +317,7 @@ let package = Package(
             dependencies: [
                 "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
-                "RenderingFixtures",
+                "RenderingFixtures", "Spawning",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

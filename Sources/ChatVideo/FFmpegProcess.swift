@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Spawning
 import Synchronization
 
 /// A running `ffmpeg` (or another program) that reads what we write to its stdin: its stdout goes to `/dev/null`, its
@@ -20,7 +21,7 @@ public final class FFmpegProcess: Sendable {
         public let cpuSeconds: Double
     }
 
-    private let pid: pid_t
+    private let child: SpawnedProcess
     /// The temporary file the child's stderr goes to. Its name is removed as soon as it is created, so it holds no
     /// space once this descriptor and the child's are closed, even if the worker crashes.
     private let logDescriptor: Int32
@@ -28,47 +29,28 @@ public final class FFmpegProcess: Sendable {
 
     private struct State {
         /// The write end of the child's stdin; nil once ``finish()`` closed it.
-        var input: Int32?
+        var input: FileHandle?
         /// Set by ``kill()``, so errors say "killed" rather than "crashed".
         var killRequested = false
-        /// Set once the child is reaped; its pid may belong to another process from then on.
-        var termination: Termination?
-    }
-
-    private struct Termination {
-        /// The raw status from `wait4`.
-        let status: Int32
-        let usage: Usage
     }
 
     /// Starts `executable`, looked up on `PATH` unless it contains a slash, with `arguments` after its name.
     public init(arguments: [String], executable: String = "ffmpeg") throws {
         _ = Self.brokenPipesIgnored
         let log = try Self.makeLogFile()
-        let spawned: (pid: pid_t, input: Int32)
         do {
-            spawned = try Self.spawnLock.withLock { _ throws(FFmpegError) in
-                try Self.spawn(executable: executable, arguments: arguments, stderr: log)
-            }
+            child = try SpawnedProcess([executable] + arguments, stdin: .pipe, stdout: .null, stderr: .descriptor(log))
         } catch {
             close(log)
-            throw error
+            throw FFmpegError(kind: .launch, message: error.description)
         }
-        self.pid = spawned.pid
         self.logDescriptor = log
-        self.state = Mutex(State(input: spawned.input))
+        self.state = Mutex(State(input: child.input))
     }
 
     deinit {
         self.state.withLock { state in
-            if let input = state.input {
-                close(input)
-            }
-            if state.termination == nil {
-                Glibc.kill(self.pid, SIGKILL)
-                var status: Int32 = 0
-                while wait4(self.pid, &status, 0, nil) < 0 && errno == EINTR {}
-            }
+            try? state.input?.close()
         }
         close(self.logDescriptor)
     }
@@ -78,7 +60,7 @@ public final class FFmpegProcess: Sendable {
     /// Throws ``FFmpegError/Kind/killed`` after ``kill()``, and ``FFmpegError/Kind/brokenPipe`` when the program
     /// stopped reading (it exited or crashed); ``finish()`` then says how it ended.
     public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        let (input, killed) = self.state.withLock { ($0.input, $0.killRequested) }
+        let (input, killed) = self.state.withLock { ($0.input?.fileDescriptor, $0.killRequested) }
         if killed {
             throw FFmpegError.killedWhileRunning
         }
@@ -112,17 +94,12 @@ public final class FFmpegProcess: Sendable {
     /// otherwise, or ``FFmpegError/Kind/killed`` after ``kill()``. Calling it again gives the same answer.
     public func finish() throws -> Usage {
         self.state.withLock { state in
-            if let input = state.input {
-                close(input)
-                state.input = nil
-            }
+            try? state.input?.close()
+            state.input = nil
         }
-        let termination = try self.waitForTermination()
-        let status = termination.status
-        let signal = status & 0x7F
-        if signal == 0 {
-            let exitStatus = (status >> 8) & 0xFF
-            guard exitStatus != 0 else { return termination.usage }
+        let termination = child.waitUntilExit()
+        if let exitStatus = termination.exitStatus {
+            guard exitStatus != 0 else { return Usage(peakMemoryBytes: termination.peakMemoryBytes, cpuSeconds: termination.cpuSeconds) }
             throw FFmpegError(
                 kind: .failed,
                 message: "the program exited with status \(exitStatus)",
@@ -130,6 +107,7 @@ public final class FFmpegProcess: Sendable {
                 log: self.logTail()
             )
         }
+        let signal = termination.signal ?? 0
         if signal == SIGKILL && self.state.withLock({ $0.killRequested }) {
             throw FFmpegError(kind: .killed, message: "the program was killed", signal: Int(signal), log: self.logTail())
         }
@@ -138,41 +116,8 @@ public final class FFmpegProcess: Sendable {
 
     /// Sends SIGKILL unless the program has already been reaped. Safe from any thread, any number of times.
     public func kill() {
-        self.state.withLock { state in
-            // Under the lock, `termination == nil` means the pid is still ours: reaping takes this lock too.
-            guard state.termination == nil else { return }
-            state.killRequested = true
-            Glibc.kill(self.pid, SIGKILL)
-        }
-    }
-
-    /// Waits for the child to exit without holding the lock, so ``kill()`` stays possible while we wait, then reaps it.
-    ///
-    /// `waitid` with `WNOWAIT` leaves the exited child a zombie, which keeps its pid; the pid is only released by the
-    /// `wait4` under the lock, so ``kill()`` can never signal a process that has since taken the same pid.
-    private func waitForTermination() throws -> Termination {
-        if let termination = self.state.withLock({ $0.termination }) {
-            return termination
-        }
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(self.pid), &info, WEXITED | WNOWAIT) != 0 {
-            guard errno == EINTR else { throw FFmpegError.system("waitid") }
-        }
-        return try self.state.withLock { state throws(FFmpegError) in
-            if let termination = state.termination {
-                return termination
-            }
-            var status: Int32 = 0
-            var usage = rusage()
-            while wait4(self.pid, &status, 0, &usage) < 0 {
-                guard errno == EINTR else { throw FFmpegError.system("wait4") }
-            }
-            let cpu = usage.ru_utime.seconds + usage.ru_stime.seconds
-            // Linux counts ru_maxrss in kilobytes.
-            let termination = Termination(status: status, usage: Usage(peakMemoryBytes: usage.ru_maxrss * 1024, cpuSeconds: cpu))
-            state.termination = termination
-            return termination
-        }
+        self.state.withLock { $0.killRequested = true }
+        child.signal(SIGKILL)
     }
 
     /// The last lines of the program's stderr, read from the end of the log file without disturbing the child's
@@ -190,67 +135,13 @@ public final class FFmpegProcess: Sendable {
     }
 
     /// Creates the stderr log in the temporary directory and removes its name at once: the file lives as long as its
-    /// descriptors. `O_CLOEXEC` keeps it out of children spawned by other threads; ours gets it as its stderr.
+    /// descriptors. `O_CLOEXEC` keeps it out of children spawned by other threads; ours gets a copy as its stderr.
     private static func makeLogFile() throws(FFmpegError) -> Int32 {
         let path = "\(FileManager.default.temporaryDirectory.path)/kiln-ffmpeg-\(UUID().uuidString).log"
         let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FFmpegError.system("open \(path)", kind: .launch) }
         unlink(path)
         return descriptor
-    }
-
-    /// Held while a stdin pipe is created and its child spawned. Glibc's `pipe2`, which would make the pipe
-    /// close-on-exec atomically, is not visible to Swift, and a pipe is only marked close-on-exec a moment after
-    /// `pipe`: a child spawned by another export in that moment would inherit our write end and keep it open, and
-    /// our ffmpeg would then never see the end of its input. (Foundation's `Process` closes inherited descriptors in
-    /// its children, so only our own spawns need the lock.)
-    private static let spawnLock = Mutex(())
-
-    /// Starts the child with a new pipe as its stdin and returns its pid and the pipe's write end.
-    private static func spawn(executable: String, arguments: [String], stderr: Int32) throws(FFmpegError) -> (pid: pid_t, input: Int32) {
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { throw FFmpegError.system("pipe", kind: .launch) }
-        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-        defer { close(readEnd) }
-        guard fcntl(readEnd, F_SETFD, FD_CLOEXEC) == 0, fcntl(writeEnd, F_SETFD, FD_CLOEXEC) == 0 else {
-            let error = FFmpegError.system("fcntl", kind: .launch)
-            close(writeEnd)
-            throw error
-        }
-
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copy, so the child keeps exactly these three descriptors.
-        posix_spawn_file_actions_adddup2(&actions, readEnd, STDIN_FILENO)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, stderr, STDERR_FILENO)
-
-        // The child starts with default signal handling and nothing blocked, whatever the worker did to its own: an
-        // inherited "ignore SIGPIPE" or a blocked SIGTERM would change how ffmpeg ends.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var allSignals = sigset_t()
-        sigfillset(&allSignals)
-        posix_spawnattr_setsigdefault(&attributes, &allSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { environment.forEach { free($0) } }
-
-        var pid: pid_t = 0
-        let result = posix_spawnp(&pid, executable, &actions, &attributes, argv, environment)
-        guard result == 0 else {
-            close(writeEnd)
-            throw FFmpegError(kind: .launch, message: "cannot start \(executable): \(String(cString: strerror(result)))")
-        }
-        return (pid, writeEnd)
     }
 
     /// A write to a pipe whose reader has gone raises SIGPIPE, which kills the whole worker by default. Ignored, the
@@ -267,11 +158,5 @@ extension FFmpegError {
     fileprivate static func system(_ call: String, kind: Kind = .system) -> Self {
         let code = errno
         return FFmpegError(kind: kind, message: "\(call) failed: \(String(cString: strerror(code))) (errno \(code))")
-    }
-}
-
-extension timeval {
-    fileprivate var seconds: Double {
-        Double(self.tv_sec) + Double(self.tv_usec) / 1_000_000
     }
 }

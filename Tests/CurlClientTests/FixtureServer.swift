@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import Spawning
 
 /// `Fixtures/server.py` on a free loopback port, owned by one test.
 final class FixtureServer {
@@ -8,21 +9,17 @@ final class FixtureServer {
     }
 
     let port: Int
-    private let process = Process()
-    /// The server exits when this pipe closes, so it cannot outlive the test process either.
-    private let input = Pipe()
+    /// The server exits when its stdin closes, so it cannot outlive the test process either.
+    private let process: SpawnedProcess
 
     init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/server.py")
-        let output = Pipe()
-        self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        self.process.arguments = ["python3", script.path, "0"]
-        self.process.standardInput = self.input
-        self.process.standardOutput = output
-        try self.process.run()
+        self.process = try SpawnedProcess(["python3", script.path, "0"], stdin: .pipe, stdout: .pipe)
+        // The process was started with a pipe for each.
+        guard let output = self.process.output else { throw StartError(message: "the server has no stdout") }
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             guard !chunk.isEmpty else { throw StartError(message: "server.py exited before printing its port") }
             line.append(chunk)
         }
@@ -38,7 +35,7 @@ final class FixtureServer {
 
     /// Closes the server's stdin, which ends it at once; nothing waits, so no test thread blocks.
     func stop() {
-        try? self.input.fileHandleForWriting.close()
+        try? self.process.input?.close()
     }
 
     /// Stops the server and waits until its port is closed.

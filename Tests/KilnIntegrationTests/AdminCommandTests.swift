@@ -2,24 +2,25 @@ import Foundation
 import KilnCore
 import KilnQueue
 import KilnStore
+import Spawning
 import Testing
 
 /// The operator's `kiln` subcommands, run as a process against the test's namespace and schema.
 @Suite struct AdminCommandTests {
     static func kiln(_ harness: Harness, _ arguments: [String]) async throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = try TestServers.kilnExecutable
-        process.arguments = arguments + [
-            "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
-            "--schema", harness.schema, "--object-root", harness.objects.root.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        // Polled rather than waitUntilExit(), which blocks a thread of the small test pool.
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        return (process.terminationStatus, String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        // Both streams go to one file, read once the command has exited: a pipe nobody read while waiting could fill up.
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-command-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        let process = try SpawnedProcess(
+            [try TestServers.kilnExecutable.path] + arguments + [
+                "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
+                "--schema", harness.schema, "--object-root", harness.objects.root.path,
+            ], stdout: .descriptor(handle.fileDescriptor), stderr: .descriptor(handle.fileDescriptor))
+        let termination = await process.exit()
+        return (termination.shellStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }
 
     @Test func tenantsKeysAndTheDeadLetterSetFromTheCommandLine() async throws {

@@ -4,6 +4,7 @@ import KilnCore
 import KilnHandlers
 import KilnPolicy
 import KilnWorker
+import RenderingFixtures
 import Synchronization
 import Testing
 
@@ -76,7 +77,7 @@ import Testing
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-\(id).mp4").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
                 FileManager.default.createFile(atPath: path, contents: Data(video.response.body))
-                lastFrames[tier] = try Self.lastFrame(of: path)
+                lastFrames[tier] = try await Self.lastFrame(of: path)
             }
             // The mark sits in the lower right of the messages (above the input bar, which starts at y 666 in 1:1 with
             // the keyboard), over the white background: darker there on the free video.
@@ -114,15 +115,10 @@ import Testing
     }
 
     /// The last frame of the video at `path`, 1080×1080 RGB.
-    static func lastFrame(of path: String) throws -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-sseof", "-0.1", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let bytes = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    static func lastFrame(of path: String) async throws -> [UInt8] {
+        let bytes = try await Command.run([
+            "ffmpeg", "-v", "error", "-sseof", "-0.1", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-",
+        ])
         try #require(bytes.count == 1080 * 1080 * 3, "ffmpeg gave \(bytes.count) bytes")
         return Array(bytes)
     }

@@ -5,6 +5,7 @@ import KilnStore
 import KilnWorker
 import RedisClient
 import ServiceLifecycle
+import Spawning
 import Testing
 
 /// A Redis of the test's own (AOF on, as deployed), restarted under the queue: accepted jobs survive.
@@ -13,20 +14,15 @@ import Testing
         let port = Int.random(in: 20_000..<30_000)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-redis-\(UUID().uuidString.prefix(8))")
 
-        private var process: Process?
+        private var process: SpawnedProcess?
 
         func start() async throws {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
-                "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            self.process = process
+            process = try SpawnedProcess(
+                [
+                    "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
+                    "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
+                ], stdout: .null, stderr: .null)
             var configuration = RedisConfiguration()
             configuration.port = port
             for _ in 0..<100 {
@@ -36,8 +32,7 @@ import Testing
             throw TestFailure("redis-server did not start on \(port)")
         }
 
-        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd. (Not SIGTERM: the test
-        /// process may ignore it, and a child inherits that.)
+        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
         func stop() async throws {
             guard let process else { return }
             var configuration = RedisConfiguration()
@@ -46,13 +41,12 @@ import Testing
             for _ in 0..<250 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
             self.process = nil
             if process.isRunning {
-                kill(process.processIdentifier, SIGKILL)
+                process.signal(SIGKILL)
                 throw TestFailure("redis-server on \(port) did not shut down")
             }
         }
 
         deinit {
-            if let process, process.isRunning { kill(process.processIdentifier, SIGKILL) }
             try? FileManager.default.removeItem(at: directory)
         }
     }

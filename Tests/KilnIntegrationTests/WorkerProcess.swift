@@ -1,27 +1,24 @@
 import Foundation
 import KilnStore
+import Spawning
 import Testing
 
 /// A `kiln worker` process on the harness's namespace and schema, for tests that kill or stop it.
 final class WorkerProcess {
-    private let process = Process()
+    private let process: SpawnedProcess
     let id: String
 
     init(_ harness: Harness, grace: Double = 10) throws {
         id = "process-\(UUID().uuidString.prefix(6))"
-        process.executableURL = try TestServers.kilnExecutable
-        process.arguments = [
-            "worker", "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
-            "--schema", harness.schema, "--object-root", harness.objects.root.path,
+        process = try SpawnedProcess([
+            try TestServers.kilnExecutable.path, "worker", "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL,
+            "--namespace", harness.namespace, "--schema", harness.schema, "--object-root", harness.objects.root.path,
             "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path, "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ], stdout: .null, stderr: .null)
     }
 
     func kill(_ signal: Int32) {
-        Foundation.kill(process.processIdentifier, signal)
+        process.signal(signal)
     }
 
     /// Waits for the process to exit; false when it is still running after `limit`.
@@ -29,9 +26,5 @@ final class WorkerProcess {
         let deadline = ContinuousClock.now + limit
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return !process.isRunning
-    }
-
-    deinit {
-        if process.isRunning { kill(SIGKILL) }
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import Spawning
 
 /// Command-line tools the tests check videos and documents with (ffprobe, pdftotext, epubcheck, chromium, …).
 public enum Command {
@@ -11,25 +12,18 @@ public enum Command {
         defer { try? FileManager.default.removeItem(at: errors) }
         let (output, status) = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, Int32), any Error>) in
             Thread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = command
-                let stdout = Pipe()
-                process.standardOutput = stdout
-                let stderr: FileHandle
                 do {
                     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                    stderr = try FileHandle(forWritingTo: errors)
-                    process.standardError = stderr
-                    try process.run()
+                    let stderr = try FileHandle(forWritingTo: errors)
+                    defer { try? stderr.close() }
+                    let process = try SpawnedProcess(command, stdout: .pipe, stderr: .descriptor(stderr.fileDescriptor))
+                    // The process was started with a pipe for its stdout.
+                    let output = try process.output?.readToEnd() ?? Data()
+                    let termination = process.waitUntilExit()
+                    continuation.resume(returning: (output, termination.shellStatus))
                 } catch {
                     continuation.resume(throwing: error)
-                    return
                 }
-                let output = stdout.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                try? stderr.close()
-                continuation.resume(returning: (output, process.terminationStatus))
             }.start()
         }
         guard status == 0 else {

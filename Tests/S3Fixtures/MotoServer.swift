@@ -1,6 +1,7 @@
 public import CurlClient
 public import Foundation
 public import S3Client
+import Spawning
 
 /// moto's S3 server (`moto_server.py` beside this file) on a free loopback port, owned by one test, with moto's
 /// signature and IAM checks on from the first request.
@@ -19,21 +20,17 @@ public final class MotoServer {
     public let port: Int
     public let accessKey: String
     public let secretKey: String
-    private let process = Process()
-    /// The server exits when this pipe closes, so it cannot outlive the test process either.
-    private let input = Pipe()
+    /// The server exits when its stdin closes, so it cannot outlive the test process either.
+    private let process: SpawnedProcess
 
     public init() throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("moto_server.py")
-        let output = Pipe()
-        self.process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        self.process.arguments = ["python3", script.path]
-        self.process.standardInput = self.input
-        self.process.standardOutput = output
-        try self.process.run()
+        self.process = try SpawnedProcess(["python3", script.path], stdin: .pipe, stdout: .pipe)
+        // The process was started with a pipe for each.
+        guard let output = self.process.output else { throw StartError(message: "the server has no stdout") }
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.availableData
             guard !chunk.isEmpty else {
                 throw StartError(message: "moto_server.py exited before announcing its port; run deploy/local/install-deps.sh for moto[server]")
             }
@@ -56,7 +53,7 @@ public final class MotoServer {
 
     /// Closes the server's stdin, which ends it at once.
     public func stop() {
-        try? self.input.fileHandleForWriting.close()
+        try? self.process.input?.close()
     }
 }
 

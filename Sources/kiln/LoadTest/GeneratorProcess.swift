@@ -1,4 +1,5 @@
 import Foundation
+import Spawning
 
 /// A generator process of `kiln loadtest quota`, spoken to one line at a time: it says `ready` once its connections are
 /// open, and `done <wave>` after each `go <wave>`. Sending `go` to every process only once all have said `done` to
@@ -6,30 +7,30 @@ import Foundation
 final class GeneratorProcess {
     let index: Int
     let logPath: String
-    private let process = Process()
-    private let commands = Pipe()
+    private let process: SpawnedProcess
+    private let commands: FileHandle
     private var answers: AsyncStream<String>.AsyncIterator
 
     init(index: Int, arguments: [String], environment: [String: String], logPath: String) throws {
         self.index = index
         self.logPath = logPath
-        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        process.arguments = arguments
-        process.environment = environment
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = commands
-        answers = output.fileHandleForReading.readLines().makeAsyncIterator()
-        try process.run()
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        defer { try? log.close() }
+        process = try SpawnedProcess(
+            [URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path] + arguments, environment: environment, stdin: .pipe,
+            stdout: .pipe, stderr: .descriptor(log.fileDescriptor))
+        // Both exist: the process was started with a pipe for each.
+        guard let input = process.input, let output = process.output else { throw LoadRunError("generator \(index) has no pipes") }
+        commands = input
+        answers = output.readLines().makeAsyncIterator()
     }
 
     /// Seconds of CPU the process has used so far.
-    var cpuSeconds: Double { ProcessCPU.seconds(pid: process.processIdentifier) }
+    var cpuSeconds: Double { ProcessCPU.seconds(pid: process.pid) }
 
     func send(_ command: String) throws {
-        try commands.fileHandleForWriting.write(contentsOf: Data("\(command)\n".utf8))
+        try commands.write(contentsOf: Data("\(command)\n".utf8))
     }
 
     /// Waits for the process's next line and checks that it is `answer`.
@@ -47,13 +48,8 @@ final class GeneratorProcess {
     /// to exit; false when it failed. A cancelled run does not wait for the wave: the process is terminated.
     func stop() async -> Bool {
         try? send("stop")
-        try? commands.fileHandleForWriting.close()
-        if Task.isCancelled { process.terminate() }
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return process.terminationStatus == 0
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
+        try? commands.close()
+        if Task.isCancelled { process.signal(SIGTERM) }
+        return await process.exit().succeeded
     }
 }
