@@ -172,7 +172,9 @@ final class ClassRunner: Sendable {
             return retry(job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"))
         case (.failure(let error), nil):
             guard let failure = error as? JobFailure else {
-                logger.warning("handler threw an untyped error", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)"])
+                // The error's own words go to the operator's log only; the job's owner sees the generic failure below.
+                logger.warning(
+                    "handler threw an untyped error", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)", "error": "\(error)"])
                 return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"))
             }
             return retry(job, failure)
