@@ -12,18 +12,15 @@ final class FixtureServer {
     /// The server exits when its stdin closes, so it cannot outlive the test process either.
     private let process: SpawnedProcess
 
-    init() throws {
+    init() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/server.py")
         self.process = try SpawnedProcess(["python3", script.path, "0"], stdin: .pipe, stdout: .pipe)
         // The process was started with a pipe for each.
         guard let output = self.process.output else { throw StartError(message: "the server has no stdout") }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.availableData
-            guard !chunk.isEmpty else { throw StartError(message: "server.py exited before printing its port") }
-            line.append(chunk)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        // Read on a thread of its own, not one of the few threads every test's async work shares.
+        var lines = output.readLines().makeAsyncIterator()
+        guard let line = await lines.next() else { throw StartError(message: "server.py exited before printing its port") }
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw StartError(message: "server.py printed no port")
         }
         self.port = port
@@ -52,7 +49,7 @@ func withFixture(
     configuration: HTTPClientConfiguration = .init(),
     _ body: (FixtureServer, HTTPClient) async throws -> Void
 ) async throws {
-    let server = try FixtureServer()
+    let server = try await FixtureServer()
     defer { server.stop() }
     let client = try HTTPClient(configuration: configuration)
     defer { client.shutdown() }

@@ -170,7 +170,7 @@ struct HTTPClientTests {
     }
 
     @Test func connectionRefusedIsAConnectError() async throws {
-        let server = try FixtureServer()
+        let server = try await FixtureServer()
         let url = server.url("/echo")
         try await server.stopAndWait()
         let client = try HTTPClient()

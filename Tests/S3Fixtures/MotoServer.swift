@@ -23,20 +23,18 @@ public final class MotoServer {
     /// The server exits when its stdin closes, so it cannot outlive the test process either.
     private let process: SpawnedProcess
 
-    public init() throws {
+    public init() async throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("moto_server.py")
         self.process = try SpawnedProcess(["python3", script.path], stdin: .pipe, stdout: .pipe)
         // The process was started with a pipe for each.
         guard let output = self.process.output else { throw StartError(message: "the server has no stdout") }
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.availableData
-            guard !chunk.isEmpty else {
-                throw StartError(message: "moto_server.py exited before announcing its port; run deploy/local/install-deps.sh for moto[server]")
-            }
-            line.append(chunk)
+        // Read on a thread of its own: Python takes seconds to start on a loaded machine, too long to hold one of the few
+        // threads every test's async work shares.
+        var lines = output.readLines().makeAsyncIterator()
+        guard let line = await lines.next() else {
+            throw StartError(message: "moto_server.py exited before announcing its port; run deploy/local/install-deps.sh for moto[server]")
         }
-        let announcement = try JSONDecoder().decode(Announcement.self, from: line)
+        let announcement = try JSONDecoder().decode(Announcement.self, from: Data(line.utf8))
         self.port = announcement.port
         self.accessKey = announcement.accessKey
         self.secretKey = announcement.secretKey
@@ -59,7 +57,7 @@ public final class MotoServer {
 
 /// Runs `body` with a fresh moto server, an HTTP client and an S3 client whose bucket exists, and stops them afterwards.
 public func withMoto(_ body: (MotoServer, HTTPClient, S3ObjectClient) async throws -> Void) async throws {
-    let server = try MotoServer()
+    let server = try await MotoServer()
     defer { server.stop() }
     let http = try HTTPClient()
     defer { http.shutdown() }

@@ -4,6 +4,7 @@ import KilnCore
 import KilnPolicy
 import LoadTesting
 import RedisClient
+import Spawning
 
 /// One generator process of `kiln loadtest quota`, which starts several: it expands the run's plan, and for each wave
 /// the parent releases sends its share with many requests in flight, appending every decision to its decisions file.

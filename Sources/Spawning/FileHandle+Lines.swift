@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 
 extension FileHandle {
     /// The lines read from this handle until it ends, read on a thread of their own: a blocking read must not hold one of
     /// the few threads of Swift's cooperative pool.
-    func readLines() -> AsyncStream<String> {
+    public func readLines() -> AsyncStream<String> {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
         let thread = Thread {
             var pending: [UInt8] = []
