@@ -76,6 +76,9 @@ import Testing
                             stateAtFirstDelta = job?["status"]?.stringValue
                         }
                         deltas.append(text)
+                    } else if event.event == "retract" {
+                        // An attempt that lost its lease on a loaded machine is retried; the app drops what it showed.
+                        deltas = []
                     } else if event.event == "status", data?["state"]?.stringValue == "succeeded" {
                         finalResult = data?["result"]
                         break events
