@@ -22,7 +22,8 @@ public final class SpawnedProcess: Sendable {
         case null
         /// A descriptor of ours, for example an open file; the child gets a copy, the caller keeps and closes it.
         case descriptor(Int32)
-        /// A new pipe: our end is ``SpawnedProcess/input`` for stdin, ``SpawnedProcess/output`` for stdout.
+        /// A new pipe: our end is ``SpawnedProcess/input`` for stdin, ``SpawnedProcess/output`` for stdout (stderr cannot
+        /// be one: a file or `/dev/null` serves it).
         case pipe
     }
 
@@ -60,6 +61,7 @@ public final class SpawnedProcess: Sendable {
         stderr: Stream = .inherit
     ) throws(SpawnError) {
         guard let executable = command.first else { throw SpawnError("no program to start") }
+        if case .pipe = stderr { throw SpawnError("stderr cannot be a pipe: give it a file") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
