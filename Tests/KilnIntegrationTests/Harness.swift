@@ -196,6 +196,14 @@ final class Harness: Sendable {
     }
 
     /// Runs `body` with a fresh harness and always tears it down.
+    /// Leases of a minute, for tests that count what one attempt did (its provider calls, what it withdrew): a loaded
+    /// machine can hold a worker past the default lease of 5 seconds, and the attempt would then run again.
+    static var minuteLeases: QueueConfiguration {
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .seconds(60)
+        return configuration
+    }
+
     static func with(_ configuration: QueueConfiguration = QueueConfiguration(), _ body: (Harness) async throws -> Void) async throws {
         let harness = try await Harness(queueConfiguration: configuration)
         do {

@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func aRefusedAnswerIsWithdrawnAndGeneratedOnceMore() async throws {
-        try await Harness.with { harness in
+        try await Harness.with(Harness.minuteLeases) { harness in
             // Every second moderation call is flagged: the input passes, the first answer does not, the second does.
             let scenario = SimulatorScenario(rules: [.init(route: "openai.moderations", fault: "flagged", every: 2)])
             try await Self.startProviders(harness, deltaInterval: .milliseconds(1), scenario: scenario)

@@ -220,7 +220,7 @@ import Testing
     }
 
     @Test func aMalformedAnswerIsRepairedOnce() async throws {
-        try await Harness.with { harness in
+        try await Harness.with(Harness.minuteLeases) { harness in
             let scenario = SimulatorScenario(rules: [.init(route: "anthropic.messages", fault: "invalid_json", times: 1)])
             try await ProviderJobTests.startProviders(harness, deltaInterval: .milliseconds(1), scenario: scenario)
             try await harness.startAPI()
@@ -253,7 +253,7 @@ import Testing
     }
 
     @Test func aContinuationTheSafetyFilterRefusesIsWithdrawnAndWrittenOnceMore() async throws {
-        try await Harness.with { harness in
+        try await Harness.with(Harness.minuteLeases) { harness in
             // Every second moderation call is flagged: the input passes, the first answer does not, the second does.
             let scenario = SimulatorScenario(rules: [.init(route: "openai.moderations", fault: "flagged", every: 2)])
             try await ProviderJobTests.startProviders(harness, deltaInterval: .milliseconds(1), scenario: scenario)
