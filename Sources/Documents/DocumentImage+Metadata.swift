@@ -11,10 +11,6 @@ extension DocumentImage {
         }
     }
 
-    private static func bigEndian(_ data: [UInt8], _ offset: Int, _ count: Int) -> Int {
-        data[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
-    }
-
     private static func strippingJPEGMetadata(_ data: [UInt8]) -> [UInt8]? {
         var kept: [UInt8] = [0xFF, 0xD8]
         var offset = 2

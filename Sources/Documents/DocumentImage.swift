@@ -37,11 +37,8 @@ public struct DocumentImage: Sendable, Equatable {
     }
 
     private static func header(of data: [UInt8]) -> (Format, Int, Int)? {
-        func bigEndian(_ offset: Int, _ count: Int) -> Int {
-            data[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
-        }
         if data.count >= 24, data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            return (.png, bigEndian(16, 4), bigEndian(20, 4))
+            return (.png, bigEndian(data, 16, 4), bigEndian(data, 20, 4))
         }
         guard data.count >= 4, data[0] == 0xFF, data[1] == 0xD8 else { return nil }
         // Walk the JPEG's segments to the first start-of-frame marker (SOF0–SOF15 but DHT, JPG and DAC).
@@ -51,10 +48,15 @@ public struct DocumentImage: Sendable, Equatable {
             let marker = data[offset + 1]
             if marker == 0xFF { offset += 1; continue }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
-                return (.jpeg, bigEndian(offset + 7, 2), bigEndian(offset + 5, 2))
+                return (.jpeg, bigEndian(data, offset + 7, 2), bigEndian(data, offset + 5, 2))
             }
-            offset += 2 + bigEndian(offset + 2, 2)
+            offset += 2 + bigEndian(data, offset + 2, 2)
         }
         return nil
+    }
+
+    /// The `count` bytes at `offset`, read as an unsigned big-endian number (PNG and JPEG headers are big-endian).
+    static func bigEndian(_ data: [UInt8], _ offset: Int, _ count: Int) -> Int {
+        data[offset..<offset + count].reduce(0) { $0 << 8 | Int($1) }
     }
 }
