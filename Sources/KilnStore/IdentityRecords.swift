@@ -34,7 +34,7 @@ public struct IdentityRecords: Sendable {
         let jobs = ids.map(\.rawValue)
         var erased = ErasedRecords()
         for job in jobs {
-            erased.objects += try await deleteAll(under: "tenants/\(tenant)/jobs/\(job)")
+            erased.objects += try await objects.deleteAll(under: "tenants/\(tenant)/jobs/\(job)")
         }
         let uploadPaths = try await pool.query(
             "SELECT path FROM uploads WHERE tenant_id = $1 AND identity = $2", [tenant.rawValue, identity.rawValue]
@@ -44,7 +44,7 @@ public struct IdentityRecords: Sendable {
         let shares = try await pool.query(
             "SELECT slug FROM shares WHERE tenant_id = $1 AND identity = $2", [tenant.rawValue, identity.rawValue]
         ).map { try $0.decode("slug", as: String.self) }
-        for slug in shares { erased.objects += try await deleteAll(under: "tenants/\(tenant)/shares/\(slug)") }
+        for slug in shares { erased.objects += try await objects.deleteAll(under: ShareStore.folder(of: slug, tenant: tenant)) }
 
         let tenantID = tenant.rawValue
         let subject = identity.rawValue
@@ -75,7 +75,7 @@ public struct IdentityRecords: Sendable {
         let known = Set(uploadPaths)
         for path in rows.artifactPaths + rows.uploadPaths where !known.contains(path) { try await objects.delete(path) }
         // Files a publishing attempt wrote in between.
-        for slug in shares { erased.objects += try await deleteAll(under: "tenants/\(tenant)/shares/\(slug)") }
+        for slug in shares { erased.objects += try await objects.deleteAll(under: ShareStore.folder(of: slug, tenant: tenant)) }
         erased.jobs = ids
         erased.artifacts = rows.artifactPaths.count
         erased.uploads = rows.uploadPaths.count
@@ -88,13 +88,6 @@ public struct IdentityRecords: Sendable {
                 "erased.objects": "\(erased.objects)",
             ])
         return erased
-    }
-
-    /// Deletes every object under `directory`; returns how many there were.
-    private func deleteAll(under directory: String) async throws -> Int {
-        let paths = try await objects.list(under: directory)
-        for path in paths { try await objects.delete(path) }
-        return paths.count
     }
 }
 

@@ -68,7 +68,7 @@ public struct RecordPurge: Sendable {
                 try $0.decode("job_id", as: JobID.self).rawValue
             })
         for job in jobs where !remaining.contains(job) {
-            for path in try await objects.list(under: "tenants/\(tenant)/jobs/\(job)") { try await objects.delete(path) }
+            try await objects.deleteAll(under: "tenants/\(tenant)/jobs/\(job)")
         }
         logger.debug("artifacts purged", metadata: ["tenant.id": "\(tenant)", "purge.count": "\(deleted)"])
         return expired.count

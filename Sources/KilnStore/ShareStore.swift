@@ -68,7 +68,7 @@ public struct ShareStore: Sendable {
     public func publish(slug: String, tenant: TenantID, html: String, files: [SharedFile], expiresAt: Date) async throws {
         var stored: [(name: String, contentType: String, path: String)] = []
         for file in files {
-            let path = "tenants/\(tenant)/shares/\(slug)/\(file.name)"
+            let path = "\(Self.folder(of: slug, tenant: tenant))/\(file.name)"
             _ = try await objects.write(file.bytes, to: path)
             stored.append((file.name, file.contentType, path))
         }
@@ -142,10 +142,15 @@ public struct ShareStore: Sendable {
         return true
     }
 
-    /// Deletes a page's files — every object under its folder, listed rather than taken from the rows, so that a file
-    /// an interrupted attempt wrote goes too — then their rows and the page, and marks the row's files removed.
+    /// The folder a page's files are stored under.
+    static func folder(of slug: String, tenant: TenantID) -> String {
+        "tenants/\(tenant)/shares/\(slug)"
+    }
+
+    /// Deletes a page's files — every object under its folder, so that a file an interrupted attempt wrote goes too —
+    /// then their rows and the page, and marks the row's files removed.
     func takeDown(_ slug: String, tenant: TenantID) async throws {
-        for path in try await objects.list(under: "tenants/\(tenant)/shares/\(slug)") { try await objects.delete(path) }
+        try await objects.deleteAll(under: Self.folder(of: slug, tenant: tenant))
         try await pool.withTransaction { connection in
             _ = try connection.execute("DELETE FROM share_files WHERE slug = $1", [slug])
             _ = try connection.execute("UPDATE shares SET html = NULL, files_removed = true WHERE slug = $1", [slug])
