@@ -62,12 +62,11 @@ final class SharePageCache: Sendable {
 
     /// Drops `slug`'s page and keeps it out for `ttl`: it is being revoked.
     func forget(_ slug: String) {
-        let until = ContinuousClock.now + ttl
         let now = ContinuousClock.now
         state.withLock { state in
             state.remove(slug)
             if state.forgotten.count >= 1_000 { state.forgotten = state.forgotten.filter { $0.value > now } }
-            state.forgotten[slug] = until
+            state.forgotten[slug] = now + ttl
         }
     }
 }
