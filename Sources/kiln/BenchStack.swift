@@ -1,5 +1,4 @@
 import ArgumentParser
-import CurlClient
 import Foundation
 import KilnCore
 import KilnStore
@@ -29,14 +28,7 @@ struct BenchStack {
     /// Starts an API node on ``port`` and returns once it answers `/readyz`.
     func startAPI(namespace: String) async throws -> ChildProcess {
         let api = try ChildProcess(childArguments("api", namespace: namespace) + ["--port", String(port)], logTo: "\(logDirectory)/bench-api.log")
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        for _ in 0..<100 {
-            if let response = try? await client.execute(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/readyz")), response.status == 200 {
-                return api
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        if try await APIReadiness.wait(for: "http://127.0.0.1:\(port)", within: .seconds(10), every: .milliseconds(100)) { return api }
         await api.stop()
         throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
     }

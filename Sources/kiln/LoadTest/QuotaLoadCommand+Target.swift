@@ -1,5 +1,4 @@
 import ArgumentParser
-import CurlClient
 import Foundation
 import KilnCore
 import KilnQueue
@@ -63,7 +62,10 @@ extension QuotaLoadCommand {
                 "--object-root", options.objectRoot, "--schema", options.schema, "--port", String(port), "--policies", policies,
             ], logTo: "\(logDirectory)/api.log")
         do {
-            try await waitUntilReady(url, log: "\(logDirectory)/api.log")
+            // Up to a minute: on two cores busy with other work, a fresh process can take many seconds to start answering.
+            guard try await APIReadiness.wait(for: url, within: .seconds(60), every: .milliseconds(50)) else {
+                throw LoadRunError("the API node did not become ready at \(url); see \(logDirectory)/api.log")
+            }
             let value = try await body(LoadTarget(
                 decider: .api(url: url, key: key), description: "API \(url) started here (namespace \(options.namespace), no worker)",
                 apiProcess: api, redis: runtime.redis))
@@ -82,18 +84,5 @@ extension QuotaLoadCommand {
     /// must not hide the error that stopped the run.
     static func despiteCancellation(_ step: @escaping @Sendable () async throws -> Void) async {
         await Task { try? await step() }.value
-    }
-
-    /// Polls `/readyz` for up to a minute: on two cores busy with other work, a fresh process can take many seconds to
-    /// start answering.
-    private func waitUntilReady(_ url: String, log: String) async throws {
-        let client = try HTTPClient()
-        defer { client.shutdown() }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let response = try? await client.execute(HTTPRequest(method: "GET", url: "\(url)/readyz")), response.status == 200 { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw LoadRunError("the API node did not become ready at \(url); see \(log)")
     }
 }
