@@ -15,6 +15,8 @@ final class RedisScriptRegistry: Sendable {
     }
 
     /// Runs every call in one round trip; a call that met `NOSCRIPT` did not run, so it is loaded and run again alone.
+    /// Calls behind it that another client had loaded already ran, so after a flush or restart the calls can run out
+    /// of order once: a pipeline must tolerate that (the queue's settle-then-claim then only claims fewer jobs).
     func run(_ calls: [RedisScriptCall], on connection: RedisConnection) throws -> [RedisValue] {
         var commands: [[String]] = []
         commands.reserveCapacity(calls.count)

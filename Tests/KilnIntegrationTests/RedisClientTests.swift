@@ -36,14 +36,18 @@ import Testing
         try await redis.close()
     }
 
+    /// On a Redis of its own: a flush on the shared server would make the other suites' pipelines meet `NOSCRIPT`.
     @Test func scriptsAreReloadedAfterAFlush() async throws {
-        let redis = try Self.pool()
+        let server = PrivateRedis()
+        try await server.start()
+        let redis = RedisPool(configuration: server.configuration)
         let script = RedisScript(name: "test-add", source: "return tonumber(ARGV[1]) + tonumber(ARGV[2])")
         try await redis.load([script])
         #expect(try await redis.evaluate(script, keys: [], arguments: ["2", "3"]).int == 5)
         try await redis.send(["SCRIPT", "FLUSH"])
         #expect(try await redis.evaluate(script, keys: [], arguments: ["4", "5"]).int == 9)
         try await redis.close()
+        try await server.stop()
     }
 
     @Test func aBlockingCommandReturnsWhenItsTimeoutPasses() async throws {

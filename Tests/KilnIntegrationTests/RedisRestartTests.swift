@@ -5,58 +5,14 @@ import KilnStore
 import KilnWorker
 import RedisClient
 import ServiceLifecycle
-import Spawning
 import Testing
 
-/// A Redis of the test's own (AOF on, as deployed), restarted under the queue: accepted jobs survive.
+/// A Redis of the test's own (``PrivateRedis``), restarted under the queue: accepted jobs survive.
 @Suite struct RedisRestartTests {
-    final class PrivateRedis {
-        let port = Int.random(in: 20_000..<30_000)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-redis-\(UUID().uuidString.prefix(8))")
-
-        private var process: SpawnedProcess?
-
-        func start() async throws {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            process = try SpawnedProcess(
-                [
-                    "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
-                    "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
-                ], stdout: .null, stderr: .null)
-            var configuration = RedisConfiguration()
-            configuration.port = port
-            for _ in 0..<100 {
-                if (try? RedisConnection(configuration: configuration).send(["PING"])) != nil { return }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            throw TestFailure("redis-server did not start on \(port)")
-        }
-
-        /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
-        func stop() async throws {
-            guard let process else { return }
-            var configuration = RedisConfiguration()
-            configuration.port = port
-            _ = try? RedisConnection(configuration: configuration).send(["SHUTDOWN"])
-            for _ in 0..<250 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-            self.process = nil
-            if process.isRunning {
-                process.signal(SIGKILL)
-                throw TestFailure("redis-server on \(port) did not shut down")
-            }
-        }
-
-        deinit {
-            try? FileManager.default.removeItem(at: directory)
-        }
-    }
-
     @Test func aRestartLosesNoAcceptedJob() async throws {
         let redis = PrivateRedis()
         try await redis.start()
-        var configuration = RedisConfiguration()
-        configuration.port = redis.port
-        let pool = RedisPool(configuration: configuration)
+        let pool = RedisPool(configuration: redis.configuration)
         let queue = try JobQueue(redis: pool, blockingRedis: pool)
         try await queue.prepare()
         var accepted: Set<JobID> = []
@@ -91,8 +47,7 @@ extension RedisRestartTests {
     @Test func aWorkerRidesOutARedisRestart() async throws {
         let redis = PrivateRedis()
         try await redis.start()
-        var configuration = RedisConfiguration()
-        configuration.port = redis.port
+        var configuration = redis.configuration
         configuration.connectTimeout = .milliseconds(200)
         let pool = RedisPool(configuration: configuration)
         try await Harness.with { harness in
