@@ -28,7 +28,7 @@ public struct CampaignState: Codable, Sendable, Equatable {
     }
 
     public struct NPC: Codable, Sendable, Equatable {
-        public enum Attitude: String, Codable, Sendable, CaseIterable {
+        public enum Attitude: String, Codable, Sendable, InputChoice {
             case friendly, neutral, hostile
         }
 

@@ -22,7 +22,7 @@ public struct CampaignStateUpdate: Codable, Sendable, Equatable {
     }
 
     /// How combat moves on: from no combat to `none` or `started`, from combat to `ongoing` or `ended`.
-    public enum CombatStatus: String, Codable, Sendable, CaseIterable {
+    public enum CombatStatus: String, Codable, Sendable, InputChoice {
         case none, started, ongoing, ended
 
         public var isActive: Bool { self == .started || self == .ongoing }

@@ -108,7 +108,7 @@ public struct ChatCharacter: Codable, Sendable, Equatable {
     }
 }
 
-public enum ChatSide: String, Codable, Sendable {
+public enum ChatSide: String, Codable, Sendable, InputChoice {
     case left, right
 }
 
@@ -169,7 +169,7 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
 }
 
 /// The seed's three formats, by aspect ratio.
-public enum ChatVideoFormat: String, Codable, Sendable, CaseIterable {
+public enum ChatVideoFormat: String, Codable, Sendable, InputChoice {
     /// 1080×1920, TikTok, Reels, Shorts.
     case portrait = "9:16"
     /// 1080×1080, Instagram.
@@ -187,7 +187,7 @@ public enum ChatVideoFormat: String, Codable, Sendable, CaseIterable {
 }
 
 /// Seconds per typed character; the pause after a message is ten times that.
-public enum ChatTypingSpeed: String, Codable, Sendable, CaseIterable {
+public enum ChatTypingSpeed: String, Codable, Sendable, InputChoice {
     case slow, normal, fast
 
     public var secondsPerCharacter: Double {
@@ -199,12 +199,12 @@ public enum ChatTypingSpeed: String, Codable, Sendable, CaseIterable {
     }
 }
 
-public enum ChatTheme: String, Codable, Sendable, CaseIterable {
+public enum ChatTheme: String, Codable, Sendable, InputChoice {
     case imessage, whatsapp, messenger, discord
 }
 
 /// Constant frame rate (every frame encoded; what every player and editor accepts) or variable (only the frames that
 /// change, each shown as long as it lasts; smaller and about twice as fast to make).
-public enum ChatFrameRate: String, Codable, Sendable {
+public enum ChatFrameRate: String, Codable, Sendable, InputChoice {
     case constant, variable
 }

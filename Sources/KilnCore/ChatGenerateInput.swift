@@ -1,16 +1,16 @@
 /// `chat.generate`: ChatTale's AI story — a prompt, genre, mood and length → a conversation between two characters
 /// that `video.chat_export` takes unchanged.
 public struct ChatGenerateInput: KindInput, Equatable {
-    public enum Genre: String, Codable, Sendable, CaseIterable {
+    public enum Genre: String, Codable, Sendable, InputChoice {
         case drama, comedy, romance, horror, mystery
     }
 
-    public enum Mood: String, Codable, Sendable, CaseIterable {
+    public enum Mood: String, Codable, Sendable, InputChoice {
         case funny, dramatic, scary, romantic
     }
 
     /// How many messages, as the app's length picker offers them.
-    public enum Length: String, Codable, Sendable, CaseIterable {
+    public enum Length: String, Codable, Sendable, InputChoice {
         case short, medium, long
 
         public var messages: ClosedRange<Int> {

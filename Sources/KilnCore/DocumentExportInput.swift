@@ -1,5 +1,5 @@
 /// The files `document.export` writes.
-public enum DocumentFormat: String, Codable, Sendable, CaseIterable {
+public enum DocumentFormat: String, Codable, Sendable, InputChoice {
     case pdf, docx, epub, txt
 
     public var contentType: String {

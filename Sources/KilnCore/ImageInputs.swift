@@ -1,5 +1,5 @@
 /// The shapes an image may have.
-public enum ImageAspectRatio: String, Codable, Sendable, CaseIterable {
+public enum ImageAspectRatio: String, Codable, Sendable, InputChoice {
     case square = "1:1"
     case portrait = "3:4"
     case landscape = "4:3"
@@ -24,7 +24,7 @@ public enum ImageAspectRatio: String, Codable, Sendable, CaseIterable {
 
 /// Style presets of the apps' image screens (Veramo's "Cartoon, Dreamy, …", Talevonia's illustration styles). The
 /// first four are every tier's; the others are Talevonia's "better styles" of its Pro tier.
-public enum ImageStyle: String, Codable, Sendable, CaseIterable {
+public enum ImageStyle: String, Codable, Sendable, InputChoice {
     case cartoon, dreamy, watercolor, storybook
     case anime, oilPainting = "oil_painting", cinematic, pixelArt = "pixel_art"
 

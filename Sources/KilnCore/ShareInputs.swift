@@ -1,5 +1,5 @@
 /// The sizes of Talevonia's share card.
-public enum ShareCardSize: String, Codable, Sendable, CaseIterable {
+public enum ShareCardSize: String, Codable, Sendable, InputChoice {
     /// 1200×630: link previews (Open Graph), posts.
     case landscape
     /// 1080×1920: Instagram and TikTok stories.

@@ -16,6 +16,18 @@ import Testing
         #expect(error?.field == field)
     }
 
+    @Test(arguments: [
+        ("chat.generate", #"{"prompt":"a heist","genre":"western","mood":"funny","length":"short"}"#, "input.genre",
+         #"must be one of drama, comedy, romance, horror, mystery, not "western""#),
+        ("document.export", #"{"format":"odt"}"#, "input.format", #"must be one of pdf, docx, epub, txt, not "odt""#),
+    ])
+    func anUnknownWordNamesTheWordsAccepted(kind name: String, input: String, field: String, reason: String) throws {
+        let kind = try #require(JobKindCatalog.standard[name])
+        let error = #expect(throws: InputError.self) { try kind.admit(#require(JSONValue.parse(input))) }
+        #expect(error?.field == field)
+        #expect(error?.reason == reason)
+    }
+
     @Test func inputMayShortenButNotLengthenTheDeadline() throws {
         let kind = try #require(JobKindCatalog.standard["diag.sleep"])
         #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))).deadline == .seconds(2))
