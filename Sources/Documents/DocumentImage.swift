@@ -27,7 +27,10 @@ public struct DocumentImage: Sendable, Equatable {
         guard let (format, width, height) = Self.header(of: data), width > 0, height > 0 else {
             throw DocumentError.unreadableImage(baseName)
         }
-        guard width * height <= Self.maxPixels else { throw DocumentError.imageTooLarge(baseName) }
+        // Each side first: a PNG's may be up to 2³² − 1, and their product would overflow.
+        guard width <= Self.maxPixels, height <= Self.maxPixels, width * height <= Self.maxPixels else {
+            throw DocumentError.imageTooLarge(baseName)
+        }
         guard let stripped = Self.strippingMetadata(data, format: format) else { throw DocumentError.unreadableImage(baseName) }
         self.name = "\(baseName).\(format.fileExtension)"
         self.format = format
