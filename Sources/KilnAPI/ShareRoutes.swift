@@ -46,7 +46,8 @@ struct ShareRoutes<Context: RequestContext> {
         case .live(let file):
             var headers = Self.commonHeaders
             headers[.contentType] = file.contentType
-            headers[.cacheControl] = "public, max-age=60"
+            // The reader's browser may keep a picture it showed; a shared cache must not serve it after a revocation.
+            headers[.cacheControl] = "private, max-age=60"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
         case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
         case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
@@ -56,11 +57,12 @@ struct ShareRoutes<Context: RequestContext> {
     @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
         let caller = try await authenticator.caller(of: request)
         let slug = try context.parameters.require("slug")
-        // Before the revocation, so that no read racing it can keep the page in memory after it.
+        // Before the revocation and after it: a read racing a slow revocation cannot keep the page in memory after it.
         cache.forget(slug)
         guard try await dependencies.shares.revoke(slug, tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "share_not_found", "this identity published no page at that address")
         }
+        cache.forget(slug)
         return Response(status: .noContent)
     }
 
@@ -77,8 +79,9 @@ struct ShareRoutes<Context: RequestContext> {
         var headers = commonHeaders
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.contentSecurityPolicy] = contentSecurityPolicy
-        // A live page may be cached briefly; a revocation must show at once everywhere else.
-        headers[.cacheControl] = status == .ok ? "public, max-age=60" : "no-store"
+        // A live page is asked for again each time (the API answers it from memory), so a revocation or the expiry
+        // shows at once everywhere; what ended is not kept at all.
+        headers[.cacheControl] = status == .ok ? "no-cache" : "no-store"
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

@@ -41,7 +41,9 @@ public struct SharePublishHandler: JobHandler {
         let address = "\(publicURL)/s/\(slug)"
         let (html, cardPNG) = try await DocumentFailure.translating {
             try await OwnThread.run("share-publish") {
-                let page = WebReaderPage(document: document, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "\(address)/\($0.name)" })
+                // The link preview's addresses must be whole; the page's own pictures go by path, so they show on any
+                // domain the API answers on, and on the next one.
+                let page = WebReaderPage(document: document, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "/s/\(slug)/\($0.name)" })
                 return (page.html, try card.render(.landscape))
             }
         }

@@ -18,8 +18,8 @@ import Testing
     static func publishWithUploads(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = "")
         async throws -> (result: JSONValue, uploads: [String])
     {
-        let photo = EXIFSegment.inserting(
-            Self.cameraNotes, into: try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"))
+        let taken = try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg")
+        let photo = CameraMetadata.appendingPicture(Self.cameraNotes, to: CameraMetadata.insertingEXIF(Self.cameraNotes, into: taken))
         let cover = try await DocumentFixtures.upload(harness, client, photo, contentType: "image/jpeg", identity: identity)
         let picture = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "orange"), identity: identity)
         let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: picture))\#(extra)}"#
@@ -78,11 +78,15 @@ import Testing
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
             #expect(page.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
+            // Asked for again each time, so a revocation shows at once; no shared cache keeps a picture.
+            #expect(page.header("Cache-Control") == "no-cache")
             let html = String(decoding: page.body, as: UTF8.self)
             for expected in ["The Lantern Keeper", "Élodie climbed the stairs.", #"property="og:image" content="\#(address)/card.png""#] {
                 #expect(html.contains(expected), "the page has no \(expected)")
             }
             #expect(html.contains(DocumentFixtures.tricky))
+            // Pictures by path, so a page published before a change of domain still shows them.
+            #expect(html.contains(#"src="/s/\#(slug)/cover.jpg""#))
             #expect(!html.lowercased().contains("<script"))
             for secret in ["user-1", client.tenant.id.rawValue, "tenants/"] + uploads {
                 #expect(!html.contains(secret), "the page shows its owner's \(secret)")
@@ -95,11 +99,12 @@ import Testing
             let card = try await Self.get(harness, address + "/card.png")
             #expect(card.status == 200)
             #expect(card.header("Content-Type") == "image/png")
+            #expect(card.header("Cache-Control")?.hasPrefix("private") == true)
             #expect(ParsedPNG(card.body).map { ($0.width, $0.height) == (1200, 630) } == true)
             let cover = try await Self.get(harness, address + "/cover.jpg")
             #expect(cover.status == 200)
             #expect(cover.header("Content-Type") == "image/jpeg")
-            #expect(!String(decoding: cover.body, as: UTF8.self).contains(Self.cameraNotes), "the cover still carries its EXIF data")
+            #expect(!String(decoding: cover.body, as: UTF8.self).contains(Self.cameraNotes), "the cover still carries what the camera wrote")
             #expect(try await Self.get(harness, address + "/image-1.png").status == 200)
             #expect(try await Self.get(harness, address + "/secrets.txt").status == 404)
 
