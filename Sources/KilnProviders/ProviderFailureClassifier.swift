@@ -98,15 +98,15 @@ public struct ProviderFailureClassifier: Sendable {
 
     /// `retry-after-ms` (milliseconds, fractions allowed) first, then `retry-after` as seconds or as an HTTP-date.
     static func retryAfter(_ headers: HTTPHeaders, now: Date) -> Duration? {
-        if let text = headers["retry-after-ms"], let milliseconds = Double(text), milliseconds >= 0 {
-            return .milliseconds(milliseconds)
+        if let text = headers["retry-after-ms"], let milliseconds = Double(text), let wait = ProviderWait.milliseconds(milliseconds) {
+            return wait
         }
         guard let text = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(text) {
-            return seconds >= 0 ? .seconds(seconds) : nil
+            return ProviderWait.milliseconds(seconds * 1000)
         }
         guard let date = httpDate(text) else { return nil }
-        return .seconds(max(0, date.timeIntervalSince(now)))
+        return ProviderWait.milliseconds(max(0, date.timeIntervalSince(now)) * 1000)
     }
 
     private static func httpDate(_ text: String) -> Date? {
@@ -173,9 +173,9 @@ private struct ErrorBody {
     /// Gemini's `google.rpc.RetryInfo`: `{"@type": "…RetryInfo", "retryDelay": "22s"}`.
     private static func retryDelay(_ detail: JSONValue) -> Duration? {
         guard case .object(let fields) = detail, case .string(let text) = fields["retryDelay"], text.hasSuffix("s"),
-            let seconds = Double(text.dropLast()), seconds >= 0
+            let seconds = Double(text.dropLast())
         else { return nil }
-        return .seconds(seconds)
+        return ProviderWait.milliseconds(seconds * 1000)
     }
 
     /// Gemini's `google.rpc.QuotaFailure` naming a per-day quota (`…PerDay…` in a violation's `quotaId`).

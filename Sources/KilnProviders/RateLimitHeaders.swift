@@ -13,7 +13,7 @@ public enum RateLimitHeaders {
             if headers["anthropic-ratelimit-\(dimension)-remaining"].flatMap(Int.init) == 0,
                 let reset = headers["anthropic-ratelimit-\(dimension)-reset"].flatMap(Self.rfc3339)
             {
-                waits.append(.seconds(max(0, reset.timeIntervalSince(now))))
+                waits.append(ProviderWait.milliseconds(max(0, reset.timeIntervalSince(now)) * 1000) ?? .zero)
             }
             if headers["x-ratelimit-remaining-\(dimension)"].flatMap(Int.init) == 0,
                 let reset = headers["x-ratelimit-reset-\(dimension)"].flatMap(Self.goDuration)
@@ -28,9 +28,9 @@ public enum RateLimitHeaders {
         (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 
-    /// A Go `time.Duration` as OpenAI writes it: `1h2m3.5s`, `6m0s`, `20ms`, `1.5s`.
+    /// A Go `time.Duration` as OpenAI writes it: `1h2m3.5s`, `6m0s`, `20ms`, `1.5s` (at most ``ProviderWait/longest``).
     static func goDuration(_ text: String) -> Duration? {
-        var total = Duration.zero
+        var milliseconds = 0.0
         var number = ""
         var rest = Substring(text)
         guard !rest.isEmpty else { return nil }
@@ -40,20 +40,20 @@ public enum RateLimitHeaders {
                 rest = rest.dropFirst()
                 continue
             }
-            let unit: Duration
+            let unit: Double
             if rest.hasPrefix("ms") {
-                unit = .milliseconds(1)
+                unit = 1
                 rest = rest.dropFirst(2)
             } else if rest.hasPrefix("h") || rest.hasPrefix("m") || rest.hasPrefix("s") {
-                unit = rest.first == "h" ? .seconds(3600) : rest.first == "m" ? .seconds(60) : .seconds(1)
+                unit = rest.first == "h" ? 3_600_000 : rest.first == "m" ? 60_000 : 1000
                 rest = rest.dropFirst()
             } else {
                 return nil
             }
             guard let value = Double(number) else { return nil }
-            total += unit * value
+            milliseconds += unit * value
             number = ""
         }
-        return number.isEmpty ? total : nil
+        return number.isEmpty ? ProviderWait.milliseconds(milliseconds) : nil
     }
 }

@@ -67,6 +67,20 @@ import Testing
         #expect(gemini.code == "RESOURCE_EXHAUSTED")
     }
 
+    /// An answer may ask for anything; a worker that built a `Duration` of infinity crashed with every job on it.
+    @Test func aWaitNoDurationCanHoldIsNoneOrADay() {
+        for headers: HTTPHeaders in [["retry-after": "inf"], ["retry-after": "-3"], ["retry-after-ms": "nan"], ["retry-after-ms": "inf"]] {
+            #expect(self.error(429, headers).retryAfter == nil, "\(headers)")
+        }
+        #expect(self.error(429, ["retry-after": "1e300"]).retryAfter == .seconds(86_400))
+        #expect(self.error(429, ["retry-after": "10000000000000000"]).retryAfter == .seconds(86_400))
+        #expect(self.error(429, ["retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"]).retryAfter == .seconds(86_400))
+        for delay in ["infs", "1e30s"] {
+            let body = #"{"error":{"code":429,"status":"RESOURCE_EXHAUSTED","details":[{"@type":"RetryInfo","retryDelay":"\#(delay)"}]}}"#
+            #expect(self.error(429, body: body).retryAfter == (delay == "infs" ? nil : .seconds(86_400)))
+        }
+    }
+
     @Test func errorBodiesOfEachProviderAreRead() {
         let anthropic = self.error(529, ["request-id": "req_9"], body: #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
         #expect(anthropic.code == "overloaded_error")

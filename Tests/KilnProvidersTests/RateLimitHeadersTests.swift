@@ -27,7 +27,11 @@ import Testing
         #expect(RateLimitHeaders.exhaustedFor([:]) == nil)
     }
 
-    @Test(arguments: [("20ms", Duration.milliseconds(20)), ("1.5s", .milliseconds(1500)), ("1h2m3s", .seconds(3723)), ("6m0s", .seconds(360))])
+    /// Longer resets than a day count as a day: a `Duration` cannot hold what a header may say.
+    @Test(arguments: [
+        ("20ms", Duration.milliseconds(20)), ("1.5s", .milliseconds(1500)), ("1h2m3s", .seconds(3723)), ("6m0s", .seconds(360)),
+        ("3000000000000h", .seconds(86_400)), ("100000000000000000000s", .seconds(86_400)),
+    ])
     func goDurationsAreRead(text: String, duration: Duration) {
         let headers: HTTPHeaders = ["x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": text]
         #expect(RateLimitHeaders.exhaustedFor(headers) == duration)
