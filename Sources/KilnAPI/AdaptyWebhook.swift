@@ -41,19 +41,23 @@ struct AdaptyWebhook: Decodable {
         case "subscription_started", "subscription_renewed", "subscription_renewal_reactivated", "trial_started", "trial_converted",
             "non_subscription_purchase", "access_level_updated":
             guard let tier = eventProperties?.accessLevelId.flatMap(policy.tier(forEntitlement:)) else { return nil }
-            return set(tier, until: eventProperties?.subscriptionExpiresAt.flatMap(Self.date))
+            guard let expiry = eventProperties?.subscriptionExpiresAt else { return set(tier, until: nil) }
+            // An expiry that cannot be read grants nothing, rather than the tier for ever.
+            guard let expiresAt = Self.date(expiry) else { return nil }
+            return set(tier, until: expiresAt)
         default:
             return nil
         }
     }
 
-    /// Adapty writes times as `2023-02-10T20:03:22.000000+0000`; plain ISO 8601 is read too.
+    /// Adapty writes times as `2023-02-10T20:03:22.000000+0000`; plain ISO 8601 is read too. A time no store sends
+    /// (``WebhookTime/plausible``) is not read.
     static func date(_ text: String) -> Date? {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         for format in ["yyyy-MM-dd'T'HH:mm:ss.SSSSSSZ", "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZZZZZ", "yyyy-MM-dd'T'HH:mm:ssZZZZZ"] {
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+            if let date = formatter.date(from: text) { return WebhookTime.plausible.contains(date) ? date : nil }
         }
         return nil
     }

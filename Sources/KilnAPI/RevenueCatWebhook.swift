@@ -11,8 +11,8 @@ struct RevenueCatWebhook: Decodable {
         let appUserId: String
         let entitlementIds: [String]?
         let productId: String?
-        let expirationAtMs: Int64?
-        let eventTimestampMs: Int64
+        let expirationAtMs: WebhookTime.Milliseconds?
+        let eventTimestampMs: WebhookTime.Milliseconds
         let cancelReason: String?
     }
 
@@ -21,7 +21,7 @@ struct RevenueCatWebhook: Decodable {
     /// The entitlement the event sets, or nil for an event that changes none (a test, a billing issue, a cancelled
     /// renewal that still runs to its end). A purchase names its tier by entitlement id, else by product id.
     func entitlement(tenant: TenantID, policy: TenantPolicy) -> Entitlement? {
-        let eventAt = Date(timeIntervalSince1970: Double(event.eventTimestampMs) / 1000)
+        let eventAt = event.eventTimestampMs.date
         func set(_ tier: Tier, until expiresAt: Date?) -> Entitlement {
             Entitlement(
                 tenant: tenant, identity: event.appUserId, tier: tier.name, expiresAt: expiresAt, source: .revenueCat,
@@ -34,7 +34,7 @@ struct RevenueCatWebhook: Decodable {
                 (event.entitlementIds ?? []).lazy.compactMap(policy.tier(forEntitlement:)).first
                 ?? event.productId.flatMap(policy.tier(forProduct:))
             guard let tier else { return nil }
-            return set(tier, until: event.expirationAtMs.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+            return set(tier, until: event.expirationAtMs?.date)
         case "CANCELLATION" where event.cancelReason == "CUSTOMER_SUPPORT":
             // A refund: the entitlement ends now.
             return set(policy.lowestTier, until: nil)

@@ -101,6 +101,28 @@ import Testing
         }
     }
 
+    /// A time no store sends (Int64.max milliseconds once crashed the API node on its way to PostgreSQL) is refused, and
+    /// an expiry Adapty could not have written grants nothing.
+    @Test func aWebhookWithATimeNoStoreSendsChangesNothing() async throws {
+        try await Harness.with { harness in
+            let (client, revenueCat, adapty) = try await Self.start(harness)
+            for (at, expires) in [(Int64.max, Int64?.none), (Self.nowMilliseconds, Int64.min), (-1, nil)] {
+                let event = Self.revenueCatEvent(id: "evt-\(at)-\(String(describing: expires))", type: "INITIAL_PURCHASE", at: at, expires: expires)
+                let (status, json) = try await Self.webhook(harness, "revenuecat", secret: revenueCat, event)
+                #expect(status == 400)
+                #expect(json?["code"]?.stringValue == "invalid_webhook")
+            }
+            let event = """
+                {"event_type": "access_level_updated", "event_datetime": "\(Date().formatted(Date.ISO8601FormatStyle()))",
+                 "profile_id": "prof-1", "customer_user_id": "user-1",
+                 "event_properties": {"access_level_id": "premium", "profile_has_access_level": true,
+                                      "subscription_expires_at": "+300000-01-01T00:00:00Z"}}
+                """
+            #expect(try await Self.webhook(harness, "adapty", secret: adapty, event).json?["status"]?.stringValue == "ignored")
+            #expect(try await Self.post(harness, client).response.headers["Kiln-Quota-Limit"] == "1")
+        }
+    }
+
     @Test func anAdaptyAccessLevelUpgrades() async throws {
         try await Harness.with { harness in
             let (client, _, secret) = try await Self.start(harness)
