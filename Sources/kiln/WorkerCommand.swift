@@ -41,6 +41,13 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Where the API is reached from the internet: published pages' addresses start with it (env KILN_PUBLIC_URL).")
     var publicURL = ProcessInfo.processInfo.environment["KILN_PUBLIC_URL"] ?? "http://127.0.0.1:8787"
 
+    func validate() throws {
+        // Every published page's address starts with it; a typo would show only in the pages' links.
+        guard let url = URLComponents(string: publicURL), ["http", "https"].contains(url.scheme), url.host?.isEmpty == false,
+            url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/"
+        else { throw ValidationError("--public-url must be an http or https address without a path, such as https://kiln.example.com") }
+    }
+
     func run() async throws {
         let providerConfiguration = try loadProviders()
         let policies = try policyOptions.load()

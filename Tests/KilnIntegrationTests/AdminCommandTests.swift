@@ -64,6 +64,15 @@ import Testing
         }
     }
 
+    @Test(arguments: ["kiln.example.com", "https://kiln.example.com/app", "ftp://kiln.example.com"])
+    func aWorkerWithAPublicURLThatIsNoSiteStopsAtStart(publicURL: String) async throws {
+        try await Harness.with { harness in
+            let (status, output) = try await Self.kiln(harness, ["worker", "--public-url", publicURL])
+            #expect(status != 0)
+            #expect(output.contains("--public-url must be an http or https address"), "\(output)")
+        }
+    }
+
     @Test func quotaReconcileReportsADayWithoutDrift() async throws {
         try await Harness.with { harness in
             let (status, output) = try await Self.kiln(harness, ["quota", "reconcile", "--tenant", "acme", "--day", "20261122"])
