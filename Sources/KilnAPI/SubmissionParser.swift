@@ -31,6 +31,7 @@ struct SubmissionParser {
             throw Problem(.forbidden, "kind_not_enabled", "diagnostic kinds are not enabled for this tenant")
         }
         guard let input = fields["input"] else { throw field("input", "is required") }
+        if let path = input.pathOfNUL(under: "input") { throw field(path, "must not hold the character U+0000 (\\u0000)") }
         let admission: JobKind.Admission
         do {
             admission = try kind.admit(input)

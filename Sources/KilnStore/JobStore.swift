@@ -22,7 +22,7 @@ public struct JobStore: Sendable {
         }
         guard !latest.isEmpty else { return 0 }
         // Rows in id order, so concurrent batches lock shared rows in one order and cannot deadlock.
-        let batch = latest.values.sorted { $0.id.rawValue < $1.id.rawValue }
+        let batch = latest.values.map(\.storable).sorted { $0.id.rawValue < $1.id.rawValue }
         // One array per column, unnested into rows by the server: one round trip and one plan for any batch size.
         let parameters: [any PostgresEncodable] = [
             batch.map(\.id.rawValue), batch.map(\.tenant.rawValue), batch.map(\.identity.rawValue), batch.map(\.kind),

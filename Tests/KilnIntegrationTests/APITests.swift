@@ -52,6 +52,10 @@ import Testing
             }
             let field = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.sleep","input":{"seconds":"ten"}}"#))
             #expect(field.json?["field"]?.stringValue == "input.seconds")
+            // Valid JSON that PostgreSQL cannot store: accepted, the job could never have been recorded.
+            let nul = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"notes":["a","b\u0000"]}}"#))
+            #expect(nul.status == 400)
+            #expect(nul.json?["field"]?.stringValue == "input.notes[1]")
 
             var noKey = try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{}}"#)
             noKey.headers = ["Kiln-Identity": "user-1"]
@@ -121,8 +125,11 @@ import Testing
             #expect(resumed.map(\.id) == Array(ids.dropFirst(4)))
             // A reconnect after the final event ends at once instead of waiting for events that will never come.
             #expect(try await Self.events(harness, id, client, after: ids.last).isEmpty)
-            let bad = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/events", as: client, headers: [("Last-Event-ID", "99999999999999999999-0")]))
-            #expect(bad.status == 400)
+            // Not a stream id, and the largest one, which Redis refuses to read past.
+            for given in ["99999999999999999999-0", "18446744073709551615-18446744073709551615"] {
+                let bad = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/events", as: client, headers: [("Last-Event-ID", given)]))
+                #expect(bad.status == 400, "\(given)")
+            }
         }
     }
 

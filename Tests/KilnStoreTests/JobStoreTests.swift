@@ -54,6 +54,25 @@ import Testing
         }
     }
 
+    /// PostgreSQL's text and jsonb cannot hold U+0000, which a provider's answer may: it is stored as U+FFFD, and the
+    /// batch it came in is written (it failed whole, at every sweep).
+    @Test func aResultOrErrorHoldingNULIsStoredWithTheReplacementCharacter() async throws {
+        try await TestDatabase.withSchema { pool in
+            _ = try await TenantStore(pool: pool).create(id: tenant, name: "Acme")
+            let store = JobStore(pool: pool)
+            let (succeeded, failed, plain) = (JobID(), JobID(), JobID())
+            let written = try await store.record([
+                job(succeeded, attempt: 1, state: .succeeded, result: #"{"text": "a\u0000b", "k\u0000": "\\u0000 is an escape"}"#),
+                job(failed, attempt: 1, state: .failed, errorMessage: "the model said \0"),
+                job(plain, attempt: 1, state: .succeeded, result: #"{"ok": 1}"#),
+            ])
+            #expect(written == 3)
+            let result = try #require(try await store.find(id: succeeded, tenant: tenant)?.result.flatMap(JSONValue.parse))
+            #expect(result == .object(["text": .string("a\u{FFFD}b"), "k\u{FFFD}": .string("\\u0000 is an escape")]))
+            #expect(try await store.find(id: failed, tenant: tenant)?.errorMessage == "the model said \u{FFFD}")
+        }
+    }
+
     @Test func thousandRecordsInOneCall() async throws {
         try await TestDatabase.withSchema { pool in
             _ = try await TenantStore(pool: pool).create(id: tenant, name: "Acme")
