@@ -26,6 +26,19 @@ struct AdaptyWebhook: Decodable {
         Digest.sha256Hex([profileId, eventType, eventDatetime, eventProperties?.vendorTransactionId ?? ""].joined(separator: "\n"))
     }
 
+    /// Why the event cannot be applied (a `400 invalid_webhook`), or nil when it can: a user id no identity could have,
+    /// or a time that cannot be read (an expiry read as none would grant the tier for ever).
+    var defect: String? {
+        if let customerUserId, Identity(validating: customerUserId) == nil {
+            return "customer_user_id must be 1–128 printable characters without spaces"
+        }
+        if Self.date(eventDatetime) == nil { return "event_datetime must be a time between 2000 and 9999" }
+        if let expiry = eventProperties?.subscriptionExpiresAt, Self.date(expiry) == nil {
+            return "event_properties.subscription_expires_at must be a time between 2000 and 9999"
+        }
+        return nil
+    }
+
     /// The entitlement the event sets, or nil for one that changes none (or names no identity or tier).
     func entitlement(tenant: TenantID, policy: TenantPolicy) -> Entitlement? {
         guard let identity = customerUserId, let eventAt = Self.date(eventDatetime) else { return nil }
@@ -41,10 +54,7 @@ struct AdaptyWebhook: Decodable {
         case "subscription_started", "subscription_renewed", "subscription_renewal_reactivated", "trial_started", "trial_converted",
             "non_subscription_purchase", "access_level_updated":
             guard let tier = eventProperties?.accessLevelId.flatMap(policy.tier(forEntitlement:)) else { return nil }
-            guard let expiry = eventProperties?.subscriptionExpiresAt else { return set(tier, until: nil) }
-            // An expiry that cannot be read grants nothing, rather than the tier for ever.
-            guard let expiresAt = Self.date(expiry) else { return nil }
-            return set(tier, until: expiresAt)
+            return set(tier, until: eventProperties?.subscriptionExpiresAt.flatMap(Self.date))
         default:
             return nil
         }

@@ -184,6 +184,9 @@ struct JobRoutes<Context: RequestContext> {
     /// `<milliseconds>-<sequence>`, both 64-bit unsigned decimals, as Redis writes stream ids.
     private static func isStreamID(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        return parts.count == 2 && parts.allSatisfy { part in part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && UInt64(part) != nil }
+        guard parts.count == 2, parts.allSatisfy({ part in part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return false }
+        let numbers = parts.compactMap { UInt64($0) }
+        // The largest id has nothing after it: Redis refuses to read past it, and no stream ever sent it.
+        return numbers.count == 2 && numbers != [.max, .max]
     }
 }

@@ -18,6 +18,14 @@ struct RevenueCatWebhook: Decodable {
 
     let event: Event
 
+    /// Why the event cannot be applied (a `400 invalid_webhook`), or nil when it can: a user id no identity could have,
+    /// or an event id longer than PostgreSQL's index of applied events takes.
+    var defect: String? {
+        if Identity(validating: event.appUserId) == nil { return "event.app_user_id must be 1–128 printable characters without spaces" }
+        if !(1...255).contains(event.id.utf8.count) { return "event.id must be 1–255 bytes long" }
+        return nil
+    }
+
     /// The entitlement the event sets, or nil for an event that changes none (a test, a billing issue, a cancelled
     /// renewal that still runs to its end). A purchase names its tier by entitlement id, else by product id.
     func entitlement(tenant: TenantID, policy: TenantPolicy) -> Entitlement? {

@@ -44,12 +44,14 @@ struct WebhookRoutes<Context: RequestContext> {
     @Sendable func revenueCat(_ request: Request, context: Context) async throws -> Response {
         let (tenant, policy, body) = try await authenticated(request, context, source: .revenueCat)
         let webhook = try decode(RevenueCatWebhook.self, body)
+        if let defect = webhook.defect { throw Problem(.badRequest, "invalid_webhook", defect) }
         return try await apply(webhook.entitlement(tenant: tenant, policy: policy), eventID: webhook.event.id)
     }
 
     @Sendable func adapty(_ request: Request, context: Context) async throws -> Response {
         let (tenant, policy, body) = try await authenticated(request, context, source: .adapty)
         let webhook = try decode(AdaptyWebhook.self, body)
+        if let defect = webhook.defect { throw Problem(.badRequest, "invalid_webhook", defect) }
         return try await apply(webhook.entitlement(tenant: tenant, policy: policy), eventID: webhook.eventID)
     }
 
@@ -78,6 +80,10 @@ struct WebhookRoutes<Context: RequestContext> {
     }
 
     private func decode<Webhook: Decodable>(_ type: Webhook.Type, _ body: [UInt8]) throws -> Webhook {
+        // PostgreSQL cannot store U+0000: refused here, where the sender learns it, and not retried for ever on a 500.
+        if let path = JSONValue.parse(String(decoding: body, as: UTF8.self))?.pathOfNUL(under: "body") {
+            throw Problem(.badRequest, "invalid_webhook", "\(path) holds the character U+0000, which Kiln cannot store")
+        }
         let decoder = JSONDecoder()
         decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {

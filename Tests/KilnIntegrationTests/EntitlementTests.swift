@@ -102,7 +102,7 @@ import Testing
     }
 
     /// A time no store sends (Int64.max milliseconds once crashed the API node on its way to PostgreSQL) is refused, and
-    /// an expiry Adapty could not have written grants nothing.
+    /// so is an expiry Adapty could not have written (read as none, it granted the tier for ever).
     @Test func aWebhookWithATimeNoStoreSendsChangesNothing() async throws {
         try await Harness.with { harness in
             let (client, revenueCat, adapty) = try await Self.start(harness)
@@ -118,8 +118,25 @@ import Testing
                  "event_properties": {"access_level_id": "premium", "profile_has_access_level": true,
                                       "subscription_expires_at": "+300000-01-01T00:00:00Z"}}
                 """
-            #expect(try await Self.webhook(harness, "adapty", secret: adapty, event).json?["status"]?.stringValue == "ignored")
+            #expect(try await Self.webhook(harness, "adapty", secret: adapty, event).status == 400)
             #expect(try await Self.post(harness, client).response.headers["Kiln-Quota-Limit"] == "1")
+        }
+    }
+
+    /// What PostgreSQL cannot store, or no identity could be, is refused with a 400 (it answered 500, and the platform
+    /// retried for ever).
+    @Test(arguments: [
+        #"{"event": {"id": "e-1", "type": "EXPIRATION", "app_user_id": "u\u0000x", "event_timestamp_ms": 1795624000000}}"#,
+        #"{"event": {"id": "e-2", "type": "EXPIRATION", "app_user_id": "", "event_timestamp_ms": 1795624000000}}"#,
+        #"{"event": {"id": "e-3", "type": "EXPIRATION", "app_user_id": "a b", "event_timestamp_ms": 1795624000000}}"#,
+        #"{"event": {"id": "\#(String(repeating: "x", count: 300))", "type": "EXPIRATION", "app_user_id": "u", "event_timestamp_ms": 1795624000000}}"#,
+    ])
+    func aRevenueCatEventKilnCannotStoreIsA400(body: String) async throws {
+        try await Harness.with { harness in
+            let (_, revenueCat, _) = try await Self.start(harness)
+            let (status, json) = try await Self.webhook(harness, "revenuecat", secret: revenueCat, body)
+            #expect(status == 400)
+            #expect(json?["code"]?.stringValue == "invalid_webhook")
         }
     }
 
