@@ -20,6 +20,10 @@ public struct APIConfiguration: Sendable {
     public var clientAddressHeader: String? = nil
     /// How often an idle event stream sends a comment, so proxies keep it open.
     public var eventHeartbeat: Duration = .seconds(15)
+    /// How long a connection may send nothing, before its request is whole or between requests, before it is closed:
+    /// a client that opens connections and sends half a request cannot hold them for ever. A response being written
+    /// (an event stream too) is never cut.
+    public var idleTimeout: Duration = .seconds(30)
 
     public init() {}
 }

@@ -1,5 +1,6 @@
 public import Hummingbird
 public import Logging
+import NIOCore
 
 /// `kiln api`: the HTTP front of Kiln. It authenticates, admits and enqueues in one Redis round trip, and reads
 /// results; it never calls a provider and never waits on a job.
@@ -31,6 +32,7 @@ public enum APIServer {
     ) -> some ApplicationProtocol {
         Application(
             router: router(dependencies: dependencies, configuration: configuration),
+            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "kiln"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

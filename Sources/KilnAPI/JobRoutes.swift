@@ -26,7 +26,7 @@ struct JobRoutes<Context: RequestContext> {
         var caller = try await authenticator.caller(of: request)
         caller.address = clientAddress(request, context)
         var request = request
-        let body = try await request.collectBody(upTo: configuration.maxJobBodyBytes)
+        let body = try await request.collectBody(within: configuration.maxJobBodyBytes)
         let preFilter = dependencies.policies[caller.tenant.id].map { ContentPreFilter(strictness: $0.safety) }
         var (submission, lowestTierRefusal) = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])

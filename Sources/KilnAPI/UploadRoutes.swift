@@ -21,7 +21,7 @@ struct UploadRoutes<Context: RequestContext> {
             throw Problem(.badRequest, "content_type_required", "send the upload's media type in Content-Type")
         }
         var request = request
-        let body = try await request.collectBody(upTo: configuration.maxUploadBytes)
+        let body = try await request.collectBody(within: configuration.maxUploadBytes)
         guard body.readableBytes > 0 else { throw Problem(.badRequest, "empty_upload", "the upload has no bytes") }
         let upload = try await dependencies.uploads.save(
             tenant: caller.tenant.id, identity: caller.identity, contentType: contentType, bytes: Array(buffer: body))

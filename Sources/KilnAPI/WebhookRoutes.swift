@@ -30,7 +30,7 @@ struct WebhookRoutes<Context: RequestContext> {
             throw Problem(.notFound, "tenant_not_found", "no App Store settings for this tenant")
         }
         var request = request
-        let body = try decode(SignedNotification.self, Array(buffer: try await request.collectBody(upTo: maxBodyBytes)))
+        let body = try decode(SignedNotification.self, Array(buffer: try await request.collectBody(within: maxBodyBytes)))
         let now = dependencies.clock()
         let notification: AppStoreNotification
         do {
@@ -76,7 +76,7 @@ struct WebhookRoutes<Context: RequestContext> {
             throw Problem(.unauthorized, "invalid_webhook_secret", "send the tenant's webhook secret in the Authorization header")
         }
         var request = request
-        return (tenant, policy, Array(buffer: try await request.collectBody(upTo: maxBodyBytes)))
+        return (tenant, policy, Array(buffer: try await request.collectBody(within: maxBodyBytes)))
     }
 
     private func decode<Webhook: Decodable>(_ type: Webhook.Type, _ body: [UInt8]) throws -> Webhook {

@@ -133,6 +133,28 @@ import Testing
         }
     }
 
+    /// A client that sends half a request, or declares a body larger than the limit and sends less, cannot hold a
+    /// connection: the first is closed once it has been idle, the second answered 413 at once.
+    @Test func halfARequestDoesNotHoldAConnection() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI { $0.idleTimeout = .seconds(1) }
+            let port = try #require(URLComponents(string: try harness.apiURL)?.port)
+
+            let silent = try RawConnection(port: port)
+            try silent.send("GET /healthz HTTP/1.1\r\nHost: kiln\r\n")
+            #expect(try await silent.readUntilClosed().isEmpty)
+
+            let oversized = try RawConnection(port: port)
+            try oversized.send(
+                "POST /v1/jobs HTTP/1.1\r\nHost: kiln\r\nAuthorization: Bearer \(client.key)\r\nKiln-Identity: user-1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: 5000000\r\n\r\n{}")
+            let answer = try await oversized.readUntilClosed()
+            #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+            #expect(answer.contains("body_too_large"))
+        }
+    }
+
     struct Event { let id: String; let type: String; let data: String }
 
     static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?, identity: String = "user-1") async throws -> [Event] {
