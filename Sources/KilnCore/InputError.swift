@@ -20,15 +20,32 @@ public struct InputError: Error, Sendable, CustomStringConvertible {
         case DecodingError.keyNotFound(let key, let context):
             self.init(field: path(context.codingPath + [key]), reason: "is required")
         case DecodingError.typeMismatch(let type, let context):
-            self.init(field: path(context.codingPath), reason: "must be of type \(type)")
+            self.init(field: path(context.codingPath), reason: "must be \(Self.kind(of: type))")
         case DecodingError.valueNotFound(let type, let context):
-            self.init(field: path(context.codingPath), reason: "must be a \(type), not null")
+            self.init(field: path(context.codingPath), reason: "must be \(Self.kind(of: type)), not null")
+        case DecodingError.dataCorrupted(let context) where context.codingPath.isEmpty && context.underlyingError == nil:
+            // The input was valid JSON (it was parsed before it was decoded): on Linux, Foundation says this, with no
+            // path, of a number its field cannot hold.
+            self.init(field: "input", reason: "holds a number its field cannot take: a fraction where a whole number goes, or one too large")
         case DecodingError.dataCorrupted(let context):
             self.init(field: path(context.codingPath), reason: context.debugDescription)
         case let error as InputError:
             self = error
         default:
             self.init(field: "input", reason: "is not valid")
+        }
+    }
+
+    /// What a JSON value of `type` is, in the words of the caller's JSON rather than Swift's.
+    private static func kind(of type: Any.Type) -> String {
+        switch type {
+        case is any BinaryInteger.Type: "a whole number"
+        case is any BinaryFloatingPoint.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is [String: Any].Type: "an object"
+        case is [Any].Type: "an array"
+        default: "\(type)"
         }
     }
 

@@ -28,6 +28,21 @@ import Testing
         #expect(error?.reason == reason)
     }
 
+    /// Reasons in the words of the caller's JSON, never Swift's type names or "not valid JSON" for valid JSON.
+    @Test(arguments: [
+        (#"{"seconds":"soon"}"#, "input.seconds", "must be a number"),
+        (#"{"seconds":1,"progress_steps":"two"}"#, "input.progress_steps", "must be a whole number"),
+        (#"{"seconds":1,"progress_steps":1.5}"#, "input", "holds a number its field cannot take: a fraction where a whole number goes, or one too large"),
+        (#"[]"#, "input", "must be an object"),
+    ])
+    func aValueOfTheWrongKindIsNamedInJSONsWords(input: String, field: String, reason: String) throws {
+        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        let json = try #require(JSONValue.parse(input))
+        let error = #expect(throws: InputError.self) { try kind.admit(json) }
+        #expect(error?.field == field)
+        #expect(error?.reason == reason)
+    }
+
     @Test func inputMayShortenButNotLengthenTheDeadline() throws {
         let kind = try #require(JobKindCatalog.standard["diag.sleep"])
         #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))).deadline == .seconds(2))
