@@ -15,7 +15,7 @@ struct SubmissionParser {
     /// ``AdmissionPolicy/checkTierRules(_:charge:caller:)``).
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
         guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
-            throw Problem(.badRequest, "malformed_json", "the body must be a JSON object")
+            throw Problem(.badRequest, "malformed_json", "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")
         }
         let allowed: Set<String> = ["kind", "input", "priority", "delay_seconds"]
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {

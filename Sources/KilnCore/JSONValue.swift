@@ -113,7 +113,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
         text += "\""
     }
 
-    /// Parses JSON text; nil when it is not JSON.
+    /// How deep ``parse(_:)`` reads arrays and objects nested in each other.
+    public static var maxDepth: Int { JSONParser.maxDepth }
+
+    /// Parses JSON text; nil when it is not JSON, or nested deeper than ``maxDepth``.
     public static func parse(_ text: String) -> JSONValue? {
         var text = text
         return text.withUTF8 { JSONParser.parse($0) }
