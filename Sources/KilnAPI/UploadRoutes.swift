@@ -20,6 +20,9 @@ struct UploadRoutes<Context: RequestContext> {
         guard let contentType = request.headers[.contentType], !contentType.isEmpty else {
             throw Problem(.badRequest, "content_type_required", "send the upload's media type in Content-Type")
         }
+        guard Self.isMediaType(contentType) else {
+            throw Problem(.badRequest, "invalid_content_type", "Content-Type must be a media type such as image/png, at most 255 characters")
+        }
         var request = request
         let body = try await request.collectBody(within: configuration.maxUploadBytes)
         guard body.readableBytes > 0 else { throw Problem(.badRequest, "empty_upload", "the upload has no bytes") }
@@ -32,5 +35,14 @@ struct UploadRoutes<Context: RequestContext> {
             "sha256": .string(upload.sha256),
         ])
         return .json(view, status: .created)
+    }
+
+    /// `type/subtype`, each an RFC 9110 token, and parameters after a `;` (`text/plain; charset=utf-8`).
+    static func isMediaType(_ text: String) -> Bool {
+        let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let essence = text.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        let parts = essence.split(separator: "/", omittingEmptySubsequences: false)
+        return text.utf8.count <= 255 && parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(token.contains) }
+            && text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }
     }
 }

@@ -81,6 +81,14 @@ import Testing
             let tooLarge = try await harness.send(upload)
             #expect(tooLarge.status == 413)
             #expect(tooLarge.json?["code"]?.stringValue == "body_too_large")
+
+            upload.body = bytes
+            for odd in ["../../etc/passwd", "image", "image/png/x", String(repeating: "a", count: 300) + "/png"] {
+                upload.headers = ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": odd]
+                #expect(try await harness.send(upload).json?["code"]?.stringValue == "invalid_content_type", "\(odd)")
+            }
+            upload.headers = ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": "text/plain; charset=utf-8"]
+            #expect(try await harness.send(upload).status == 201)
         }
     }
 }
