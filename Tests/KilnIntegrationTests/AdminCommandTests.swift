@@ -15,10 +15,7 @@ import Testing
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = try SpawnedProcess(
-            [try TestServers.kilnExecutable.path] + arguments + [
-                "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", harness.namespace,
-                "--schema", harness.schema, "--object-root", harness.objects.root.path,
-            ], stdout: .descriptor(handle.fileDescriptor), stderr: .descriptor(handle.fileDescriptor))
+            try harness.kilnCommand(arguments), stdout: .descriptor(handle.fileDescriptor), stderr: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         return (termination.shellStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }

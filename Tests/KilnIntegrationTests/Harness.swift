@@ -131,6 +131,14 @@ final class Harness: Sendable {
         services.withLock { $0.append((group, task)) }
     }
 
+    /// The `kiln` program with `arguments`, on this harness's Redis namespace, PostgreSQL schema and object directory.
+    func kilnCommand(_ arguments: [String]) throws -> [String] {
+        [try TestServers.kilnExecutable.path] + arguments + [
+            "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", namespace,
+            "--schema", schema, "--object-root", objects.root.path,
+        ]
+    }
+
     /// A request with the client's key and identity.
     func request(
         _ method: String, _ path: String, as client: Client, identity: String = "user-1", body: String? = nil,

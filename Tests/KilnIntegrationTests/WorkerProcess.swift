@@ -10,11 +10,11 @@ final class WorkerProcess {
 
     init(_ harness: Harness, grace: Double = 10) throws {
         id = "process-\(UUID().uuidString.prefix(6))"
-        process = try SpawnedProcess([
-            try TestServers.kilnExecutable.path, "worker", "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL,
-            "--namespace", harness.namespace, "--schema", harness.schema, "--object-root", harness.objects.root.path,
-            "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path, "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
-        ], stdout: .null, stderr: .null)
+        process = try SpawnedProcess(
+            try harness.kilnCommand([
+                "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
+                "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
+            ]), stdout: .null, stderr: .null)
     }
 
     func kill(_ signal: Int32) {
