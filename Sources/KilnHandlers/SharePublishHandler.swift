@@ -38,12 +38,14 @@ public struct SharePublishHandler: JobHandler {
         let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
         // The slug is on record before any file is written; a retried attempt publishes under the one the first reserved.
         let slug = try await Self.revocationEndsTheJob { try await shares.reserve(job: job.id, tenant: job.tenant, identity: job.identity, expiresAt: expiresAt) }
-        let address = "\(publicURL)/s/\(slug)"
+        let path = "/s/\(slug)"
+        let address = publicURL + path
+        let cardURL = "\(address)/card.png"
         let (html, cardPNG) = try await DocumentFailure.translating {
             try await OwnThread.run("share-publish") {
                 // The link preview's addresses must be whole; the page's own pictures go by path, so they show on any
                 // domain the API answers on, and on the next one.
-                let page = WebReaderPage(document: document, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "/s/\(slug)/\($0.name)" })
+                let page = WebReaderPage(document: document, pageURL: address, cardURL: cardURL, imageURL: { "\(path)/\($0.name)" })
                 return (page.html, try card.render(.landscape))
             }
         }
@@ -53,7 +55,7 @@ public struct SharePublishHandler: JobHandler {
         return JSONValue.object([
             "share_url": .string(address),
             "slug": .string(slug),
-            "card_url": .string("\(address)/card.png"),
+            "card_url": .string(cardURL),
             "expires_at": .string(ISO8601DateFormatter().string(from: expiresAt)),
         ]).canonicalJSON()
     }
