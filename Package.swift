@@ -81,7 +81,7 @@ let package = Package(
         // AI providers over libcurl: wire formats, streaming, the retry table.
         .target(
             name: "KilnProviders",
-            dependencies: ["CurlClient", "KilnCore", "KilnPolicy", "RedisClient"],
+            dependencies: ["CurlClient", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient"],
             swiftSettings: swiftSettings
         ),
         // An HTTP server that answers the providers' APIs in their real wire formats, with every fault on demand.
@@ -101,6 +101,12 @@ let package = Package(
             name: "KilnCore",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: hotLoopSettings
+        ),
+        // Every Redis key name, for Swift and (as generated helpers) for the Lua scripts.
+        .target(
+            name: "KilnKeys",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
         ),
         // Tenants' admission policies: tiers, daily limits, costs, cooldowns, abuse thresholds.
         .target(
@@ -123,7 +129,7 @@ let package = Package(
         // The Redis queue engine and its Lua scripts.
         .target(
             name: "KilnQueue",
-            dependencies: ["KilnCore", "KilnPolicy", "RedisClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KilnCore", "KilnKeys", "KilnPolicy", "RedisClient", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Scripts")],
             swiftSettings: swiftSettings
         ),
@@ -155,7 +161,7 @@ let package = Package(
         .target(
             name: "KilnWorker",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnKeys", "KilnQueue", "KilnStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -217,6 +223,12 @@ let package = Package(
         .testTarget(
             name: "KilnCoreTests",
             dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        // Each Lua script's header, KEYS/ARGV bindings and replies against its Swift contract, without Redis.
+        .testTarget(
+            name: "ScriptContractTests",
+            dependencies: ["KilnQueue", "KilnKeys", "KilnProviders", "RedisClient"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -282,7 +294,7 @@ let package = Package(
         .testTarget(
             name: "KilnProvidersTests",
             dependencies: [
-                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "RedisClient",
+                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnKeys", "RedisClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -315,7 +327,8 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient", "PostgresClient",
+                "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient",
+                "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
                 "RenderingFixtures", "Spawning",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,4 +1,4 @@
-import KilnCore
+public import KilnKeys
 public import RedisClient
 
 /// A fleet-wide cap on calls in flight to one provider and model, held in Redis: each call takes a slot (a member
@@ -11,37 +11,23 @@ public struct ProviderConcurrency: Sendable {
         let token: String
     }
 
-    private static let acquireScript = RedisScript(
-        name: "provider_slot",
-        source: """
-            -- KEYS[1] the slots; ARGV: lapse ms, cap, token. Returns 1 when a slot was taken. Redis's clock is the
-            -- one all workers share.
-            local time = redis.call('TIME')
-            local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-            redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-            if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-            redis.call('ZADD', KEYS[1], now + tonumber(ARGV[1]), ARGV[3])
-            redis.call('PEXPIRE', KEYS[1], ARGV[1])
-            return 1
-            """)
-
     private let redis: RedisPool
-    private let prefix: String
+    private let keys: KeySpace
     /// How long a slot lasts at most: longer than any call (the providers' total timeout). Default 10 minutes.
     private let lapse: Duration
 
-    public init(redis: RedisPool, namespace: String, lapse: Duration = .seconds(600)) {
+    public init(redis: RedisPool, keys: KeySpace, lapse: Duration = .seconds(600)) {
         self.redis = redis
-        self.prefix = "{\(namespace)}:provider:"
+        self.keys = keys
         self.lapse = lapse
     }
 
     /// Takes one of the `cap` slots of `provider` and `model`; `nil` when all are taken.
     public func acquire(provider: String, model: String, cap: Int) async throws -> Slot? {
-        let key = self.prefix + provider + ":" + model + ":slots"
+        let key = keys.providerSlots(provider, model: model)
         let token = String(UInt64.random(in: 0...UInt64.max), radix: 36) + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-        let lapse = String(self.lapse.milliseconds)
-        let taken = try await self.redis.evaluate(Self.acquireScript, keys: [key], arguments: [lapse, String(cap), token]).int
+        let call = ProviderSlotCall(slots: key, lapse: lapse, cap: cap, token: token)
+        let taken = try ProviderSlotCall.read(try await redis.evaluate(call.call(ProviderSlotCall.script))).int("taken")
         return taken == 1 ? Slot(key: key, token: token) : nil
     }
 

@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnKeys
 import RedisClient
 
 extension JobQueue {

@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnKeys
 import RedisClient
 
 extension JobQueue {
@@ -42,12 +43,13 @@ extension JobQueue {
 
     /// Sends a dead-lettered job back to its queue with fresh attempts; false when it is not dead-lettered.
     public func replay(_ id: JobID) async throws -> Bool {
-        try await redis.evaluate(scripts.replay, keys: [keys.dead, keys.job(id)], arguments: [keys.base, id.rawValue, streamCap]).int == 1
+        let call = ReplayCall(keySpace: keys, id: id, configuration: configuration)
+        return try ReplayCall.read(try await redis.evaluate(call.call(scripts.replay))).int("replayed") == 1
     }
 
     /// Deletes one dead-lettered job, or all of them when `id` is nil. - Returns: how many.
     public func purgeDead(_ id: JobID? = nil) async throws -> Int {
-        Int(try await redis.evaluate(scripts.purge, keys: [keys.dead], arguments: [keys.base, id?.rawValue ?? ""]).int ?? 0)
+        Int(try PurgeCall.read(try await redis.evaluate(PurgeCall(keySpace: keys, only: id).call(scripts.purge))).int("purged"))
     }
 }
 
@@ -55,7 +57,7 @@ extension JobQueue {
     /// Deletes every key of this namespace (tests and benchmarks clean up with it). - Returns: how many.
     @discardableResult
     public func deleteNamespace() async throws -> Int {
-        let pattern = keys.base + ":*"
+        let pattern = keys.everyKey
         return try await redis.withConnection { connection in
             var cursor = "0"
             var deleted = 0

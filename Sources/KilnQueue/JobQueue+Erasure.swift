@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnKeys
 import RedisClient
 
 /// Erasing an identity from Redis (docs/privacy.md). Nothing in Redis indexes jobs or devices by identity, so erasure
@@ -8,8 +9,9 @@ extension JobQueue {
     /// The ids of the identity's jobs that Redis holds, in whatever state.
     public func jobs(of identity: Identity, tenant: TenantID) async throws -> [JobID] {
         var found: [JobID] = []
-        try await scan(matching: keys.base + ":job:*") { names in
-            let ids = names.compactMap { JobID(validating: String($0.dropFirst(keys.base.count + ":job:".count))) }
+        let prefix = keys.prefix(.job)
+        try await scan(matching: prefix + "*") { names in
+            let ids = names.compactMap { JobID(validating: String($0.dropFirst(prefix.count))) }
             guard !ids.isEmpty else { return }
             let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
             for (id, owner) in zip(ids, owners) {
@@ -26,13 +28,10 @@ extension JobQueue {
         var outcome = ErasedJobs()
         for start in stride(from: 0, to: jobs.count, by: 100) {
             let batch = jobs[start..<min(start + 100, jobs.count)]
-            let reply = try await redis.evaluate(
-                scripts.erase, keys: [keys.delayed, keys.dead, keys.unrecorded],
-                arguments: [keys.base, tenant.rawValue, identity.rawValue] + batch.map(\.rawValue))
-            let lists = reply.array?.map { ($0.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) } } ?? []
-            guard lists.count == 2 else { throw RedisError.server("ERR unexpected reply from erase") }
-            outcome.erased += lists[0]
-            outcome.pending += lists[1]
+            let call = EraseCall(keySpace: keys, tenant: tenant, identity: identity, items: Array(batch))
+            let erased = try EraseCall.outcome(of: try await redis.evaluate(call.call(scripts.erase)))
+            outcome.erased += erased.erased
+            outcome.pending += erased.pending
         }
         return outcome
     }
@@ -44,9 +43,8 @@ extension JobQueue {
     public func erasePointers(to jobs: Set<JobID>, tenant: TenantID) async throws -> Int {
         guard !jobs.isEmpty else { return 0 }
         var removed = 0
-        // `idem:<tenant>:<digest>` and `cooldown:<tenant>:<device>:<class>` (`QueueKeys`, `common.lua`).
-        for family in ["idem", "cooldown"] {
-            try await scan(matching: "\(keys.base):\(family):\(tenant):*") { names in
+        for family in [KeyPattern.idempotency, KeyPattern.cooldown] {
+            try await scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
                 let values = try await redis.pipeline(names.map { ["GET", $0] })
                 let doomed = zip(names, values).compactMap { name, value -> String? in
                     let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
@@ -71,11 +69,11 @@ extension JobQueue {
                 keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject),
             ])
         // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
-        let daily = [keys.quota(tenant, subject, ""), keys.devices(tenant, subject, "")]
-        // A device's subjects of a day (`subjects_key` in common.lua), named by the device.
-        let served = "\(keys.base):subs:\(tenant):"
+        let daily = [keys.prefix(.quota, tenant.rawValue, subject), keys.prefix(.devices, tenant.rawValue, subject)]
+        // A device's subjects of a day, named by the device.
+        let served = keys.prefix(.subjects, tenant.rawValue)
         var removed = 0
-        try await scan(matching: "\(keys.base):*") { names in
+        try await scan(matching: keys.everyKey) { names in
             let doomed = names.filter { name in own.contains(name) || daily.contains { Self.isDayKey(name, prefix: $0) } }
             var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0, subject] }
             if !doomed.isEmpty { commands.append(["DEL"] + doomed) }

@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnKeys
 public import RedisClient
 
 extension JobQueue {

@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnKeys
 import RedisClient
 
 extension JobQueue {
@@ -38,9 +39,9 @@ extension JobQueue {
     @discardableResult
     public func raiseQuotaCounters(tenant: TenantID, subject: String, day: String, to counters: [String: Int], ttl: Duration) async throws -> Int {
         guard !counters.isEmpty else { return 0 }
-        let reply = try await redis.evaluate(
-            scripts.raise, keys: [keys.quota(tenant, subject, day)],
-            arguments: [String(ttl.milliseconds)] + counters.sorted { $0.key < $1.key }.flatMap { [$0.key, String($0.value)] })
-        return Int(reply.int ?? 0)
+        let call = RaiseCall(
+            keySpace: keys, tenant: tenant, subject: subject, day: day, items: counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            ttl: ttl)
+        return Int(try RaiseCall.read(try await redis.evaluate(call.call(scripts.raise))).int("raised"))
     }
 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import KilnCore
+import KilnKeys
 import RedisClient
 
 extension JobQueue {

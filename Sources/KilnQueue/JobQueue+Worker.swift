@@ -1,6 +1,7 @@
 import Foundation
 public import KilnCore
-public import RedisClient
+import KilnKeys
+import RedisClient
 
 extension JobQueue {
     /// Settles finished attempts and claims the next jobs in one round trip.
@@ -9,72 +10,26 @@ extension JobQueue {
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
     ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch) {
         var calls: [RedisScriptCall] = []
-        if !settlements.isEmpty { calls.append(settleCall(settlements)) }
+        if !settlements.isEmpty {
+            calls.append(SettleCall(keySpace: keys, settlements: settlements, configuration: configuration).call(scripts.settle))
+        }
         if count > 0 {
-            calls.append(RedisScriptCall(
-                scripts.claim,
-                keys: [keys.active(jobClass), keys.virtualClock(jobClass), keys.wake(jobClass), keys.inflight, keys.delayed],
-                arguments: [keys.base, jobClass.rawValue, String(configuration.leaseDuration.milliseconds), String(count), worker,
-                            streamCap, String(configuration.sweepLimit)]))
+            let claim = ClaimCall(keySpace: keys, jobClass: jobClass, count: count, worker: worker, configuration: configuration)
+            calls.append(claim.call(scripts.claim))
         }
         guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeIn: nil)) }
         let pipelined = calls
         let replies = try await redis.withConnection { connection in try self.redis.evaluate(pipelined, on: connection) }
         // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed settle
         // reports every attempt as unsettled; their leases run out and the jobs come back.
-        let claimed = count > 0 ? try Self.parseClaim(replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeIn: nil)
-        let settled = settlements.isEmpty ? [] : Self.parseSettled(replies[0])
+        let claimed = count > 0 ? try ClaimCall.batch(of: replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeIn: nil)
+        let settled = settlements.isEmpty ? [] : SettleCall.settled(from: replies[0])
         return (settled.count == settlements.count ? settled : settlements.map { _ in nil }, claimed)
     }
 
     /// Settles finished attempts. - Returns: what each settlement did, nil where the attempt had lost its lease.
     public func settle(_ settlements: [Settlement]) async throws -> [SettledAttempt?] {
         try await settleAndClaim(settlements, jobClass: .io, count: 0, worker: "").settled
-    }
-
-    private func settleCall(_ settlements: [Settlement]) -> RedisScriptCall {
-        RedisScriptCall(
-            scripts.settle, keys: [keys.inflight, keys.delayed],
-            arguments: [keys.base, streamCap] + settlements.flatMap(\.scriptArguments))
-    }
-
-    private static func parseSettled(_ reply: RedisValue) -> [SettledAttempt?] {
-        guard let values = reply.array, let settledAt = values.first?.int else { return [] }
-        return stride(from: 1, to: values.count - 3, by: 4).map { index in
-            guard let state = values[index].string.flatMap(JobState.init(rawValue:)) else { return nil }
-            func text(_ value: RedisValue) -> String? { value.string.flatMap { $0.isEmpty ? nil : $0 } }
-            return SettledAttempt(
-                state: state, settledAtMilliseconds: settledAt, errorCode: text(values[index + 1]), errorMessage: text(values[index + 2]),
-                charge: text(values[index + 3]))
-        }
-    }
-
-    private static func parseClaim(_ reply: RedisValue) throws -> ClaimBatch {
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        guard let values = reply.array, values.count >= 3, let next = values[0].int, let count = values[1].int, let started = values[2].int else {
-            throw RedisError.server("ERR unexpected reply from claim")
-        }
-        var jobs: [ClaimedJob] = []
-        jobs.reserveCapacity(Int(count))
-        var index = 3
-        for _ in 0..<count {
-            let field = { (offset: Int) in values[index + offset] }
-            guard let id = field(0).string.flatMap(JobID.init(validating:)),
-                let attempt = field(1).int,
-                let tenant = field(2).string.flatMap(TenantID.init(validating:)),
-                let identity = field(3).string.flatMap(Identity.init(validating:)),
-                let kind = field(4).string, let input = field(5).string,
-                let timeout = field(6).int, let created = field(7).int, let maxAttempts = field(8).int,
-                let tries = field(9).int, let priority = field(10).int.flatMap({ Priority(rank: Int($0)) })
-            else { throw RedisError.server("ERR malformed job in claim reply") }
-            jobs.append(ClaimedJob(
-                id: id, attempt: Int(attempt), tenant: tenant, identity: identity, kind: kind, input: input,
-                timeout: .milliseconds(timeout), createdAtMilliseconds: created, maxAttempts: Int(maxAttempts),
-                tries: Int(tries), priority: priority, startedAtMilliseconds: started,
-                tier: field(11).string.flatMap { $0.isEmpty ? nil : $0 }))
-            index += 12
-        }
-        return ClaimBatch(jobs: jobs, nextWakeIn: next < 0 ? nil : .milliseconds(next))
     }
 
     /// Extends the leases of running attempts.
@@ -89,15 +44,10 @@ extension JobQueue {
         var cancelRequested: Set<JobID> = []
         for start in stride(from: 0, to: leases.count, by: Self.renewBatch) {
             let batch = leases[start..<min(start + Self.renewBatch, leases.count)]
-            let reply = try await redis.evaluate(
-                scripts.renew, keys: [keys.inflight],
-                arguments: [keys.base, String(configuration.leaseDuration.milliseconds)] + batch.flatMap { [$0.0.rawValue, String($0.1)] })
-            let lists = reply.array ?? []
-            func ids(_ index: Int) -> [JobID] {
-                (lists.count > index ? lists[index].array ?? [] : []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
-            }
-            lost.formUnion(ids(0))
-            cancelRequested.formUnion(ids(1))
+            let call = RenewCall(keySpace: keys, items: Array(batch), configuration: configuration)
+            let outcome = try RenewCall.outcome(of: try await redis.evaluate(call.call(scripts.renew)))
+            lost.formUnion(outcome.lost)
+            cancelRequested.formUnion(outcome.cancelRequested)
         }
         return (lost, cancelRequested)
     }
@@ -108,10 +58,8 @@ extension JobQueue {
     /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease.
     @discardableResult
     public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil) async throws -> Bool {
-        let reply = try await redis.evaluate(
-            scripts.event, keys: [keys.job(job)],
-            arguments: [keys.base, job.rawValue, String(attempt), type, data, streamCap, progress ?? ""])
-        return reply.int == 1
+        let call = EventCall(keySpace: keys, job: job, attempt: attempt, type: type, data: data, progress: progress, configuration: configuration)
+        return try EventCall.appended(try await redis.evaluate(call.call(scripts.event)))
     }
 
     /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.
@@ -120,7 +68,7 @@ extension JobQueue {
         return fields.count == 2 && fields[0].int == Int64(attempt) && fields[1].string == JobState.running.rawValue
     }
 
-    /// Blocks until one of the wake-up lists (``QueueKeys/wake(_:)`` or a worker's own) gets a token, or `timeout`
+    /// Blocks until one of the wake-up lists (``KeySpace/wake(_:)`` or a worker's own) gets a token, or `timeout`
     /// passes; on a connection of its own.
     public func waitForWork(_ wakeKeys: [String], timeout: Duration) async throws {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
@@ -154,9 +102,6 @@ extension JobQueue {
     /// that finished again since its record was made stays unrecorded.
     public func markRecorded(_ jobs: [FinishedJob]) async throws {
         guard !jobs.isEmpty else { return }
-        _ = try await redis.evaluate(
-            scripts.recorded, keys: [keys.unrecorded],
-            arguments: [keys.base, String(configuration.retention.components.seconds)]
-                + jobs.flatMap { [$0.record.id.rawValue, String($0.finishedAtMilliseconds), $0.record.state.rawValue] })
+        _ = try await redis.evaluate(RecordedCall(keySpace: keys, items: jobs, configuration: configuration).call(scripts.recorded))
     }
 }

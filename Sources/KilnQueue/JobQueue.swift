@@ -1,10 +1,12 @@
 public import KilnCore
+public import KilnKeys
 public import RedisClient
 
 /// The queue engine: every state change of a job is one atomic Lua script on Redis.
 public final class JobQueue: Sendable {
     public let configuration: QueueConfiguration
-    public let keys: QueueKeys
+    /// The names of every key the queue uses.
+    public let keys: KeySpace
     let redis: RedisPool
     /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
     let blockingRedis: RedisPool
@@ -12,7 +14,7 @@ public final class JobQueue: Sendable {
 
     public init(redis: RedisPool, blockingRedis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
         self.configuration = configuration
-        self.keys = QueueKeys(namespace: configuration.namespace)
+        self.keys = KeySpace(namespace: configuration.namespace)
         self.redis = redis
         self.blockingRedis = blockingRedis
         self.scripts = try QueueScripts()
@@ -23,45 +25,10 @@ public final class JobQueue: Sendable {
         try await redis.load(scripts.all)
     }
 
-    var streamCap: String { String(configuration.streamCap) }
-
     /// Admits and enqueues a job, or finds the one its idempotency key already made (a replay is not charged again).
     public func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
-        let idempotencyKey = submission.idempotencyKey ?? ""
-        let admission =
-            submission.charge?.scriptArguments(reservationLifetime: configuration.reservationLifetime) ?? Array(repeating: "", count: 18)
-        let reply = try await redis.evaluate(
-            scripts.enqueue,
-            keys: [keys.job(submission.id), keys.idempotency(submission.tenant, submission.identity, idempotencyKey)],
-            arguments: [
-                keys.base, submission.id.rawValue, submission.tenant.rawValue, submission.identity.rawValue, submission.kind,
-                submission.jobClass.rawValue, String(submission.priority.rank), submission.input, String(submission.maxAttempts),
-                String(submission.timeout.milliseconds), String(submission.delay.milliseconds), String(submission.runningCap),
-                String(submission.weight), submission.bodyHash, idempotencyKey,
-                String(configuration.idempotencyTTL.components.seconds), streamCap,
-            ] + admission)
-        guard let parts = reply.array, parts.count >= 2, let outcome = parts[0].string else {
-            throw RedisError.server("ERR unexpected reply from enqueue")
-        }
-        func usage(from index: Int) -> QuotaUsage? {
-            guard parts.count > index + 2, let limit = parts[index].int, let used = parts[index + 1].int, let pending = parts[index + 2].int,
-                used >= 0
-            else { return nil }
-            return QuotaUsage(limit: limit < 0 ? nil : Int(limit), used: Int(used), pending: Int(pending))
-        }
-        if outcome == "denied" {
-            guard let reason = parts[1].string.flatMap(QuotaDenial.Reason.init(rawValue:)), let usage = usage(from: 2),
-                parts.count > 6, let retryAfter = parts[5].int
-            else { throw RedisError.server("ERR unexpected denial from enqueue") }
-            let blockReason = parts[6].string.flatMap { $0.isEmpty ? nil : $0 }
-            return .denied(QuotaDenial(reason: reason, usage: usage, retryAfter: .milliseconds(retryAfter), blockReason: blockReason))
-        }
-        guard let id = parts[1].string.flatMap(JobID.init(validating:)) else { throw RedisError.server("ERR unexpected reply from enqueue") }
-        switch outcome {
-        case "created": return .created(id, quota: usage(from: 2))
-        case "replayed": return .replayed(id)
-        default: return .conflict(id)
-        }
+        let call = EnqueueCall(keySpace: keys, submission: submission, configuration: configuration)
+        return try EnqueueCall.outcome(of: try await redis.evaluate(call.call(scripts.enqueue)))
     }
 
     /// The job as Redis holds it, if it belongs to this tenant and identity.
@@ -98,16 +65,8 @@ public final class JobQueue: Sendable {
 
     /// Cancels the job of this tenant and identity.
     public func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome {
-        let reply = try await redis.evaluate(
-            scripts.cancel, keys: [keys.job(id), keys.delayed],
-            arguments: [keys.base, id.rawValue, tenant.rawValue, identity.rawValue, streamCap])
-        let parts = reply.array?.compactMap(\.string) ?? []
-        switch parts.first {
-        case "cancelled": return .cancelled
-        case "requested": return .requested
-        case "finished": return parts.dropFirst().first.flatMap(JobState.init(rawValue:)).map(CancelOutcome.alreadyFinished) ?? .notFound
-        default: return .notFound
-        }
+        let call = CancelCall(keySpace: keys, id: id, tenant: tenant, identity: identity, configuration: configuration)
+        return try CancelCall.outcome(of: try await redis.evaluate(call.call(scripts.cancel)))
     }
 
     /// Whether Redis answers.

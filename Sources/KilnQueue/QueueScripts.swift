@@ -1,41 +1,51 @@
 import Foundation
-public import RedisClient
+import KilnKeys
+import RedisClient
 
-/// The Lua scripts of `Scripts/`, each with `common.lua` in front, read once from the bundle.
-public struct QueueScripts: Sendable {
-    public let enqueue: RedisScript
-    public let claim: RedisScript
-    public let settle: RedisScript
-    public let renew: RedisScript
-    public let cancel: RedisScript
-    public let event: RedisScript
-    public let recorded: RedisScript
-    public let replay: RedisScript
-    public let purge: RedisScript
-    public let raise: RedisScript
-    public let erase: RedisScript
+/// The Lua scripts of `Scripts/`, read once from the bundle. Each runs as the key helpers generated from
+/// ``KeySpace``, then `common.lua`, then the `KEYS` and `ARGV` bindings generated from its contract, then its body.
+struct QueueScripts: Sendable {
+    let enqueue: RedisScript
+    let claim: RedisScript
+    let settle: RedisScript
+    let renew: RedisScript
+    let cancel: RedisScript
+    let event: RedisScript
+    let recorded: RedisScript
+    let replay: RedisScript
+    let purge: RedisScript
+    let raise: RedisScript
+    let erase: RedisScript
 
-    public var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase] }
 
-    public init() throws {
-        let common = try Self.read("common")
-        func script(_ name: String) throws -> RedisScript {
-            RedisScript(name: name, source: common + "\n" + (try Self.read(name)))
+    /// Every script's contract.
+    static let contracts: [any RedisScriptContract.Type] = [
+        EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self,
+    ]
+
+    init() throws {
+        let common = KeySpace.luaHelpers + "\n" + (try Self.read("common"))
+        func script(_ contract: any RedisScriptContract.Type) throws -> RedisScript {
+            RedisScript(
+                name: contract.scriptName, source: common + "\n" + contract.luaBindings + "\n" + (try Self.read(contract.scriptName)))
         }
-        enqueue = try script("enqueue")
-        claim = try script("claim")
-        settle = try script("settle")
-        renew = try script("renew")
-        cancel = try script("cancel")
-        event = try script("event")
-        recorded = try script("recorded")
-        replay = try script("replay")
-        purge = try script("purge")
-        raise = try script("raise")
-        erase = try script("erase")
+        enqueue = try script(EnqueueCall.self)
+        claim = try script(ClaimCall.self)
+        settle = try script(SettleCall.self)
+        renew = try script(RenewCall.self)
+        cancel = try script(CancelCall.self)
+        event = try script(EventCall.self)
+        recorded = try script(RecordedCall.self)
+        replay = try script(ReplayCall.self)
+        purge = try script(PurgeCall.self)
+        raise = try script(RaiseCall.self)
+        erase = try script(EraseCall.self)
     }
 
-    private static func read(_ name: String) throws -> String {
+    /// The text of `Scripts/<name>.lua`.
+    static func read(_ name: String) throws -> String {
         guard let url = Bundle.module.url(forResource: name, withExtension: "lua", subdirectory: "Scripts") else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "Scripts/\(name).lua"])
         }

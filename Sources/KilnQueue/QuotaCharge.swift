@@ -50,22 +50,4 @@ public struct QuotaCharge: Sendable {
         self.abuse = abuse
     }
 
-    /// The enqueue script's admission arguments (see `enqueue.lua`).
-    func scriptArguments(reservationLifetime: Duration) -> [String] {
-        func velocity(_ limit: VelocityLimit) -> String {
-            // Milliseconds between two submissions at the average rate: the GCRA's emission interval.
-            "\(Double(limit.period.milliseconds) / Double(limit.count))|\(limit.burst)"
-        }
-        let rules = [
-            abuse.shadowMode ? "1" : "0", String(abuse.escalation.cooldown.milliseconds), String(abuse.escalation.block.milliseconds),
-            String(abuse.refunds.minimumCount), String(abuse.refunds.ratio), String(abuse.safetyRejections.minimumCount),
-            String(abuse.safetyRejections.ratio),
-        ]
-        return [
-            subject, quotaClass, String(cost), String(limit ?? -1), day, String(Int64((resetAt.timeIntervalSince1970 * 1000).rounded())),
-            String(runningCap), device ?? "", String(cooldown.milliseconds), String(refundCap), tier,
-            String(reservationLifetime.milliseconds), ip ?? "", velocity(abuse.identityVelocity), velocity(abuse.ipVelocity),
-            String(maxDevices), String(abuse.maxIdentitiesPerDevicePerDay), rules.joined(separator: "|"),
-        ]
-    }
 }

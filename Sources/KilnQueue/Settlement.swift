@@ -31,17 +31,4 @@ public struct Settlement: Sendable {
         if case .succeeded(let result) = outcome { result } else { nil }
     }
 
-    /// The six script arguments of `settle.lua`.
-    var scriptArguments: [String] {
-        let (name, payload, code, delay): (String, String, String, Duration) =
-            switch outcome {
-            case .succeeded(let result): ("succeeded", result, "", .zero)
-            case .retry(let code, let message, let delay): ("retry", message, code, delay)
-            case .failed(let code, let message): ("failed", message, code, .zero)
-            case .cancelled(let message): ("cancelled", message, "cancelled", .zero)
-            case .throttled(let code, let message, let delay): ("throttled", message, code, delay)
-            case .released: ("released", "", "", .zero)
-            }
-        return [job.rawValue, String(attempt), name, payload, code, String(delay.milliseconds)]
-    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnKeys
 import KilnQueue
 import KilnStore
 import Logging
@@ -58,7 +59,7 @@ final class ClassRunner: Sendable {
         try? await queue.poke(pokeKey)
     }
 
-    private var pokeKey: String { queue.keys.wake(jobClass) + ":" + configuration.id }
+    private var pokeKey: String { queue.keys.wake(jobClass, worker: configuration.id) }
 
     func run() async throws {
         var inFlight = 0

@@ -32,9 +32,8 @@ public final class RedisPool: Sendable {
     }
 
     /// Runs one script; its error reply is thrown as a server ``RedisError``.
-    public func evaluate(_ script: RedisScript, keys: [String], arguments: [String]) async throws -> RedisValue {
-        let call = RedisScriptCall(script, keys: keys, arguments: arguments)
-        return try await withConnection { connection in try self.evaluate(call, on: connection) }
+    public func evaluate(_ call: RedisScriptCall) async throws -> RedisValue {
+        try await withConnection { connection in try self.evaluate(call, on: connection) }
     }
 
     /// Runs one script on a connection the caller holds.

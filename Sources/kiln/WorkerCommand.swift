@@ -56,8 +56,8 @@ struct WorkerCommand: AsyncParsableCommand {
         let runtime = try Runtime(connections)
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
         defer { http.shutdown() }
-        let parking = ProviderParking(redis: runtime.redis, namespace: connections.namespace)
-        let concurrency = ProviderConcurrency(redis: runtime.redis, namespace: connections.namespace)
+        let parking = ProviderParking(redis: runtime.redis, keys: runtime.queue.keys)
+        let concurrency = ProviderConcurrency(redis: runtime.redis, keys: runtime.queue.keys)
         let routing = TextRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
         let images = ImageRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
         try await runtime.queue.prepare()

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnPolicy
+import KilnKeys
 import KilnQueue
 import KilnStore
 import KilnWorker
@@ -202,7 +203,8 @@ import Testing
         try await Harness.with { harness in
             let client = try await Self.start(harness)
             // What abuse detection writes: a block with a reason and a time to live.
-            _ = try await harness.redis.send(["SET", "\(harness.queue.keys.base):block:acme:user-1", "refund_abuse", "EX", "600"])
+            let block = harness.queue.keys.block(try #require(TenantID(validating: "acme")), "user-1")
+            _ = try await harness.redis.send(["SET", block, "refund_abuse", "EX", "600"])
             let blocked = try await Self.post(harness, client)
             #expect(blocked.status == 429)
             #expect(blocked.json?["reason"]?.stringValue == "temporarily_blocked")

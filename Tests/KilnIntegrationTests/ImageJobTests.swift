@@ -4,6 +4,7 @@ import KilnCore
 import KilnHandlers
 import KilnPolicy
 import KilnProviders
+import KilnQueue
 import KilnStore
 import KilnWorker
 import PostgresClient
@@ -50,8 +51,8 @@ import Testing
                {"tenant": "*", "kind": "image.illustrate", "models": [{"provider": "openai", "model": "gpt-image-1"}]},
                {"tenant": "*", "kind": "image.cover", "models": [{"provider": "fal", "model": "fal-ai/flux/dev"}]}]}
             """)
-        let parking = ProviderParking(redis: harness.redis, namespace: harness.namespace)
-        let concurrency = ProviderConcurrency(redis: harness.redis, namespace: harness.namespace)
+        let parking = ProviderParking(redis: harness.redis, keys: harness.queue.keys)
+        let concurrency = ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys)
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(configuration.providers["openai"]).endpoint)
         harness.startWorker(handlers: .standard(
             routing: TextRouting(configuration: configuration, http: harness.http, parking: parking, concurrency: concurrency),

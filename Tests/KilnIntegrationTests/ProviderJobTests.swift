@@ -38,8 +38,8 @@ import Testing
             """
         let providers = try harness.providerConfiguration(file)
         let routing = TextRouting(
-            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
-            concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.queue.keys),
+            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
         harness.startWorker(
@@ -153,8 +153,8 @@ import Testing
             let providers = try harness.providerConfiguration(
                 #"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#)
             let routing = TextRouting(
-            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, namespace: harness.namespace),
-            concurrency: ProviderConcurrency(redis: harness.redis, namespace: harness.namespace))
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.queue.keys),
+            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys))
             harness.startWorker(handlers: .standard(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil, policies: .none))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")

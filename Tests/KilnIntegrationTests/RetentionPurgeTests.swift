@@ -3,6 +3,7 @@ import Foundation
 import KilnCore
 import KilnPolicy
 import KilnPrivacy
+import KilnKeys
 import KilnQueue
 import KilnStore
 import PostgresClient

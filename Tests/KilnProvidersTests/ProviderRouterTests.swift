@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnKeys
 import KilnProviders
 import RedisClient
 import Synchronization
@@ -42,7 +43,7 @@ import Testing
         var configuration = try #require(RedisConfiguration(url: url))
         configuration.poolSize = 2
         let pool = RedisPool(configuration: configuration)
-        return (ProviderParking(redis: pool, namespace: "test-\(UUID().uuidString.prefix(8))"), pool)
+        return (ProviderParking(redis: pool, keys: KeySpace(namespace: "test-\(UUID().uuidString.prefix(8))")), pool)
     }
 
     @Test func aRetryAfterParksTheProviderForEveryWorkerWithoutAnotherCall() async throws {
@@ -126,7 +127,7 @@ import Testing
     @Test func aConcurrencyCapHoldsAcrossWorkersAndFreesItsSlot() async throws {
         let (parking, pool) = try self.parking()
         let namespace = "test-\(UUID().uuidString.prefix(8))"
-        let concurrency = ProviderConcurrency(redis: pool, namespace: namespace)
+        let concurrency = ProviderConcurrency(redis: pool, keys: KeySpace(namespace: namespace))
         try await SimulatorFixture.with { fixture in
             // Worker A's call takes the only slot and holds it while the provider thinks.
             let slow = AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "slow_first_byte; delay_ms=3000"))

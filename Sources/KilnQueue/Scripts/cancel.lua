@@ -2,9 +2,10 @@
 -- lease renewal, within a second).
 -- KEYS: job, delayed
 -- ARGV: base, id, tenant, identity, stream_cap
--- Returns {'cancelled'} | {'requested'} | {'not_found'} | {'finished', state}.
-local job, delayed = KEYS[1], KEYS[2]
-local base, id, tenant, identity, stream_cap = unpack(ARGV)
+-- RETURNS cancelled:
+-- RETURNS requested:
+-- RETURNS not_found:
+-- RETURNS finished: state
 local owner, who, state, class, rank, cap, attempt = unpack(redis.call('HMGET', job, 'tenant', 'identity', 'state', 'class', 'rank', 'cap', 'attempt'))
 if owner ~= tenant or who ~= identity then return {'not_found'} end
 if state == 'running' then

@@ -1,12 +1,11 @@
 -- Claims up to `count` jobs of one class, rotating across tenants by weight, after recovering expired
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
--- KEYS: active(class), vclock(class), wake(class), inflight, delayed
+-- KEYS: active, vclock, wake_list, inflight, delayed
 -- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
--- Returns {next_wake_in_ms, claimed_count, started_ms, then per job: id, attempt, tenant, identity, kind, input,
---          timeout_ms, created_ms, max_attempts, tries, rank, tier ('' when unmetered)}. next_wake_in_ms is how
---          long until a delayed job falls due or a lease expires (-1: nothing pending); the caller may block that long.
-local active, vclock, inflight, delayed = KEYS[1], KEYS[2], KEYS[4], KEYS[5]
-local base, class, lease_ms, count, worker, stream_cap, sweep_limit = unpack(ARGV)
+-- RETURNS: next_wake_in_ms, claimed_count, started_ms
+-- RETURNS each: id, attempt, tenant, identity, kind, input, timeout_ms, created_ms, max_attempts, tries, rank, tier
+-- next_wake_in_ms is how long until a delayed job falls due or a lease expires (-1: nothing pending); the caller may
+-- block that long. A job's tier is '' when it was not metered.
 count = tonumber(count)
 local now = now_ms()
 
@@ -52,7 +51,7 @@ while n < count do
   local tenant, vtime = top[1], tonumber(top[2])
   local weight = weights[tenant]
   if not weight then
-    weight = tonumber(redis.call('HGET', base .. ':weights', tenant) or '1')
+    weight = tonumber(redis.call('HGET', weights_key(base), tenant) or '1')
     weights[tenant] = weight
   end
   -- The tenant keeps its turn until its virtual time passes the next tenant's: take that many jobs at once.

@@ -1,33 +1,13 @@
--- Shared helpers, prepended to every script by the Swift loader.
--- Keys: every key of a queue shard starts with the shard base `<namespace>:{<shard>}` (a hash tag), so a
--- script only ever touches one Redis Cluster slot. Times are Redis's own clock in milliseconds.
+-- Shared helpers, prepended to every script by the Swift loader (QueueScripts), after the key helpers it generates
+-- from KeySpace (`job_key(base, id)`, `quota_key(base, tenant, subject, day)`, …) and before the script's KEYS and
+-- ARGV bindings, which it generates from the script's Swift contract (ScriptCalls/).
+-- Keys: every key starts with the namespace's hash tag `{<namespace>}` (`base`), so a script only ever touches one
+-- Redis Cluster slot. Times are Redis's own clock in milliseconds.
 
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-
-local function job_key(base, id) return base .. ':job:' .. id end
-local function events_key(base, id) return base .. ':ev:' .. id end
-local function ready_key(base, class, tenant, rank) return base .. ':ready:' .. class .. ':' .. tenant .. ':' .. rank end
-local function active_key(base, class) return base .. ':active:' .. class end
-local function vclock_key(base, class) return base .. ':vclock:' .. class end
-local function wake_key(base, class) return base .. ':wake:' .. class end
-local function running_key(base, tenant, identity) return base .. ':running:' .. tenant .. ':' .. identity end
-local function held_key(base, tenant, identity) return base .. ':held:' .. tenant .. ':' .. identity end
--- Admission: a subject (the identity whose quota pays, or a pair of partners) has one counter hash a quota day,
--- one hash of its unfinished jobs' reservations, and maybe a block; a device has a cooldown per quota class.
-local function quota_key(base, tenant, subject, day) return base .. ':quota:' .. tenant .. ':' .. subject .. ':' .. day end
-local function reservations_key(base, tenant, subject) return base .. ':rsv:' .. tenant .. ':' .. subject end
-local function block_key(base, tenant, subject) return base .. ':block:' .. tenant .. ':' .. subject end
-local function cooldown_key(base, tenant, device, class) return base .. ':cooldown:' .. tenant .. ':' .. device .. ':' .. class end
--- Abuse detection: the devices a subject used and the subjects a device served in a quota day, the velocity
--- (GCRA theoretical arrival time) of a subject and of an IP address, the blocks in force and the log of trips.
-local function devices_key(base, tenant, subject, day) return base .. ':devs:' .. tenant .. ':' .. subject .. ':' .. day end
-local function subjects_key(base, tenant, device, day) return base .. ':subs:' .. tenant .. ':' .. device .. ':' .. day end
-local function velocity_key(base, tenant, who) return base .. ':gcra:' .. tenant .. ':' .. who end
-local function blocks_key(base) return base .. ':blocks' end
-local function abuse_log_key(base) return base .. ':abuse' end
 
 -- A reservation is 'day|class|cost|expires_ms'.
 local function parse_reservation(text)
@@ -164,8 +144,8 @@ local function finish(base, id, state, now, cap, attempt, fields, result)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
   local error_code = fields[1] == 'err_code' and fields[2] or ''
   local charge = settle_reservation(base, id, state, error_code, now)
-  redis.call('ZADD', base .. ':unrecorded', now, id)
-  if state == 'dead' or state == 'failed' then redis.call('ZADD', base .. ':dead', now, id) end
+  redis.call('ZADD', unrecorded_key(base), now, id)
+  if state == 'dead' or state == 'failed' then redis.call('ZADD', dead_key(base), now, id) end
   emit_state(base, id, state, attempt, cap, result)
   return charge or ''
 end

@@ -2,20 +2,19 @@
 -- submission) decides, in order: a block on the subject, its daily quota (reserved units count), its cap on
 -- unfinished jobs, the device's cooldown; then reserves the units and enqueues. A denial writes nothing, and says
 -- the class's use.
--- KEYS: job, idempotency (or any key when unused)
+-- KEYS: job, idem
 -- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight,
---       body_hash, idempotency_key ('' for none), idempotency_ttl_s, stream_cap,
---       then for admission ('' for an unmetered job): subject, quota_class, cost, limit (-1: unlimited), day,
---       reset_at_ms, subject_cap, device ('' for none), cooldown_ms, refund_cap, tier, reservation_lifetime_ms,
---       ip ('' for none), subject_velocity and ip_velocity ('emission_ms|burst'), max_devices, max_subjects_per_device,
---       abuse ('shadow|cooldown_ms|block_ms|refund_min|refund_ratio|safety_min|safety_ratio', kept on the job)
--- Returns {'created', id, limit, used, pending} | {'replayed', id} | {'conflict', id}
---       | {'denied', reason, limit, used, pending, retry_after_ms, detail}; limit, used and pending are -1 when
---       unmetered; detail is a block's reason ('' otherwise).
-local job, idem = KEYS[1], KEYS[2]
-local base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight, body_hash, idem_key, idem_ttl, stream_cap,
-  subject, quota_class, cost, limit, day, reset_at, subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime,
-  ip, subject_velocity, ip_velocity, max_devices, max_subjects, abuse = unpack(ARGV)
+--       body_hash, idem_key, idem_ttl_s, stream_cap, subject, quota_class, cost, limit, day, reset_at_ms,
+--       subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime_ms, ip, subject_emission_ms,
+--       subject_burst, ip_emission_ms, ip_burst, max_devices, max_subjects, abuse_shadow, abuse_cooldown_ms,
+--       abuse_block_ms, refund_min, refund_ratio, safety_min, safety_ratio
+-- RETURNS created: id, limit, used, pending
+-- RETURNS replayed: id
+-- RETURNS conflict: id
+-- RETURNS denied: reason, limit, used, pending, retry_after_ms, detail
+-- idem_key and device are '' for none, ip '' when unknown; every argument from subject on is '' for an unmetered
+-- job, and limit is -1 when unlimited. limit, used and pending are -1 when unmetered; detail is a block's reason
+-- ('' otherwise).
 
 if idem_key ~= '' then
   local existing = redis.call('GET', idem)
@@ -35,7 +34,6 @@ if metered then
   local denied = function(reason, retry_after_ms, detail)
     return {'denied', reason, usage[1], usage[2], usage[3], math.max(math.ceil(retry_after_ms), 0), detail or ''}
   end
-  local shadow, cooldown_ms_abuse, block_ms = string.match(abuse, '^([^|]*)|([^|]*)|([^|]*)|')
   local reservations = reservations_key(base, tenant, subject)
   local quota = quota_key(base, tenant, subject, day)
   -- Reservations whose job is gone or that outlived any run of it come back, but only if this call admits.
@@ -71,8 +69,8 @@ if metered then
       signal = 'device_shared_by_too_many_identities'
     end
     if signal then
-      local _, duration = escalate(base, tenant, subject, day, signal, shadow, cooldown_ms_abuse, block_ms, now)
-      if shadow ~= '1' then return denied('temporarily_blocked', duration, signal) end
+      local _, duration = escalate(base, tenant, subject, day, signal, abuse_shadow, abuse_cooldown_ms, abuse_block_ms, now)
+      if abuse_shadow ~= '1' then return denied('temporarily_blocked', duration, signal) end
     end
   end
   -- Until the day resets, by the clock that chose the day (the caller's): the caller works out that wait.
@@ -86,10 +84,9 @@ if metered then
   end
   -- Velocity: a GCRA (redis-cell's algorithm) per subject and per IP address, counting admitted submissions.
   local velocities = {}
-  for _, v in ipairs({{subject, subject_velocity}, {ip ~= '' and 'ip:' .. ip or nil, ip_velocity}}) do
+  for _, v in ipairs({{subject, subject_emission_ms, subject_burst}, {ip ~= '' and 'ip:' .. ip or nil, ip_emission_ms, ip_burst}}) do
     if v[1] then
-      local emission, burst = string.match(v[2], '^([^|]*)|([^|]*)$')
-      emission, burst = tonumber(emission), tonumber(burst)
+      local emission, burst = tonumber(v[2]), tonumber(v[3])
       local key = velocity_key(base, tenant, v[1])
       local tat = math.max(tonumber(redis.call('GET', key) or '0'), now)
       local allowed_at = tat - emission * burst
@@ -104,17 +101,17 @@ if metered then
   end
   redis.call('HINCRBY', quota, 'rsv:' .. quota_class, cost)
   -- Yesterday's counters stay two days for late commits, releases and audits.
-  redis.call('PEXPIREAT', quota, tonumber(reset_at) + 2 * 86400000)
-  redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime)))
+  redis.call('PEXPIREAT', quota, tonumber(reset_at_ms) + 2 * 86400000)
+  redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime_ms)))
   if device ~= '' and tonumber(cooldown_ms) > 0 then redis.call('SET', cooldown, id, 'PX', cooldown_ms) end
   for _, v in ipairs(velocities) do redis.call('SET', v[1], v[2], 'PX', math.max(math.ceil(v[2] - now), 1)) end
   redis.call('HINCRBY', quota, 'jobs', 1)
   if device ~= '' then
     -- The day's sets outlive it by a day, like its counters.
     redis.call('SADD', devices, device)
-    redis.call('PEXPIREAT', devices, tonumber(reset_at) + 86400000)
+    redis.call('PEXPIREAT', devices, tonumber(reset_at_ms) + 86400000)
     redis.call('SADD', subjects, subject)
-    redis.call('PEXPIREAT', subjects, tonumber(reset_at) + 86400000)
+    redis.call('PEXPIREAT', subjects, tonumber(reset_at_ms) + 86400000)
   end
   usage = {limit, used, pending + cost}
 end
@@ -122,14 +119,18 @@ end
 redis.call('HSET', job, 'id', id, 'tenant', tenant, 'identity', identity, 'kind', kind, 'class', class,
   'rank', rank, 'input', input, 'max', max_attempts, 'timeout', timeout_ms, 'cap', cap, 'created', now,
   'state', 'queued', 'attempt', 0, 'tries', 0)
-if metered then redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'q_abuse', abuse, 'tier', tier) end
-if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl) end
-redis.call('HSET', base .. ':weights', tenant, weight)
+if metered then
+  -- The abuse thresholds the job's settlement applies (settle_reservation in common.lua reads them back).
+  local abuse = table.concat({abuse_shadow, abuse_cooldown_ms, abuse_block_ms, refund_min, refund_ratio, safety_min, safety_ratio}, '|')
+  redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'q_abuse', abuse, 'tier', tier)
+end
+if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl_s) end
+redis.call('HSET', weights_key(base), tenant, weight)
 emit_state(base, id, 'queued', 0, stream_cap)
 
 local delay = tonumber(delay_ms)
 if delay > 0 then
-  redis.call('ZADD', base .. ':delayed', now + delay, id)
+  redis.call('ZADD', delayed_key(base), now + delay, id)
   -- An idle worker recomputes how long it may sleep.
   wake(base, class)
 else

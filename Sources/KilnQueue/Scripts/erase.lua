@@ -3,14 +3,13 @@
 -- PostgreSQL holds its record (before that a worker could still write the record after PostgreSQL's copy was
 -- erased). Jobs that are not the identity's are left alone.
 -- KEYS: delayed, dead, unrecorded
--- ARGV: base, tenant, identity, then job ids
--- Returns {erased ids, pending ids}: pending jobs are running, or finished and not yet recorded.
-local delayed, dead, unrecorded = KEYS[1], KEYS[2], KEYS[3]
-local base, tenant, identity = ARGV[1], ARGV[2], ARGV[3]
+-- ARGV: base, tenant, identity
+-- ARGV each: id
+-- RETURNS: erased, pending
+-- Both are lists of job ids; pending jobs are running, or finished and not yet recorded.
 local now = now_ms()
 local erased, pending = {}, {}
-for i = 4, #ARGV do
-  local id = ARGV[i]
+for id in each_item() do
   local key = job_key(base, id)
   local owner, who, state, class, rank = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'state', 'class', 'rank'))
   if owner == tenant and who == identity then

@@ -1,9 +1,8 @@
 -- Deletes dead-lettered jobs for good: one id, or every one when none is given.
 -- KEYS: dead
--- ARGV: base, id (or '')
--- Returns how many were purged.
-local dead = KEYS[1]
-local base, only = ARGV[1], ARGV[2]
+-- ARGV: base, only
+-- RETURNS: purged
+-- only is the one job's id, or ''; purged is how many went.
 local ids = {}
 if only ~= '' then
   if redis.call('ZSCORE', dead, only) then ids = {only} end
@@ -12,7 +11,7 @@ else
 end
 for _, id in ipairs(ids) do
   redis.call('ZREM', dead, id)
-  redis.call('ZREM', base .. ':unrecorded', id)
+  redis.call('ZREM', unrecorded_key(base), id)
   redis.call('DEL', job_key(base, id), events_key(base, id))
 end
 return #ids

@@ -1,13 +1,12 @@
 -- Extends the leases of one worker's running jobs in one call.
 -- KEYS: inflight
--- ARGV: base, lease_ms, then per job: id, attempt
--- Returns {lost ids, ids whose cancellation was requested}.
-local inflight = KEYS[1]
-local base, lease_ms = ARGV[1], ARGV[2]
+-- ARGV: base, lease_ms
+-- ARGV each: id, attempt
+-- RETURNS: lost, cancel_requested
+-- Both are lists of job ids: those whose lease was lost, and those whose cancellation was requested.
 local until_ms = now_ms() + tonumber(lease_ms)
 local lost, cancel = {}, {}
-for i = 3, #ARGV, 2 do
-  local id, attempt = ARGV[i], ARGV[i + 1]
+for id, attempt in each_item() do
   local current, state, requested = unpack(redis.call('HMGET', job_key(base, id), 'attempt', 'state', 'cancel'))
   if current ~= attempt or state ~= 'running' or not redis.call('ZSCORE', inflight, id) then
     lost[#lost + 1] = id

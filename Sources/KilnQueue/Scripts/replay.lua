@@ -1,9 +1,8 @@
 -- Moves a dead-lettered job back to its queue with a fresh set of attempts.
 -- KEYS: dead, job
 -- ARGV: base, id, stream_cap
--- Returns 1, or 0 when the job is not in the dead-letter set.
-local dead, job = KEYS[1], KEYS[2]
-local base, id, stream_cap = unpack(ARGV)
+-- RETURNS: replayed
+-- replayed is 1, or 0 when the job is not in the dead-letter set.
 if redis.call('ZREM', dead, id) == 0 or redis.call('EXISTS', job) == 0 then return 0 end
 redis.call('HSET', job, 'state', 'queued', 'tries', 0)
 redis.call('HDEL', job, 'err_code', 'err_msg', 'finished', 'result', 'cancel', 'q_charge')

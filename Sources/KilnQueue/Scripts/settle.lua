@@ -1,19 +1,19 @@
 -- Settles finished attempts in one call, each fenced by its attempt number: an attempt whose lease was lost
 -- (the job was recovered and claimed again) changes nothing.
 -- KEYS: inflight, delayed
--- ARGV: base, stream_cap, then per job 6 values: id, attempt, outcome, payload, error_code, delay_ms
+-- ARGV: base, stream_cap
+-- ARGV each: id, attempt, outcome, payload, code, delay_ms
+-- RETURNS: settled_ms
+-- RETURNS each: state, error_code, error_message, charge
 --   outcome: succeeded (payload = result JSON) | retry (payload = message; dead once attempts run out)
 --            | failed (permanent: payload = message) | cancelled | throttled (retry after delay_ms without
 --            spending the attempt) | released (handed back at shutdown, to the head of its list, attempt unspent)
--- Returns {settled_ms, then per job: the job's new state (or 'fenced'), the error code and message it ended with
---          ('' when it did not end in an error), and what it cost its quota subject ('' when nothing: see finish)}.
-local inflight, delayed = KEYS[1], KEYS[2]
-local base, stream_cap = ARGV[1], ARGV[2]
+--   Each reply item is the job's new state (or 'fenced'), the error code and message it ended with ('' when it did
+--   not end in an error), and what it cost its quota subject ('' when nothing: see finish).
 local now = now_ms()
 local replies = {now}
 
-for i = 3, #ARGV, 6 do
-  local id, attempt, outcome, payload, code, delay_ms = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5]
+for id, attempt, outcome, payload, code, delay_ms in each_item() do
   local key = job_key(base, id)
   local current, state, tenant, identity, tries, max_attempts, cancel, failed_before, class = unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'tries', 'max', 'cancel', 'err_code', 'class'))
   if current ~= attempt or state ~= 'running' or redis.call('ZREM', inflight, id) == 0 then

@@ -1,0 +1,126 @@
+public import KilnCore
+
+/// Every Redis key Kiln uses, in one namespace: the queue's, admission's and the providers'.
+///
+/// Every key starts with the namespace's hash tag (`{<namespace>}`), so one Redis Cluster slot holds them all and a
+/// script never touches two slots. The scripts build their keys with Lua helpers generated from the same patterns
+/// (``luaHelpers``); nothing else spells a key.
+public struct KeySpace: Sendable, Hashable {
+    /// The hash-tagged prefix of every key.
+    public let base: String
+
+    public init(namespace: String) {
+        self.base = "{\(namespace)}"
+    }
+
+    // MARK: Jobs
+
+    public func job(_ id: JobID) -> String { KeyPattern.job.render(base, [id.rawValue]) }
+    /// A job's capped stream of events.
+    public func events(_ id: JobID) -> String { KeyPattern.events.render(base, [id.rawValue]) }
+    /// Per identity, so one end user's key never answers with another's job; digested, so no identity and key pair can
+    /// spell another's.
+    public func idempotency(_ tenant: TenantID, _ identity: Identity, _ key: String) -> String {
+        KeyPattern.idempotency.render(base, [tenant.rawValue, Digest.sha256Hex(identity.rawValue + "\n" + key)])
+    }
+
+    // MARK: The queue
+
+    /// A tenant's jobs of one class and priority waiting to be claimed.
+    public func ready(_ jobClass: JobClass, _ tenant: String, _ priority: Priority) -> String {
+        KeyPattern.ready.render(base, [jobClass.rawValue, tenant, String(priority.rank)])
+    }
+    /// The tenants with ready jobs of a class, scored by their virtual time.
+    public func active(_ jobClass: JobClass) -> String { KeyPattern.active.render(base, [jobClass.rawValue]) }
+    public func virtualClock(_ jobClass: JobClass) -> String { KeyPattern.virtualClock.render(base, [jobClass.rawValue]) }
+    /// The list idle workers of a class block on.
+    public func wake(_ jobClass: JobClass) -> String { KeyPattern.wake.render(base, [jobClass.rawValue]) }
+    /// One worker's own wake-up list, beside its class's.
+    public func wake(_ jobClass: JobClass, worker: String) -> String { wake(jobClass) + ":" + worker }
+    public var weights: String { KeyPattern.weights.render(base, []) }
+    public var inflight: String { KeyPattern.inflight.render(base, []) }
+    public var delayed: String { KeyPattern.delayed.render(base, []) }
+    public var dead: String { KeyPattern.dead.render(base, []) }
+    public var unrecorded: String { KeyPattern.unrecorded.render(base, []) }
+    /// An identity's count of running jobs (its cap), and its jobs the cap holds back.
+    public func running(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.running.render(base, [tenant.rawValue, identity]) }
+    public func held(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.held.render(base, [tenant.rawValue, identity]) }
+
+    // MARK: Admission
+
+    /// A quota subject's counters of one quota day.
+    public func quota(_ tenant: TenantID, _ subject: String, _ day: String) -> String {
+        KeyPattern.quota.render(base, [tenant.rawValue, subject, day])
+    }
+    /// A quota subject's reservations, one per unfinished job.
+    public func reservations(_ tenant: TenantID, _ subject: String) -> String {
+        KeyPattern.reservations.render(base, [tenant.rawValue, subject])
+    }
+    /// A quota subject's block (its value is the reason), and the index of blocks by when they end.
+    public func block(_ tenant: TenantID, _ subject: String) -> String { KeyPattern.block.render(base, [tenant.rawValue, subject]) }
+    public var blocks: String { KeyPattern.blocks.render(base, []) }
+    /// Abuse detection: the devices a subject used in a quota day, and a subject's velocity (GCRA).
+    public func devices(_ tenant: TenantID, _ subject: String, _ day: String) -> String {
+        KeyPattern.devices.render(base, [tenant.rawValue, subject, day])
+    }
+    public func velocity(_ tenant: TenantID, _ subject: String) -> String { KeyPattern.velocity.render(base, [tenant.rawValue, subject]) }
+    /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
+    public func standing(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.standing.render(base, [tenant.rawValue, identity]) }
+    /// The abuse log: a capped stream of the trips of abuse thresholds.
+    public var abuseLog: String { KeyPattern.abuseLog.render(base, []) }
+
+    /// A `SCAN … MATCH` pattern of every key of the namespace.
+    public var everyKey: String { base + ":*" }
+
+    /// The start of every key of `pattern` whose first values are `values` (for `SCAN … MATCH <prefix>*`).
+    public func prefix(_ pattern: KeyPattern, _ values: String...) -> String { pattern.prefix(base, values) }
+
+    // MARK: Providers
+
+    /// The slots of calls in flight to one provider's model, fleet-wide.
+    public func providerSlots(_ provider: String, model: String) -> String { KeyPattern.providerSlots.render(base, [provider, model]) }
+    /// Present while a provider is parked; expires when the park ends.
+    public func providerParked(_ provider: String) -> String { KeyPattern.providerParked.render(base, [provider]) }
+
+    /// The Lua helpers of every pattern, put in front of each script.
+    public static let luaHelpers = KeyPattern.all.map(\.luaFunction).joined(separator: "\n")
+}
+
+extension KeyPattern {
+    public static let job = KeyPattern("job", .word("job"), .value("id"))
+    static let events = KeyPattern("events", .word("ev"), .value("id"))
+    public static let idempotency = KeyPattern("idempotency", .word("idem"), .value("tenant"), .value("digest"))
+    static let ready = KeyPattern("ready", .word("ready"), .value("class"), .value("tenant"), .value("rank"))
+    static let active = KeyPattern("active", .word("active"), .value("class"))
+    static let virtualClock = KeyPattern("vclock", .word("vclock"), .value("class"))
+    static let wake = KeyPattern("wake", .word("wake"), .value("class"))
+    static let weights = KeyPattern("weights", .word("weights"))
+    static let inflight = KeyPattern("inflight", .word("inflight"))
+    static let delayed = KeyPattern("delayed", .word("delayed"))
+    static let dead = KeyPattern("dead", .word("dead"))
+    static let unrecorded = KeyPattern("unrecorded", .word("unrecorded"))
+    static let running = KeyPattern("running", .word("running"), .value("tenant"), .value("identity"))
+    static let held = KeyPattern("held", .word("held"), .value("tenant"), .value("identity"))
+    // Admission: a subject (the identity whose quota pays, or a pair of partners) has one counter hash a quota day,
+    // one hash of its unfinished jobs' reservations, and maybe a block; a device has a cooldown per quota class.
+    public static let quota = KeyPattern("quota", .word("quota"), .value("tenant"), .value("subject"), .value("day"))
+    static let reservations = KeyPattern("reservations", .word("rsv"), .value("tenant"), .value("subject"))
+    static let block = KeyPattern("block", .word("block"), .value("tenant"), .value("subject"))
+    static let blocks = KeyPattern("blocks", .word("blocks"))
+    public static let cooldown = KeyPattern("cooldown", .word("cooldown"), .value("tenant"), .value("device"), .value("class"))
+    // Abuse detection: the devices a subject used and the subjects a device served in a quota day, the velocity
+    // (GCRA theoretical arrival time) of a subject and of an IP address, the blocks in force and the log of trips.
+    public static let devices = KeyPattern("devices", .word("devs"), .value("tenant"), .value("subject"), .value("day"))
+    public static let subjects = KeyPattern("subjects", .word("subs"), .value("tenant"), .value("device"), .value("day"))
+    static let velocity = KeyPattern("velocity", .word("gcra"), .value("tenant"), .value("who"))
+    static let standing = KeyPattern("standing", .word("ent"), .value("tenant"), .value("identity"))
+    static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
+    static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
+    static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
+
+    /// Every pattern, each a family of keys no other pattern's keys can be mistaken for.
+    public static let all: [KeyPattern] = [
+        job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
+        quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
+    ]
+}
