@@ -225,6 +225,12 @@ let package = Package(
             dependencies: ["KilnCore"],
             swiftSettings: swiftSettings
         ),
+        // The kinds' single list, the catalog and worker registries derived from it, without servers.
+        .testTarget(
+            name: "KilnHandlersTests",
+            dependencies: ["KilnHandlers", "KilnWorker", "KilnCore"],
+            swiftSettings: swiftSettings
+        ),
         // Each Lua script's header, KEYS/ARGV bindings and replies against its Swift contract, without Redis.
         .testTarget(
             name: "ScriptContractTests",

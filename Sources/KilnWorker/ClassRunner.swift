@@ -151,10 +151,15 @@ final class ClassRunner: Sendable {
     /// Runs the handler under the kind's deadline; nil when the lease was lost.
     private func attempt(_ job: ClaimedJob) async -> Settlement? {
         let settle = { (outcome: Settlement.Outcome) in Settlement(job: job.id, attempt: job.attempt, outcome: outcome) }
-        guard let handler = handlers[job.kind] else {
-            // During a rolling deploy an older worker may not know a new kind yet: leave the job to one that does.
-            return settle(.throttled(code: "unknown_kind", message: "no handler for \(job.kind) on this worker", delay: .seconds(5)))
+        guard let served = handlers[job.kind] else {
+            // A worker offers every kind of the classes it claims (it refuses to start otherwise), so no worker of this
+            // build serves it: handing it back would bring it round every few seconds for ever. An operator can
+            // replay it from the dead letters once a worker that knows the kind runs.
+            logger.error("claimed a job of a kind no handler serves", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)"])
+            return settle(.failed(code: "unknown_kind", message: "no worker serves the kind \(job.kind)"))
         }
+        let handler = served.handler
+        let policy = served.kind.retry
         let context = JobContext(queue: queue, artifacts: artifacts, job: job)
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
@@ -170,26 +175,26 @@ final class ClassRunner: Sendable {
         case (_, .shutdown?):
             return settle(.released)
         case (_, .deadline?):
-            return retry(job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"))
+            return retry(
+                job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"), policy: policy)
         case (.failure(let error), nil):
             guard let failure = error as? JobFailure else {
                 // The error's own words go to the operator's log only; the job's owner sees the generic failure below.
                 logger.warning(
                     "handler threw an untyped error", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)", "error": "\(error)"])
-                return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"))
+                return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"), policy: policy)
             }
-            return retry(job, failure)
+            return retry(job, failure, policy: policy)
         }
     }
 
-    private func retry(_ job: ClaimedJob, _ failure: JobFailure) -> Settlement {
+    private func retry(_ job: ClaimedJob, _ failure: JobFailure, policy: RetryPolicy) -> Settlement {
         let outcome: Settlement.Outcome
         if let delay = failure.throttleDelay {
             outcome = .throttled(code: failure.code, message: failure.message, delay: delay)
         } else if failure.isCancellation {
             outcome = .cancelled(message: failure.message)
         } else if failure.isRetryable {
-            let policy = JobKindCatalog.standard[job.kind]?.retry ?? .exponentialJitter()
             outcome = .retry(code: failure.code, message: failure.message, delay: policy.delay(afterAttempt: job.tries, unitRandom: .random(in: 0..<1)))
         } else {
             outcome = .failed(code: failure.code, message: failure.message)

@@ -1,23 +1,26 @@
 public import KilnCore
 
-/// The handler of each kind a worker serves.
+/// The kinds a worker serves: each kind's definition (its class, deadline and retry policy) with its handler.
 public struct HandlerRegistry: Sendable {
-    private var handlers: [String: any JobHandler] = [:]
+    /// One kind a worker serves.
+    public struct Entry: Sendable {
+        public let kind: JobKind
+        public let handler: any JobHandler
 
-    public init() {}
-
-    public mutating func register(_ kind: String, _ handler: any JobHandler) {
-        handlers[kind] = handler
+        public init(kind: JobKind, handler: any JobHandler) {
+            self.kind = kind
+            self.handler = handler
+        }
     }
 
-    public subscript(kind: String) -> (any JobHandler)? { handlers[kind] }
+    private let entries: [String: Entry]
 
-    /// The diagnostic kinds' handlers.
-    public static var diagnostics: HandlerRegistry {
-        var registry = HandlerRegistry()
-        registry.register("diag.echo", EchoHandler())
-        registry.register("diag.sleep", SleepHandler())
-        registry.register("diag.fail", FailHandler())
-        return registry
+    public init(_ entries: [Entry]) {
+        self.entries = Dictionary(entries.map { ($0.kind.name, $0) }, uniquingKeysWith: { _, last in last })
     }
+
+    public subscript(kind: String) -> Entry? { entries[kind] }
+
+    /// The names of the kinds served, sorted.
+    public var names: [String] { entries.keys.sorted() }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnHandlers
 import KilnIdentity
 import KilnPolicy
 import KilnPrivacy
@@ -51,7 +52,7 @@ struct APICommand: AsyncParsableCommand {
             uploads: UploadStore(pool: database, objects: runtime.objects), shares: ShareStore(pool: database, objects: runtime.objects),
             entitlements: EntitlementStore(pool: database),
             partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: .standard,
+            eraser: IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: KindDefinition.catalog,
             policies: policySet,
             identities: identities,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)

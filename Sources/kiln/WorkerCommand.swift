@@ -65,14 +65,18 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.concurrency = [.io: io, .cpu: cpu]
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
+        let dependencies = HandlerDependencies(
+            policies: policies, routing: routing, usage: ProviderUsageStore(pool: runtime.database),
+            safety: Self.safety(providerConfiguration, policies: policies, http: http), images: images,
+            uploads: UploadStore(pool: runtime.database, objects: runtime.objects),
+            shares: ShareStore(pool: runtime.database, objects: runtime.objects, logger: logger), publicURL: publicURL)
+        // Every kind of the classes this worker claims: one it could not serve stops it here, not its jobs later.
+        let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
+        let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
         let worker = Worker(
             queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: .standard(
-                routing: routing, usage: ProviderUsageStore(pool: runtime.database),
-                safety: Self.safety(providerConfiguration, policies: policies, http: http), policies: policies, images: images,
-                uploads: UploadStore(pool: runtime.database, objects: runtime.objects),
-                shares: ShareStore(pool: runtime.database, objects: runtime.objects, logger: logger), publicURL: publicURL),
-            configuration: configuration, logger: logger)
+            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: handlers, configuration: configuration,
+            logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {
             let router = Router()

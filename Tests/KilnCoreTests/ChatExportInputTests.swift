@@ -3,7 +3,7 @@ import Testing
 
 /// What `video.chat_export` accepts, as the API checks it before anything is charged.
 @Suite struct ChatExportInputTests {
-    static let kind = JobKindCatalog.standard["video.chat_export"]!
+    static let kind = testKind(ChatExportInput.self)
 
     static func input(messages: String = ##"[{"character":"me","text":"hi"},{"character":"sam","text":"hello"}]"##,
                       characters: String = ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"}]"##,

@@ -10,19 +10,18 @@ import Testing
         (#"{"seconds":1,"timeout_seconds":1e300}"#, "input.timeout_seconds"),
     ])
     func badSleepInputNamesTheField(input: String, field: String) throws {
-        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        let kind = testKind(SleepInput.self)
         let json = try #require(JSONValue.parse(input))
         let error = #expect(throws: InputError.self) { try kind.admit(json) }
         #expect(error?.field == field)
     }
 
     @Test(arguments: [
-        ("chat.generate", #"{"prompt":"a heist","genre":"western","mood":"funny","length":"short"}"#, "input.genre",
+        (testKind(ChatGenerateInput.self), #"{"prompt":"a heist","genre":"western","mood":"funny","length":"short"}"#, "input.genre",
          #"must be one of drama, comedy, romance, horror, mystery, not "western""#),
-        ("document.export", #"{"format":"odt"}"#, "input.format", #"must be one of pdf, docx, epub, txt, not "odt""#),
+        (testKind(DocumentExportInput.self), #"{"format":"odt"}"#, "input.format", #"must be one of pdf, docx, epub, txt, not "odt""#),
     ])
-    func anUnknownWordNamesTheWordsAccepted(kind name: String, input: String, field: String, reason: String) throws {
-        let kind = try #require(JobKindCatalog.standard[name])
+    func anUnknownWordNamesTheWordsAccepted(kind: JobKind, input: String, field: String, reason: String) throws {
         let error = #expect(throws: InputError.self) { try kind.admit(#require(JSONValue.parse(input))) }
         #expect(error?.field == field)
         #expect(error?.reason == reason)
@@ -36,7 +35,7 @@ import Testing
         (#"[]"#, "input", "must be an object"),
     ])
     func aValueOfTheWrongKindIsNamedInJSONsWords(input: String, field: String, reason: String) throws {
-        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        let kind = testKind(SleepInput.self)
         let json = try #require(JSONValue.parse(input))
         let error = #expect(throws: InputError.self) { try kind.admit(json) }
         #expect(error?.field == field)
@@ -44,7 +43,7 @@ import Testing
     }
 
     @Test func inputMayShortenButNotLengthenTheDeadline() throws {
-        let kind = try #require(JobKindCatalog.standard["diag.sleep"])
+        let kind = testKind(SleepInput.self)
         #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":2}"#))).deadline == .seconds(2))
         #expect(try kind.admit(#require(JSONValue.parse(#"{"seconds":1,"timeout_seconds":3600}"#))).deadline == .seconds(3600))
     }

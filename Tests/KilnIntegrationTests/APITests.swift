@@ -32,6 +32,22 @@ import Testing
         }
     }
 
+    /// A worker claims every kind of its classes, so a kind without a handler on it is one no worker of this build
+    /// serves: the job fails for good, once, saying so, instead of coming back every few seconds for ever.
+    @Test func aJobOfAKindNoWorkerServesFailsForGood() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            // The diagnostic handlers only: diag.generate is in the API's catalog but not on this worker.
+            harness.startWorker()
+            let id = try await harness.submit(#"{"kind":"diag.generate","input":{"prompt":"hi"}}"#, as: client)
+            let job = try await harness.awaitFinished(id, as: client)
+            #expect(job["status"]?.stringValue == "failed")
+            #expect(job["error"]?["code"]?.stringValue == "unknown_kind")
+            #expect(job["attempt"]?.numberValue == 1)
+        }
+    }
+
     @Test func everyBadInputGetsItsOwn4xx() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")

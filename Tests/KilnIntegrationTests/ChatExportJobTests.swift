@@ -43,9 +43,7 @@ import Testing
         try harness.usePolicies(policy)
         let client = try await harness.tenant("chattale")
         try await harness.startAPI()
-        var handlers = HandlerRegistry.diagnostics
-        handlers.register("video.chat_export", ChatExportHandler(policies: harness.policies.withLock { $0 }))
-        harness.startWorker(handlers: handlers)
+        harness.startWorker(handlers: .available(dependencies: HandlerDependencies(policies: harness.policies.withLock { $0 })))
         return client
     }
 

@@ -38,15 +38,10 @@ enum DocumentFixtures {
         try await harness.startAPI()
         let uploads = UploadStore(pool: harness.database, objects: harness.objects)
         let policies = harness.policies.withLock { $0 }
-        var handlers = HandlerRegistry.diagnostics
-        handlers.register("document.export", DocumentExportHandler(uploads: uploads))
-        handlers.register("share.card", ShareCardHandler(uploads: uploads, policies: policies))
-        handlers.register(
-            "share.publish",
-            SharePublishHandler(
-                uploads: uploads, shares: ShareStore(pool: harness.database, objects: harness.objects), policies: policies,
-                publicURL: try harness.apiURL))
-        harness.startWorker(handlers: handlers)
+        let dependencies = HandlerDependencies(
+            policies: policies, uploads: uploads, shares: ShareStore(pool: harness.database, objects: harness.objects),
+            publicURL: try harness.apiURL)
+        harness.startWorker(handlers: .available(dependencies: dependencies))
         return client
     }
 

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnHandlers
 import KilnIdentity
 import KilnPolicy
 import KilnPrivacy
@@ -88,7 +89,7 @@ final class Harness: Sendable {
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
             shares: ShareStore(pool: database, objects: objects), entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
             webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(queue: queue, records: IdentityRecords(pool: database, objects: objects)), catalog: .standard,
+            eraser: IdentityEraser(queue: queue, records: IdentityRecords(pool: database, objects: objects)), catalog: KindDefinition.catalog,
             policies: policies.withLock { $0 },
             identities: identities.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })

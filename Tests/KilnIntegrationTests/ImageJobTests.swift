@@ -54,12 +54,14 @@ import Testing
         let parking = ProviderParking(redis: harness.redis, keys: harness.queue.keys)
         let concurrency = ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys)
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(configuration.providers["openai"]).endpoint)
-        harness.startWorker(handlers: .standard(
-            routing: TextRouting(configuration: configuration, http: harness.http, parking: parking, concurrency: concurrency),
-            usage: ProviderUsageStore(pool: harness.database), safety: judged ? ContentSafety(moderation: moderation, strictness: { _ in .strict }) : nil,
+        let dependencies = HandlerDependencies(
             policies: harness.policies.withLock { $0 },
+            routing: TextRouting(configuration: configuration, http: harness.http, parking: parking, concurrency: concurrency),
+            usage: ProviderUsageStore(pool: harness.database),
+            safety: judged ? ContentSafety(moderation: moderation, strictness: { _ in .strict }) : nil,
             images: ImageRouting(configuration: configuration, http: harness.http, parking: parking, concurrency: concurrency),
-            uploads: UploadStore(pool: harness.database, objects: harness.objects)))
+            uploads: UploadStore(pool: harness.database, objects: harness.objects))
+        harness.startWorker(handlers: .available(dependencies: dependencies))
     }
 
     static func upload(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1") async throws -> String {

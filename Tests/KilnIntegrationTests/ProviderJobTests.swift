@@ -43,9 +43,10 @@ import Testing
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
         harness.startWorker(
-            handlers: .standard(
-                routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety, policies: .none,
-                uploads: UploadStore(pool: harness.database, objects: harness.objects)))
+            handlers: .available(
+                dependencies: HandlerDependencies(
+                    routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: safety,
+                    uploads: UploadStore(pool: harness.database, objects: harness.objects))))
     }
 
     static func generate(_ prompt: String, stream: Bool = true) -> String {
@@ -155,7 +156,8 @@ import Testing
             let routing = TextRouting(
             configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.queue.keys),
             concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys))
-            harness.startWorker(handlers: .standard(routing: routing, usage: ProviderUsageStore(pool: harness.database), safety: nil, policies: .none))
+            harness.startWorker(
+                handlers: .available(dependencies: HandlerDependencies(routing: routing, usage: ProviderUsageStore(pool: harness.database))))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")
             let id = try await harness.submit(Self.generate("Hello."), as: client)

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnHandlers
 import KilnQueue
 import KilnStore
 import KilnWorker

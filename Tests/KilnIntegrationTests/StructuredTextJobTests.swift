@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnHandlers
 import KilnProviders
 import KilnStore
 import ProviderSimulator
@@ -117,7 +118,7 @@ import Testing
             #expect(conversation.characters.map(\.name) == ["Maya", "Jordan"])
             #expect(Set(conversation.messages.map(\.character)) == Set(conversation.characters.map(\.id)), "both characters speak")
             // The conversation is a video.chat_export input as it is: the API's own admission check takes it.
-            let exportKind = try #require(JobKindCatalog.standard["video.chat_export"])
+            let exportKind = try #require(KindDefinition.catalog["video.chat_export"])
             _ = try exportKind.admit(.object(["conversation": conversationJSON]))
         }
     }

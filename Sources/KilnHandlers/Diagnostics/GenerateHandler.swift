@@ -13,8 +13,8 @@ public import KilnWorker
 public struct GenerateHandler: JobHandler {
     private let generator: TextGenerator
 
-    public init(routing: TextRouting, usage: ProviderUsageStore, safety: ContentSafety?) {
-        self.generator = TextGenerator(routing: routing, usage: usage, safety: safety)
+    init(generator: TextGenerator) {
+        self.generator = generator
     }
 
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {

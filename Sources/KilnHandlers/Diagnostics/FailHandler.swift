@@ -1,0 +1,19 @@
+import KilnCore
+public import KilnQueue
+public import KilnWorker
+
+/// `diag.fail`: fails its first `times` attempts (every one when absent), retryably or permanently.
+public struct FailHandler: JobHandler {
+    public init() {}
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        let input = try JSONValue.parse(job.input).map { try $0.decode(as: FailInput.self) }
+        guard let input else { throw JobFailure.permanent(code: "invalid_input", message: "input is not JSON") }
+        if let times = input.times, job.tries > times {
+            return #"{"succeeded_on_try":\#(job.tries)}"#
+        }
+        let message = "failing on purpose (try \(job.tries))"
+        if input.permanent == true { throw JobFailure.permanent(code: "diag_failure", message: message) }
+        throw JobFailure.retryable(code: "diag_failure", message: message)
+    }
+}

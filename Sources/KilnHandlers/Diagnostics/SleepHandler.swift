@@ -1,0 +1,20 @@
+import KilnCore
+public import KilnQueue
+public import KilnWorker
+
+/// `diag.sleep`: sleeps in steps, reporting progress after each, and stops as soon as it is cancelled.
+public struct SleepHandler: JobHandler {
+    public init() {}
+
+    public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
+        let input = try JSONValue.parse(job.input).map { try $0.decode(as: SleepInput.self) }
+        guard let input else { throw JobFailure.permanent(code: "invalid_input", message: "input is not JSON") }
+        let steps = input.progressSteps ?? 10
+        let step = Duration.milliseconds(Int64(input.seconds * 1000 / Double(steps)))
+        for index in 1...steps {
+            try await Task.sleep(for: step)
+            try await context.progress(Double(index) / Double(steps))
+        }
+        return #"{"slept_seconds":\#(input.seconds)}"#
+    }
+}
