@@ -17,7 +17,8 @@ let package = Package(
     name: "kiln",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "kiln", targets: ["kiln"])
+        .executable(name: "kiln", targets: ["kiln"]),
+        .executable(name: "kiln-dev", targets: ["kiln-dev"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
@@ -202,19 +203,44 @@ let package = Package(
             dependencies: ["KilnCore", "KilnPolicy"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(
-            name: "kiln",
+        // What the two programs share and nothing else uses: the connection options and the runtime they open, logging and
+        // metrics set up once per process. Only the programs read the environment and flags; the other libraries take
+        // configuration structs.
+        .target(
+            name: "KilnCommandLine",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "CurlClient", "PostgresClient",
-                "RedisClient", "LoadTesting", "KilnProviders", "ProviderSimulator", "KilnHandlers", "ChatVideo", "Documents", "KilnPrivacy",
-                "Spawning",
+                "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The production program: the API, the worker, migrations and the operators' commands.
+        .executableTarget(
+            name: "kiln",
+            dependencies: [
+                "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "KilnHandlers",
+                "KilnProviders", "KilnPrivacy", "CurlClient", "PostgresClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // The tools that stay out of the production image: the provider simulator, the benchmarks and the load tests. They
+        // start API nodes and workers from the `kiln` program built beside them.
+        .executableTarget(
+            name: "kiln-dev",
+            dependencies: [
+                "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator", "LoadTesting",
+                "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: swiftSettings

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KilnAPI
+import KilnCommandLine
 import KilnCore
 import KilnHandlers
 import KilnIdentity

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import KilnCommandLine
 import KilnCore
 import KilnStore
 

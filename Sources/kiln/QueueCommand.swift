@@ -1,3 +1,4 @@
+import KilnCommandLine
 import KilnCore
 import ArgumentParser
 import KilnQueue

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KilnCommandLine
 import KilnCore
 import KilnStore
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import CurlClient
 import Hummingbird
+import KilnCommandLine
 import KilnCore
 import KilnHandlers
 import KilnPolicy

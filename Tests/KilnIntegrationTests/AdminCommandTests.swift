@@ -7,7 +7,7 @@ import Testing
 
 /// The operator's `kiln` subcommands, run as a process against the test's namespace and schema.
 @Suite struct AdminCommandTests {
-    static func kiln(_ harness: Harness, _ arguments: [String]) async throws -> (status: Int32, output: String) {
+    static func kiln(_ harness: Harness, _ arguments: [String], program: String = "kiln") async throws -> (status: Int32, output: String) {
         // Both streams go to one file, read once the command has exited: a pipe nobody read while waiting could fill up.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-command-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -15,7 +15,8 @@ import Testing
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = try SpawnedProcess(
-            try harness.kilnCommand(arguments), stdout: .descriptor(handle.fileDescriptor), stderr: .descriptor(handle.fileDescriptor))
+            try harness.kilnCommand(arguments, program: program), stdout: .descriptor(handle.fileDescriptor),
+            stderr: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         return (termination.shellStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
     }

@@ -132,9 +132,10 @@ final class Harness: Sendable {
         services.withLock { $0.append((group, task)) }
     }
 
-    /// The `kiln` program with `arguments`, on this harness's Redis namespace, PostgreSQL schema and object directory.
-    func kilnCommand(_ arguments: [String]) throws -> [String] {
-        [try TestServers.kilnExecutable.path] + arguments + [
+    /// The `kiln` program (or `kiln-dev`, the development tools) with `arguments`, on this harness's Redis namespace,
+    /// PostgreSQL schema and object directory.
+    func kilnCommand(_ arguments: [String], program: String = "kiln") throws -> [String] {
+        [try TestServers.executable(program).path] + arguments + [
             "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", namespace,
             "--schema", schema, "--object-root", objects.root.path,
         ]

@@ -4,8 +4,8 @@ import KilnStore
 import Synchronization
 import Testing
 
-/// `kiln loadtest quota` as a process, with several generator processes, against the real Redis and PostgreSQL: the
-/// audit passes on the real admission, and catches the naive one over-admitting.
+/// `kiln-dev loadtest quota` as a process, with several generator processes and an API node started from `kiln`, against
+/// the real Redis and PostgreSQL: the audit passes on the real admission, and catches the naive one over-admitting.
 @Suite struct QuotaLoadTests {
     static var policies: String { TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path }
 
@@ -14,7 +14,7 @@ import Testing
         try await AdminCommandTests.kiln(
             harness,
             ["loadtest", "quota", "--identities", "40", "--requests", "12", "--processes", "3", "--connections", "4", "--policies", policies,
-             "--output-directory", harness.objects.root.appendingPathComponent("loadtest").path] + arguments)
+             "--output-directory", harness.objects.root.appendingPathComponent("loadtest").path] + arguments, program: "kiln-dev")
     }
 
     /// The number the audit's verdict gives before `label`.

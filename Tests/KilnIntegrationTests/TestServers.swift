@@ -23,12 +23,11 @@ enum TestServers {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The `kiln` executable this test run built.
-    static var kilnExecutable: URL {
-        get throws {
-            let candidates = [".build/debug/kiln", ".build/x86_64-unknown-linux-gnu/debug/kiln", ".build/aarch64-unknown-linux-gnu/debug/kiln"]
-            let found = candidates.map { repositoryRoot.appendingPathComponent($0) }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-            return try #require(found, "build the kiln executable first (swift build)")
-        }
+    /// An executable this test run built: `kiln`, or `kiln-dev` for the development tools.
+    static func executable(_ name: String) throws -> URL {
+        let directories = [".build/debug", ".build/x86_64-unknown-linux-gnu/debug", ".build/aarch64-unknown-linux-gnu/debug"]
+        let found = directories.map { repositoryRoot.appendingPathComponent("\($0)/\(name)") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return try #require(found, "build the \(name) executable first (swift build)")
     }
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the provider simulator, the API and the worker in the background; then runs five demo jobs end to
-# end: an echo, a text generation streamed from the simulator, a chat video, a campaign PDF and a published story
-# page. Safe to re-run (the services are restarted on the new build).
+# and key, the provider simulator (`kiln-dev simulator`), the API and the worker in the background; then
+# runs five demo jobs end to end: an echo, a text generation streamed from the simulator, a chat video, a
+# campaign PDF and a published story page. Safe to re-run (the services are restarted on the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -13,9 +13,12 @@ bash "$here/start-redis.sh"
 bash "$here/start-postgres.sh"
 
 cd "$KILN_ROOT"
-echo "Building kiln (release). The first build fetches and compiles dependencies: expect several minutes."
+echo "Building kiln and kiln-dev (release). The first build fetches and compiles dependencies: expect several minutes."
 swift build -c release --product kiln
-kiln="$(swift build -c release --show-bin-path)/kiln"
+swift build -c release --product kiln-dev
+bin="$(swift build -c release --show-bin-path)"
+kiln="$bin/kiln"
+kiln_dev="$bin/kiln-dev"
 
 mkdir -p "$KILN_STATE_DIR/logs" "$KILN_STATE_DIR/run" "$KILN_OBJECT_ROOT"
 "$kiln" migrate
@@ -35,14 +38,16 @@ key=$(<"$key_file")
 # (Re)start the services. setsid + nohup detach them from this script's session and terminal, so a
 # Ctrl-C here or closing the terminal does not take them down.
 # The worker serves its own metrics on 127.0.0.1:$KILN_WORKER_METRICS_PORT (the API's are on /metrics).
+# The simulator is a development tool: it comes from kiln-dev, the API and the worker from kiln.
 for svc in simulator api worker; do
   kiln_stop_pidfile "$KILN_STATE_DIR/run/$svc.pid"
   log="$KILN_STATE_DIR/logs/$svc.log"
   if [[ -f $log ]]; then mv "$log" "$log.1"; fi  # keep the previous run's log for post-mortems
+  program=$kiln
   args=()
   [[ $svc == worker ]] && args=(--metrics-port "$KILN_WORKER_METRICS_PORT")
-  [[ $svc == simulator ]] && args=(--port 8790)
-  setsid nohup "$kiln" "$svc" "${args[@]}" >"$log" 2>&1 </dev/null &
+  [[ $svc == simulator ]] && program=$kiln_dev && args=(--port 8790)
+  setsid nohup "$program" "$svc" "${args[@]}" >"$log" 2>&1 </dev/null &
   echo $! >"$KILN_STATE_DIR/run/$svc.pid"
 done
 

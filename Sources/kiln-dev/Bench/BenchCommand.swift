@@ -2,12 +2,13 @@ import ArgumentParser
 import CurlClient
 import Foundation
 import Histogram
+import KilnCommandLine
 import KilnCore
 import KilnQueue
 import KilnStore
 import RedisClient
 
-/// `kiln bench`: prints HTTP submissions per second, no-op jobs processed per second by one and two worker
+/// `kiln-dev bench`: prints HTTP submissions per second, no-op jobs processed per second by one and two worker
 /// processes, and submit → handler-start and submit → result-readable latency at a steady rate. It starts its own
 /// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
 struct BenchCommand: AsyncParsableCommand {
@@ -207,12 +208,5 @@ struct BenchCommand: AsyncParsableCommand {
             HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: headers)).body, as: UTF8.self))
         guard case .number(let startedAt)? = job?["result"]?["started_at_us"] else { return nil }
         return Int64(startedAt) - sentAt
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

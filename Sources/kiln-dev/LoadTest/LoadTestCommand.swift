@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `kiln loadtest`: load generators that drive a real API from several processes and audit what it decided.
+/// `kiln-dev loadtest`: load generators that drive a real API from several processes and audit what it decided.
 struct LoadTestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "loadtest", abstract: "Load tests that drive the real API and audit every decision.",

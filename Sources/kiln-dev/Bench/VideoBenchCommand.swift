@@ -3,7 +3,7 @@ import ChatVideo
 import Foundation
 import KilnCore
 
-/// `kiln bench video`: ChatTale's reference export (20 messages of about 40 characters, normal speed, 1080×1920,
+/// `kiln-dev bench video`: ChatTale's reference export (20 messages of about 40 characters, normal speed, 1080×1920,
 /// `veryfast`) through Kiln's pipeline at a constant and a variable frame rate, and through the naive pipeline the
 /// seed's `VideoExportService` amounts to — every frame drawn from nothing and piped raw to the encoder — in the same
 /// run. Prints each one's wall time as a multiple of real time, the encoder's CPU and memory, and the speed-up.

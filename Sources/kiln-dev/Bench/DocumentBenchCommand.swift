@@ -4,11 +4,13 @@ import Documents
 import Drawing
 import Foundation
 import Histogram
+import KilnCommandLine
 import KilnCore
 import KilnStore
 
-/// `kiln bench documents`: issue 7's three targets in one run — a 200-page campaign PDF (under 2 s), a share card in
-/// each size (under 100 ms), and the web reader's page served by a running API node (p99 under 5 ms). Prints figures.
+/// `kiln-dev bench documents`: issue 7's three targets in one run — a 200-page campaign PDF (under 2 s), a share card
+/// in each size (under 100 ms), and the web reader's page served by a running API node (p99 under 5 ms). Prints
+/// figures.
 struct DocumentBenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "documents", abstract: "Campaign PDF, share cards and the web reader's page; prints figures.")

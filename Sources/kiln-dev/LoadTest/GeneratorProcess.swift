@@ -1,8 +1,8 @@
 import Foundation
 import Spawning
 
-/// A generator process of `kiln loadtest quota`, spoken to one line at a time: it says `ready` once its connections are
-/// open, and `done <wave>` after each `go <wave>`. Sending `go` to every process only once all have said `done` to
+/// A generator process of `kiln-dev loadtest quota`, spoken to one line at a time: it says `ready` once its connections
+/// are open, and `done <wave>` after each `go <wave>`. Sending `go` to every process only once all have said `done` to
 /// the last wave is the barrier that releases their requests together.
 final class GeneratorProcess {
     let index: Int

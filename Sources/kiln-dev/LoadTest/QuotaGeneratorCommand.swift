@@ -6,11 +6,12 @@ import LoadTesting
 import RedisClient
 import Spawning
 
-/// One generator process of `kiln loadtest quota`, which starts several: it expands the run's plan, and for each wave
-/// the parent releases sends its share with many requests in flight, appending every decision to its decisions file.
+/// One generator process of `kiln-dev loadtest quota`, which starts several: it expands the run's plan, and for each
+/// wave the parent releases sends its share with many requests in flight, appending every decision to its decisions
+/// file.
 struct QuotaGeneratorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "quota-generator", abstract: "One generator process of `kiln loadtest quota`, which starts it.", shouldDisplay: false)
+        commandName: "quota-generator", abstract: "One generator process of `kiln-dev loadtest quota`, which starts it.", shouldDisplay: false)
 
     @Option(help: "The run's parameters, as JSON.") var parameters: String
     @Option(help: "This process's number, from 0.") var process: Int

@@ -1,22 +1,28 @@
 import ArgumentParser
 import CurlClient
 import Foundation
-import KilnQueue
-import KilnStore
-import PostgresClient
-import RedisClient
+public import KilnQueue
+public import KilnStore
+public import PostgresClient
+public import RedisClient
 
 /// The connections and stores one command uses, built from its options and closed when it ends.
-struct Runtime {
-    let redis: RedisPool
-    let blockingRedis: RedisPool
-    let database: PostgresPool
-    let queue: JobQueue
-    let objects: any ObjectBackend
+public struct Runtime: Sendable {
+    /// Redis for everything but blocking reads.
+    public let redis: RedisPool
+    /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
+    public let blockingRedis: RedisPool
+    /// PostgreSQL, on the options' schema.
+    public let database: PostgresPool
+    /// The queue on the options' namespace.
+    public let queue: JobQueue
+    /// The local directory or the S3 store the options name.
+    public let objects: any ObjectBackend
     /// The S3 store's HTTP client, shut down with the runtime; nil for the local directory.
     private let objectHTTP: HTTPClient?
 
-    init(_ options: ConnectionOptions, redisPoolSize: Int = 16, blockingConnections: Int = 64) throws {
+    /// Builds the pools and the queue; a wrong Redis URL or object store throws a `ValidationError` naming the option.
+    public init(_ options: ConnectionOptions, redisPoolSize: Int = 16, blockingConnections: Int = 64) throws {
         // Read first, so a bad object store stops the command before any connection is made.
         let location: ObjectLocation
         do {
@@ -49,7 +55,8 @@ struct Runtime {
         }
     }
 
-    func close() async throws {
+    /// Closes the pools and the S3 store's HTTP client.
+    public func close() async throws {
         try await redis.close()
         try await blockingRedis.close()
         try await database.close()
@@ -57,7 +64,7 @@ struct Runtime {
     }
 
     /// Runs `body` with a runtime, closing it afterwards whatever happens.
-    static func with<T>(_ options: ConnectionOptions, _ body: (Runtime) async throws -> T) async throws -> T {
+    public static func with<T>(_ options: ConnectionOptions, _ body: (Runtime) async throws -> T) async throws -> T {
         let runtime = try Runtime(options)
         do {
             let value = try await body(runtime)

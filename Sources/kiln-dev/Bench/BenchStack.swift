@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KilnCommandLine
 import KilnCore
 import KilnStore
 

@@ -3,6 +3,7 @@ import CurlClient
 import Dispatch
 import Foundation
 import Histogram
+import KilnCommandLine
 import KilnCore
 import KilnProviders
 import KilnQueue
@@ -12,7 +13,7 @@ import ProviderSimulator
 import ServiceLifecycle
 import Synchronization
 
-/// `kiln bench providers`: many concurrent streaming `diag.generate` jobs through one worker process against the
+/// `kiln-dev bench providers`: many concurrent streaming `diag.generate` jobs through one worker process against the
 /// provider simulator. Prints how many succeeded, the most calls the simulator served at once, the worker's CPU per
 /// call, and how long each delta took from leaving the simulator to reaching an SSE client of the API.
 struct ProviderBenchCommand: AsyncParsableCommand {

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
+import KilnCommandLine
 import KilnCore
 import KilnPolicy
 import LoadTesting
 import UnixSignals
 
-/// `kiln loadtest quota`: drives the real HTTP API with many identities and devices from several processes at once,
+/// `kiln-dev loadtest quota`: drives the real HTTP API with many identities and devices from several processes at once,
 /// records every decision, and audits each one against the tenant's policy. Prints decisions per second, latency and
 /// the audit's verdict; exits non-zero when the audit finds anything wrong.
 struct QuotaLoadCommand: AsyncParsableCommand {

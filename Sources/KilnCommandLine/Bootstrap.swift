@@ -1,12 +1,12 @@
 import Foundation
-import Logging
+public import Logging
 import Metrics
 import Prometheus
 
 /// Process-wide logging and metrics, set up once by the long-running commands.
-enum Bootstrap {
+public enum Bootstrap {
     /// Logs to standard error at `LOG_LEVEL` (default info).
-    static func logger(_ label: String) -> Logger {
+    public static func logger(_ label: String) -> Logger {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -17,7 +17,7 @@ enum Bootstrap {
     }
 
     /// Bootstraps the Prometheus backend and returns what renders its text exposition.
-    static func metrics() -> @Sendable () -> String {
+    public static func metrics() -> @Sendable () -> String {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return {
