@@ -162,7 +162,7 @@ let package = Package(
         .target(
             name: "KilnWorker",
             dependencies: [
-                "KilnCore", "KilnKeys", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnQueue", "KilnStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

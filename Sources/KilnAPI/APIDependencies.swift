@@ -8,7 +8,14 @@ public import KilnStore
 
 /// What the API node talks to.
 public struct APIDependencies: Sendable {
-    public var queue: JobQueue
+    /// Submitting, reading, cancelling and following jobs.
+    public var queue: any SubmissionQueue
+    /// The quota counters `GET /v1/quota` reads.
+    public var quota: QuotaBook
+    /// Identities' standings cached in Redis.
+    public var standings: StandingCache
+    /// Redis's health and the queue's statistics, for `/readyz` and `/metrics`.
+    public var admin: QueueAdmin
     public var keys: APIKeyStore
     public var jobs: JobStore
     public var artifacts: ArtifactStore
@@ -33,13 +40,16 @@ public struct APIDependencies: Sendable {
     public var metricsText: @Sendable () -> String
 
     public init(
-        queue: JobQueue, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore, shares: ShareStore,
+        redis: RedisNamespace, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore, shares: ShareStore,
         entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, eraser: IdentityEraser,
         catalog: JobKindCatalog,
         policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
         checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
-        self.queue = queue
+        self.queue = redis.queue
+        self.quota = redis.quota
+        self.standings = redis.standings
+        self.admin = redis.admin
         self.keys = keys
         self.jobs = jobs
         self.artifacts = artifacts

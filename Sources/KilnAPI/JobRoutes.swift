@@ -115,7 +115,7 @@ struct JobRoutes<Context: RequestContext> {
         let finishedView = view.state.isTerminal ? view : nil
         let body = ResponseBody { writer in
             var cursor = lastEventID
-            var backlog = try await queue.events(of: id, after: cursor)
+            var backlog = try await queue.events(of: id, after: cursor, limit: 500)
             if backlog.isEmpty, cursor == nil, let finished = finishedView {
                 // The stream expired with the job's Redis copy: say how it ended.
                 var fields: [String: JSONValue] = ["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))]

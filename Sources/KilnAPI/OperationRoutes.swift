@@ -22,7 +22,7 @@ struct OperationRoutes<Context: RequestContext> {
 
     /// Ready when Redis and PostgreSQL both answer.
     @Sendable func ready(_ request: Request, context: Context) async throws -> Response {
-        try await dependencies.queue.ping()
+        try await dependencies.admin.ping()
         do {
             try await dependencies.checkDatabase()
         } catch {
@@ -36,7 +36,7 @@ struct OperationRoutes<Context: RequestContext> {
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"
-        let text = dependencies.metricsText() + QueueMetrics.text(try await dependencies.queue.stats())
+        let text = dependencies.metricsText() + QueueMetrics.text(try await dependencies.admin.stats())
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 

@@ -63,7 +63,7 @@ struct PartnerRoutes<Context: RequestContext> {
         } catch let error as StoreError where error.code == .tooSoon {
             throw Problem(.conflict, "partner_link_refused", "one of you is linked already, or unlinked too recently")
         }
-        try await dependencies.queue.forgetStandings(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
+        try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
         return .json(.object(["partner": .string(partner)]), status: .created)
     }
 
@@ -81,7 +81,7 @@ struct PartnerRoutes<Context: RequestContext> {
         guard let partner = try await dependencies.partners.unlink(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
-        try await dependencies.queue.forgetStandings(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
+        try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
         return .json(.object(["unlinked": .string(partner)]), status: .ok)
     }
 }

@@ -24,7 +24,7 @@ struct QuotaRoutes<Context: RequestContext> {
         let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, standing: standing, in: policy, at: now)
         let day = policy.dayWindow(containing: now)
         let limits = Dictionary(uniqueKeysWithValues: tier.daily.map { ($0.key.rawValue, $0.value.units) })
-        let (usage, unfinished) = try await dependencies.queue.quotaUsage(
+        let (usage, unfinished) = try await dependencies.quota.usage(
             tenant: caller.tenant.id, subject: standing?.subject ?? caller.identity.rawValue, day: day.label, limits: limits)
         let classes = usage.mapValues { usage -> JSONValue in
             .object([

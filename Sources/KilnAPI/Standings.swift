@@ -8,14 +8,14 @@ import KilnStore
 /// PostgreSQL on a miss. Webhooks and partner links forget the cached standings they change, so an upgrade applies
 /// to the next submission.
 struct Standings: Sendable {
-    let queue: JobQueue
+    let cache: StandingCache
     let entitlements: EntitlementStore
     let policies: PolicySet
     /// How long a standing stays cached; a change forgets it sooner.
     static let cacheTTL: Duration = .seconds(600)
 
     init(_ dependencies: APIDependencies) {
-        queue = dependencies.queue
+        cache = dependencies.standings
         entitlements = dependencies.entitlements
         policies = dependencies.policies
     }
@@ -26,9 +26,9 @@ struct Standings: Sendable {
         guard policies[caller.tenant.id] != nil, caller.assertedTier == nil else { return nil }
         let tenant = caller.tenant.id
         let identity = caller.identity.rawValue
-        if let cached = try await queue.cachedStanding(tenant: tenant, identity: identity) { return cached }
+        if let cached = try await cache.cached(tenant: tenant, identity: identity) { return cached }
         let standing = try await entitlements.standing(tenant: tenant, identity: identity, at: now)
-        try await queue.cacheStanding(standing, tenant: tenant, identity: identity, ttl: Self.cacheTTL)
+        try await cache.cache(standing, tenant: tenant, identity: identity, ttl: Self.cacheTTL)
         return standing
     }
 }

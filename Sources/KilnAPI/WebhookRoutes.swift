@@ -98,7 +98,7 @@ struct WebhookRoutes<Context: RequestContext> {
         guard try await dependencies.entitlements.apply(entitlement, eventID: eventID) else { return .json(.object(["status": .string("duplicate")]), status: .ok) }
         // A partner draws on the same entitlement: its cached standing changes too.
         let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: entitlement.identity)?.partner
-        try await dependencies.queue.forgetStandings(tenant: entitlement.tenant, identities: [entitlement.identity] + (partner.map { [$0] } ?? []))
+        try await dependencies.standings.forget(tenant: entitlement.tenant, identities: [entitlement.identity] + (partner.map { [$0] } ?? []))
         return .json(.object(["status": .string("applied"), "tier": .string(entitlement.tier)]), status: .ok)
     }
 }

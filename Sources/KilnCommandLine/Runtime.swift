@@ -14,8 +14,8 @@ public struct Runtime: Sendable {
     public let blockingRedis: RedisPool
     /// PostgreSQL, on the options' schema.
     public let database: PostgresPool
-    /// The queue on the options' namespace.
-    public let queue: JobQueue
+    /// The options' Redis namespace: the queue and the other roles over it.
+    public let namespace: RedisNamespace
     /// The local directory or the S3 store the options name.
     public let objects: any ObjectBackend
     /// The S3 store's HTTP client, shut down with the runtime; nil for the local directory.
@@ -43,7 +43,7 @@ public struct Runtime: Sendable {
         database = PostgresPool(configuration: databaseConfiguration)
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
-        queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
+        namespace = try RedisNamespace(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
         switch location {
         case .directory(let root):
             objects = ObjectStore(root: root)

@@ -5,11 +5,13 @@ public import KilnStore
 /// Erases everything Kiln holds of one identity of one tenant, in Redis, PostgreSQL and the object store
 /// (docs/privacy.md). Idempotent: a repeated call finds nothing more, or what was still being written last time.
 public struct IdentityEraser: Sendable {
-    private let queue: JobQueue
+    private let redis: QueueEraser
+    private let standings: StandingCache
     private let records: IdentityRecords
 
-    public init(queue: JobQueue, records: IdentityRecords) {
-        self.queue = queue
+    public init(namespace: RedisNamespace, records: IdentityRecords) {
+        self.redis = namespace.eraser
+        self.standings = namespace.standings
         self.records = records
     }
 
@@ -21,14 +23,14 @@ public struct IdentityEraser: Sendable {
     /// jobs (idempotency records, cooldowns) go while the jobs can still be listed, the jobs' Redis copies while
     /// PostgreSQL still lists them, and the keys named by the identity last.
     public func erase(identity: Identity, tenant: TenantID) async throws -> Erasure {
-        let live = try await queue.jobs(of: identity, tenant: tenant)
+        let live = try await redis.jobs(of: identity, tenant: tenant)
         let all = Set(live).union(try await records.jobs(of: identity, tenant: tenant))
-        var removed = try await queue.erasePointers(to: all, tenant: tenant)
-        let jobs = try await queue.erase(live, of: identity, tenant: tenant)
+        var removed = try await redis.erasePointers(to: all, tenant: tenant)
+        let jobs = try await redis.erase(live, of: identity, tenant: tenant)
         let erased = try await records.erase(identity: identity, tenant: tenant, jobs: all.sorted { $0.rawValue < $1.rawValue })
-        try await queue.forgetStandings(tenant: tenant, identities: erased.formerPartners)
+        try await standings.forget(tenant: tenant, identities: erased.formerPartners)
         if jobs.pending.isEmpty {
-            removed += try await queue.eraseKeys(of: identity, tenant: tenant)
+            removed += try await redis.eraseKeys(of: identity, tenant: tenant)
         }
         return Erasure(pendingJobs: jobs.pending, records: erased, redisKeys: removed)
     }

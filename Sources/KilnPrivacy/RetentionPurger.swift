@@ -11,14 +11,14 @@ public import Logging
 /// of `batchSize`, each a short statement, so a purge never holds locks for long; it is idempotent, so it may be
 /// stopped and run again at any time, and runs on several hosts at once only repeat each other's work.
 public struct RetentionPurger: Sendable {
-    private let queue: JobQueue
+    private let admin: QueueAdmin
     private let records: RecordPurge
     private let policies: PolicySet
     private let batchSize: Int
     private let logger: Logger
 
-    public init(queue: JobQueue, records: RecordPurge, policies: PolicySet, batchSize: Int = 500, logger: Logger? = nil) {
-        self.queue = queue
+    public init(admin: QueueAdmin, records: RecordPurge, policies: PolicySet, batchSize: Int = 500, logger: Logger? = nil) {
+        self.admin = admin
         self.records = records
         self.policies = policies
         self.batchSize = max(batchSize, 1)
@@ -72,12 +72,12 @@ public struct RetentionPurger: Sendable {
         var purged: [TenantID: Int] = [:]
         var offset = 0
         while true {
-            let page = try await queue.deadLetters(endedBefore: now - shortest, offset: offset, limit: batchSize)
+            let page = try await admin.deadLetters(endedBefore: now - shortest, offset: offset, limit: batchSize)
             var removed = 0
             for job in page where tenants.contains(job.tenant) {
                 let ended = Date(timeIntervalSince1970: Double(job.finishedAtMilliseconds ?? 0) / 1000)
                 guard ended < now - kept(job.tenant) else { continue }
-                removed += try await queue.purgeDead(job.id)
+                removed += try await admin.purgeDead(job.id)
                 purged[job.tenant, default: 0] += 1
             }
             guard page.count == batchSize else { break }

@@ -68,18 +68,21 @@ extension JobQueue {
         return fields.count == 2 && fields[0].int == Int64(attempt) && fields[1].string == JobState.running.rawValue
     }
 
-    /// Blocks until one of the wake-up lists (``KeySpace/wake(_:)`` or a worker's own) gets a token, or `timeout`
-    /// passes; on a connection of its own.
-    public func waitForWork(_ wakeKeys: [String], timeout: Duration) async throws {
+    /// Blocks until the class's wake-up list or `worker`'s own gets a token, or `timeout` passes; on a connection of
+    /// its own.
+    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
+        let lists = [keys.wake(jobClass), keys.wake(jobClass, worker: worker)]
         _ = try await blockingRedis.withConnection { connection in
-            try connection.sendBlocking(["BLPOP"] + wakeKeys + [seconds], blockFor: timeout)
+            try connection.sendBlocking(["BLPOP"] + lists + [seconds], blockFor: timeout)
         }
     }
 
-    /// Wakes the worker blocked on `wakeKey`; the token expires in case that worker is gone.
-    public func poke(_ wakeKey: String) async throws {
-        _ = try await redis.pipeline([["LPUSH", wakeKey, "1"], ["EXPIRE", wakeKey, "60"]])
+    /// Wakes `worker` when it is blocked on its class, or any idle worker of the class when `worker` is nil; the
+    /// token expires in case that worker is gone.
+    public func poke(_ jobClass: JobClass, worker: String?) async throws {
+        let list = worker.map { keys.wake(jobClass, worker: $0) } ?? keys.wake(jobClass)
+        _ = try await redis.pipeline([["LPUSH", list, "1"], ["EXPIRE", list, "60"]])
     }
 
     /// Finished jobs that no worker has written to PostgreSQL for `age` (their worker died in between, or they

@@ -1,28 +1,15 @@
 public import KilnCore
-public import KilnKeys
-public import RedisClient
+import KilnKeys
+import RedisClient
 
-/// The queue engine: every state change of a job is one atomic Lua script on Redis.
-public final class JobQueue: Sendable {
-    public let configuration: QueueConfiguration
-    /// The names of every key the queue uses.
-    public let keys: KeySpace
-    let redis: RedisPool
-    /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
-    let blockingRedis: RedisPool
-    let scripts: QueueScripts
+/// The jobs of a namespace: every state change of a job is one atomic Lua script on Redis. The API submits, reads,
+/// cancels and follows jobs through it (``SubmissionQueue``); workers claim, renew, settle and record them
+/// (``WorkSource``).
+public struct JobQueue: NamespaceRole {
+    let namespace: RedisNamespace
 
-    public init(redis: RedisPool, blockingRedis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
-        self.configuration = configuration
-        self.keys = KeySpace(namespace: configuration.namespace)
-        self.redis = redis
-        self.blockingRedis = blockingRedis
-        self.scripts = try QueueScripts()
-    }
-
-    /// Loads the scripts, so a broken one stops the process at start rather than at its first call.
-    public func prepare() async throws {
-        try await redis.load(scripts.all)
+    public init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
     }
 
     /// Admits and enqueues a job, or finds the one its idempotency key already made (a replay is not charged again).
@@ -52,25 +39,9 @@ public final class JobQueue: Sendable {
         }
     }
 
-    /// What a cancellation did.
-    public enum CancelOutcome: Sendable, Equatable {
-        /// It had not started: it is cancelled now.
-        case cancelled
-        /// It is running: its worker is told within a second and stops.
-        case requested
-        /// It had already finished in this state.
-        case alreadyFinished(JobState)
-        case notFound
-    }
-
     /// Cancels the job of this tenant and identity.
     public func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome {
         let call = CancelCall(keySpace: keys, id: id, tenant: tenant, identity: identity, configuration: configuration)
         return try CancelCall.outcome(of: try await redis.evaluate(call.call(scripts.cancel)))
-    }
-
-    /// Whether Redis answers.
-    public func ping() async throws {
-        try await redis.send(["PING"])
     }
 }

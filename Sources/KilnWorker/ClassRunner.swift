@@ -1,6 +1,5 @@
 import Foundation
 import KilnCore
-import KilnKeys
 import KilnQueue
 import KilnStore
 import Logging
@@ -20,7 +19,7 @@ final class ClassRunner: Sendable {
 
     let jobClass: JobClass
     let concurrency: Int
-    let queue: JobQueue
+    let queue: any WorkSource
     let artifacts: ArtifactStore
     let handlers: HandlerRegistry
     let running: RunningJobs
@@ -33,7 +32,7 @@ final class ClassRunner: Sendable {
     private let completions: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
     init(
-        jobClass: JobClass, concurrency: Int, queue: JobQueue, artifacts: ArtifactStore, handlers: HandlerRegistry, running: RunningJobs,
+        jobClass: JobClass, concurrency: Int, queue: any WorkSource, artifacts: ArtifactStore, handlers: HandlerRegistry, running: RunningJobs,
         configuration: WorkerConfiguration, recordings: SignalledBuffer<FinishedJob>, logger: Logger
     ) {
         self.jobClass = jobClass
@@ -56,10 +55,8 @@ final class ClassRunner: Sendable {
 
     /// Wakes the loop if it is blocked on Redis, so it sees the drain.
     func wakeUp() async {
-        try? await queue.poke(pokeKey)
+        try? await queue.poke(jobClass, worker: configuration.id)
     }
-
-    private var pokeKey: String { queue.keys.wake(jobClass, worker: configuration.id) }
 
     func run() async throws {
         var inFlight = 0
@@ -77,7 +74,7 @@ final class ClassRunner: Sendable {
                 let isDraining = draining.load(ordering: .relaxed)
                 if isDraining && inFlight == 0 && finished.isEmpty {
                     // This loop may have taken the class's wake-up token on its way out: pass it on to another worker.
-                    try? await queue.poke(queue.keys.wake(jobClass))
+                    try? await queue.poke(jobClass, worker: nil)
                     return
                 }
                 let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
@@ -123,7 +120,7 @@ final class ClassRunner: Sendable {
         guard mayBlock else { return }
         let timeout = min(configuration.maxIdleWait, max(nextWake ?? configuration.maxIdleWait, .milliseconds(1)))
         do {
-            try await queue.waitForWork([queue.keys.wake(jobClass), pokeKey], timeout: timeout)
+            try await queue.waitForWork(jobClass, worker: configuration.id, timeout: timeout)
         } catch {
             logger.error("waiting for work failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
             try await Task.sleep(for: .seconds(1))
@@ -145,7 +142,7 @@ final class ClassRunner: Sendable {
             return state.blocked
         }
         completions.continuation.yield()
-        if poke { try? await queue.poke(pokeKey) }
+        if poke { try? await queue.poke(jobClass, worker: configuration.id) }
     }
 
     /// Runs the handler under the kind's deadline; nil when the lease was lost.

@@ -6,13 +6,13 @@ import Synchronization
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
 public struct JobContext: Sendable {
-    let queue: JobQueue
+    let queue: any WorkSource
     let artifacts: ArtifactStore
     public let job: ClaimedJob
     /// Whether this attempt has streamed text yet.
     private let streamed = StreamMark()
 
-    init(queue: JobQueue, artifacts: ArtifactStore, job: ClaimedJob) {
+    init(queue: any WorkSource, artifacts: ArtifactStore, job: ClaimedJob) {
         self.queue = queue
         self.artifacts = artifacts
         self.job = job
@@ -34,13 +34,14 @@ public struct JobContext: Sendable {
         if job.attempt > 1, streamed.markFirst() { try await retract(reason: "retry") }
         var fields: [String: JSONValue] = ["text": .string(text)]
         if choice > 0 { fields["choice"] = .number(Double(choice)) }
-        try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt)
+        try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt, progress: nil)
     }
 
     /// Tells the job's listeners that the text streamed so far was withdrawn (the safety filter refused it) and that
     /// any text that follows replaces it.
     public func retract(reason: String) async throws {
-        try await queue.emit("retract", data: JSONValue.object(["reason": .string(reason)]).canonicalJSON(), job: job.id, attempt: job.attempt)
+        try await queue.emit(
+            "retract", data: JSONValue.object(["reason": .string(reason)]).canonicalJSON(), job: job.id, attempt: job.attempt, progress: nil)
     }
 
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary

@@ -21,11 +21,11 @@ public struct QuotaReconciler: Sendable {
         }
     }
 
-    let queue: JobQueue
+    let quota: QuotaBook
     let ledger: QuotaLedger
 
-    public init(queue: JobQueue, ledger: QuotaLedger) {
-        self.queue = queue
+    public init(quota: QuotaBook, ledger: QuotaLedger) {
+        self.quota = quota
         self.ledger = ledger
     }
 
@@ -40,13 +40,13 @@ public struct QuotaReconciler: Sendable {
         }
         var drifts: [Drift] = []
         for (subject, counters) in expected.sorted(by: { $0.key < $1.key }) {
-            let actual = try await queue.quotaCounters(tenant: tenant, subject: subject, day: day)
+            let actual = try await quota.counters(tenant: tenant, subject: subject, day: day)
             for (counter, value) in counters.sorted(by: { $0.key < $1.key }) where actual[counter, default: 0] != value {
                 drifts.append(Drift(subject: subject, counter: counter, redis: actual[counter, default: 0], ledger: value))
             }
             if repair {
                 // The day's counters are kept two days past its end; three days from now covers any day being repaired.
-                try await queue.raiseQuotaCounters(tenant: tenant, subject: subject, day: day, to: counters, ttl: .seconds(3 * 86_400))
+                try await quota.raiseCounters(tenant: tenant, subject: subject, day: day, to: counters, ttl: .seconds(3 * 86_400))
             }
         }
         return drifts

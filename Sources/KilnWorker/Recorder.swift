@@ -9,7 +9,7 @@ import Logging
 /// (the fenced step), so only the attempt that held the lease gets here; what a crash leaves unrecorded is
 /// picked up by the sweep.
 struct Recorder: Sendable {
-    let queue: JobQueue
+    let queue: any WorkSource
     let jobs: JobStore
     let ledger: QuotaLedger
     let logger: Logger

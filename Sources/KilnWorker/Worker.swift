@@ -7,7 +7,7 @@ import KilnCore
 /// `kiln worker`: claims the classes it serves, renews its leases, runs handlers, records results, and on
 /// graceful shutdown stops claiming, lets running jobs finish within the grace period and hands the rest back.
 public struct Worker: Service {
-    let queue: JobQueue
+    let queue: any WorkSource
     let artifacts: ArtifactStore
     let recorder: Recorder
     let handlers: HandlerRegistry
@@ -15,7 +15,7 @@ public struct Worker: Service {
     let logger: Logger
 
     public init(
-        queue: JobQueue, jobs: JobStore, ledger: QuotaLedger, artifacts: ArtifactStore, handlers: HandlerRegistry,
+        queue: any WorkSource, jobs: JobStore, ledger: QuotaLedger, artifacts: ArtifactStore, handlers: HandlerRegistry,
         configuration: WorkerConfiguration, logger: Logger
     ) {
         self.queue = queue

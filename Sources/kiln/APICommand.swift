@@ -42,18 +42,18 @@ struct APICommand: AsyncParsableCommand {
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections, redisPoolSize: 32)
-        try await runtime.queue.prepare()
+        try await runtime.namespace.prepare()
         var configuration = APIConfiguration()
         configuration.host = host
         configuration.port = port
         let database = runtime.database
         let dependencies = APIDependencies(
-            queue: runtime.queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
+            redis: runtime.namespace, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: runtime.objects),
             uploads: UploadStore(pool: database, objects: runtime.objects), shares: ShareStore(pool: database, objects: runtime.objects),
             entitlements: EntitlementStore(pool: database),
             partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: KindDefinition.catalog,
+            eraser: IdentityEraser(namespace: runtime.namespace, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: KindDefinition.catalog,
             policies: policySet,
             identities: identities,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)

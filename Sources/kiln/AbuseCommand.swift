@@ -13,7 +13,7 @@ struct AbuseCommand: AsyncParsableCommand {
         @OptionGroup var connections: ConnectionOptions
 
         func run() async throws {
-            let blocks = try await Runtime.with(connections) { try await $0.queue.abuseBlocks() }
+            let blocks = try await Runtime.with(connections) { try await $0.namespace.quota.abuseBlocks() }
             print("tenant\tsubject\treason\tends in (s)")
             for block in blocks { print("\(block.tenant)\t\(block.subject)\t\(block.reason)\t\(block.remaining.components.seconds)") }
         }
@@ -27,7 +27,7 @@ struct AbuseCommand: AsyncParsableCommand {
 
         func run() async throws {
             guard let tenantID = TenantID(validating: tenant) else { throw ValidationError("\(tenant) is not a tenant id") }
-            let lifted = try await Runtime.with(connections) { try await $0.queue.liftBlock(tenant: tenantID, subject: subject) }
+            let lifted = try await Runtime.with(connections) { try await $0.namespace.quota.liftBlock(tenant: tenantID, subject: subject) }
             print(lifted ? "lifted the block on \(subject)" : "\(subject) is not blocked")
             if !lifted { throw ExitCode(1) }
         }
@@ -39,7 +39,7 @@ struct AbuseCommand: AsyncParsableCommand {
         @Option(help: "How many.") var limit = 100
 
         func run() async throws {
-            let events = try await Runtime.with(connections) { try await $0.queue.abuseLog(limit: limit) }
+            let events = try await Runtime.with(connections) { try await $0.namespace.quota.abuseLog(limit: limit) }
             print("id\ttenant\tsubject\tsignal\taction\tduration (s)")
             for event in events {
                 print("\(event.id)\t\(event.tenant)\t\(event.subject)\t\(event.signal)\t\(event.action)\t\(event.duration.components.seconds)")

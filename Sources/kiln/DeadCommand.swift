@@ -14,7 +14,7 @@ struct DeadCommand: AsyncParsableCommand {
         @Option(help: "How many.") var limit = 100
 
         func run() async throws {
-            let jobs = try await Runtime.with(connections) { try await $0.queue.deadLetters(limit: limit) }
+            let jobs = try await Runtime.with(connections) { try await $0.namespace.admin.deadLetters(limit: limit) }
             print("id\ttenant\tkind\tstate\ttries\terror")
             for job in jobs {
                 print("\(job.id)\t\(job.tenant)\t\(job.kind)\t\(job.state.rawValue)\t\(job.tries)/\(job.maxAttempts)\t\(job.errorCode ?? "-"): \(job.errorMessage ?? "")")
@@ -34,7 +34,7 @@ struct DeadCommand: AsyncParsableCommand {
             }
             let replayed = try await Runtime.with(connections) { runtime in
                 var replayed: [JobID] = []
-                for id in jobIDs where try await runtime.queue.replay(id) { replayed.append(id) }
+                for id in jobIDs where try await runtime.namespace.admin.replay(id) { replayed.append(id) }
                 return replayed
             }
             for id in jobIDs { print(replayed.contains(id) ? "replayed \(id)" : "not dead-lettered: \(id)") }
@@ -52,7 +52,7 @@ struct DeadCommand: AsyncParsableCommand {
                 guard let id = JobID(validating: text) else { throw ValidationError("\(text) is not a job id") }
                 return id
             }
-            let purged = try await Runtime.with(connections) { try await $0.queue.purgeDead(jobID) }
+            let purged = try await Runtime.with(connections) { try await $0.namespace.admin.purgeDead(jobID) }
             print("purged \(purged)")
         }
     }

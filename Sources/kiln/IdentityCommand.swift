@@ -30,7 +30,7 @@ struct IdentityCommand: AsyncParsableCommand {
             }
             guard wait >= 0 else { throw ValidationError("--wait must not be negative") }
             let erasure = try await Runtime.with(connections) { runtime in
-                let eraser = IdentityEraser(queue: runtime.queue, records: IdentityRecords(pool: runtime.database, objects: runtime.objects))
+                let eraser = IdentityEraser(namespace: runtime.namespace, records: IdentityRecords(pool: runtime.database, objects: runtime.objects))
                 return try await eraser.eraseCompletely(identity: subject, tenant: tenantID, attempts: wait * 4 + 1, pause: .milliseconds(250))
             }
             let records = erasure.records

@@ -17,7 +17,7 @@ struct JobCommand: AsyncParsableCommand {
         func run() async throws {
             guard let jobID = JobID(validating: id) else { throw ValidationError("not a job id") }
             try await Runtime.with(connections) { runtime in
-                let live = try await runtime.queue.snapshots([jobID]).first ?? nil
+                let live = try await runtime.namespace.queue.snapshots([jobID]).first ?? nil
                 if let job = live {
                     print("redis: \(job.state.rawValue) tenant=\(job.tenant) identity=\(job.identity) kind=\(job.kind) attempt=\(job.attempt) tries=\(job.tries)/\(job.maxAttempts)")
                     print("  input: \(job.input)")

@@ -3,6 +3,7 @@ import Foundation
 import KilnCommandLine
 import KilnCore
 import KilnPrivacy
+import KilnQueue
 import KilnStore
 
 struct PurgeCommand: AsyncParsableCommand {
@@ -31,7 +32,7 @@ struct PurgeCommand: AsyncParsableCommand {
             var tenants = only.map { [$0] } ?? []
             if only == nil { tenants = try await TenantStore(pool: runtime.database).list().map(\.id) }
             let purger = RetentionPurger(
-                queue: runtime.queue, records: RecordPurge(pool: runtime.database, objects: runtime.objects), policies: policies,
+                admin: runtime.namespace.admin, records: RecordPurge(pool: runtime.database, objects: runtime.objects), policies: policies,
                 batchSize: batch, logger: Bootstrap.logger("kiln.purge"))
             return try await purger.purge(tenants: tenants, now: Date())
         }

@@ -12,7 +12,7 @@ struct QueueCommand: AsyncParsableCommand {
         @OptionGroup var connections: ConnectionOptions
 
         func run() async throws {
-            let stats = try await Runtime.with(connections) { try await $0.queue.stats() }
+            let stats = try await Runtime.with(connections) { try await $0.namespace.admin.stats() }
             print("tenant\tclass\tpriority\tready\toldest_wait_ms")
             for depth in stats.ready {
                 print("\(depth.tenant)\t\(depth.jobClass.rawValue)\t\(depth.priority.rawValue)\t\(depth.count)\t\(depth.oldestWaitMilliseconds.map(String.init) ?? "-")")

@@ -3,6 +3,7 @@ import Foundation
 import KilnCommandLine
 import KilnCore
 import KilnPolicy
+import KilnQueue
 import KilnStore
 import KilnWorker
 
@@ -32,7 +33,7 @@ struct QuotaCommand: AsyncParsableCommand {
                 quotaDay = policy.dayWindow(containing: Date()).label
             }
             let drifts = try await Runtime.with(connections) { runtime in
-                try await QuotaReconciler(queue: runtime.queue, ledger: QuotaLedger(pool: runtime.database))
+                try await QuotaReconciler(quota: runtime.namespace.quota, ledger: QuotaLedger(pool: runtime.database))
                     .reconcile(tenant: tenantID, day: quotaDay, repair: repair)
             }
             print("subject\tcounter\tredis\tledger")

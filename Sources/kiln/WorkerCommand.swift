@@ -57,11 +57,11 @@ struct WorkerCommand: AsyncParsableCommand {
         let runtime = try Runtime(connections)
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
         defer { http.shutdown() }
-        let parking = ProviderParking(redis: runtime.redis, keys: runtime.queue.keys)
-        let concurrency = ProviderConcurrency(redis: runtime.redis, keys: runtime.queue.keys)
+        let parking = ProviderParking(redis: runtime.redis, keys: runtime.namespace.keys)
+        let concurrency = ProviderConcurrency(redis: runtime.redis, keys: runtime.namespace.keys)
         let routing = TextRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
         let images = ImageRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
-        try await runtime.queue.prepare()
+        try await runtime.namespace.prepare()
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]
         configuration.claimBatch = claimBatch
@@ -75,7 +75,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
         let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
         let worker = Worker(
-            queue: runtime.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
+            queue: runtime.namespace.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
             artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: handlers, configuration: configuration,
             logger: logger)
         var services: [any Service] = [worker]

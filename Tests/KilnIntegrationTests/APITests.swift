@@ -198,9 +198,8 @@ import Testing
             redis.port = 1
             redis.connectTimeout = .milliseconds(200)
             let deadRedis = RedisPool(configuration: redis)
-            let queue = try JobQueue(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.queue.configuration)
-            var dependencies = harness.dependencies
-            dependencies.queue = queue
+            let dead = try RedisNamespace(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.redisNamespace.configuration)
+            let dependencies = harness.dependencies(redis: dead)
             let port = PortBox()
             var configuration = APIConfiguration()
             configuration.port = 0
@@ -235,7 +234,7 @@ import Testing
 
     @Test func theOpenAPIDocumentListsExactlyTheRoutes() async throws {
         try await Harness.with { harness in
-            let router = APIServer.router(dependencies: harness.dependencies, configuration: APIConfiguration())
+            let router = APIServer.router(dependencies: harness.dependencies(), configuration: APIConfiguration())
             let served = Set(router.routes.map { "\($0.method.rawValue) \($0.path)" })
             let document = try #require(JSONValue.parse(String(decoding: try OpenAPIDocument.bytes(), as: UTF8.self)))
             guard case .object(let paths)? = document["paths"] else { throw TestFailure("no paths") }

@@ -51,14 +51,14 @@ import Testing
             // The cooldown holds the identity on every device.
             #expect(try await Self.post(harness, client, device: "phone").json?["block_reason"]?.stringValue == "too_many_devices")
             let tenant = client.tenant.id
-            #expect(try await harness.queue.abuseBlocks().map(\.subject) == ["user-1"])
+            #expect(try await harness.redisNamespace.quota.abuseBlocks().map(\.subject) == ["user-1"])
 
-            #expect(try await harness.queue.liftBlock(tenant: tenant, subject: "user-1"))
+            #expect(try await harness.redisNamespace.quota.liftBlock(tenant: tenant, subject: "user-1"))
             #expect(try await Self.post(harness, client, device: "phone").status == 202)
             // Tripping again the same day blocks for the block duration.
             let again = try await Self.post(harness, client, device: "mac")
             #expect(again.response.headers["Retry-After"] == "86400")
-            #expect(try await harness.queue.abuseLog().map(\.action) == ["block", "cooldown"])
+            #expect(try await harness.redisNamespace.quota.abuseLog().map(\.action) == ["block", "cooldown"])
         }
     }
 
@@ -80,8 +80,8 @@ import Testing
             for device in ["phone", "tablet", "mac", "tv"] {
                 #expect(try await Self.post(harness, client, device: device).status == 202)
             }
-            #expect(try await harness.queue.abuseBlocks().isEmpty)
-            let log = try await harness.queue.abuseLog()
+            #expect(try await harness.redisNamespace.quota.abuseBlocks().isEmpty)
+            let log = try await harness.redisNamespace.quota.abuseLog()
             #expect(log.map(\.action) == ["shadow_block", "shadow_cooldown"])
             #expect(log.allSatisfy { $0.signal == "too_many_devices" && $0.subject == "user-1" })
         }

@@ -203,7 +203,7 @@ import Testing
         try await Harness.with { harness in
             let client = try await Self.start(harness)
             // What abuse detection writes: a block with a reason and a time to live.
-            let block = harness.queue.keys.block(try #require(TenantID(validating: "acme")), "user-1")
+            let block = harness.redisNamespace.keys.block(try #require(TenantID(validating: "acme")), "user-1")
             _ = try await harness.redis.send(["SET", block, "refund_abuse", "EX", "600"])
             let blocked = try await Self.post(harness, client)
             #expect(blocked.status == 429)
@@ -252,14 +252,14 @@ import Testing
             for body in [Self.echo, Self.echo, #"{"kind":"diag.fail","input":{"permanent":true}}"#] {
                 _ = try await harness.awaitFinished(try await harness.submit(body, as: client), as: client)
             }
-            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
             let day = try #require(try await Self.quota(harness, client)["day"]?.stringValue)
             let tenant = client.tenant.id
             // Redis loses the day's counters (a flush, or a failover that dropped them).
-            _ = try await harness.redis.send(["DEL", harness.queue.keys.quota(tenant, "user-1", day)])
+            _ = try await harness.redis.send(["DEL", harness.redisNamespace.keys.quota(tenant, "user-1", day)])
             #expect(try await Self.quota(harness, client)["classes"]?["text"]?["used"] == .number(0))
 
-            let reconciler = QuotaReconciler(queue: harness.queue, ledger: QuotaLedger(pool: harness.database))
+            let reconciler = QuotaReconciler(quota: harness.redisNamespace.quota, ledger: QuotaLedger(pool: harness.database))
             let drifts = try await reconciler.reconcile(tenant: tenant, day: day, repair: false)
             #expect(drifts.contains(QuotaReconciler.Drift(subject: "user-1", counter: "used:text", redis: 0, ledger: 2)))
             #expect(drifts.contains(QuotaReconciler.Drift(subject: "user-1", counter: "refunded", redis: 0, ledger: 1)))
@@ -290,7 +290,7 @@ import Testing
             let live = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "live").claimed.jobs.first)
             let tenant = try #require(TenantID(validating: "a"))
             func used() async throws -> QuotaUsage? {
-                try await harness.queue.quotaUsage(tenant: tenant, subject: "user-1", day: "20260101", limits: ["text": 3]).usage["text"]
+                try await harness.redisNamespace.quota.usage(tenant: tenant, subject: "user-1", day: "20260101", limits: ["text": 3]).usage["text"]
             }
             #expect(try await harness.queue.settle([Settlement(job: zombie.id, attempt: zombie.attempt, outcome: .succeeded(result: "{}"))]) == [nil])
             #expect(try await used() == QuotaUsage(limit: 3, used: 0, pending: 1))

@@ -92,7 +92,7 @@ import Testing
             var configuration = APIConfiguration()
             configuration.port = 0
             let first = ServiceGroup(
-                services: [APIServer.application(dependencies: harness.dependencies, configuration: configuration, logger: harness.logger) { port.set($0) }],
+                services: [APIServer.application(dependencies: harness.dependencies(), configuration: configuration, logger: harness.logger) { port.set($0) }],
                 gracefulShutdownSignals: [], logger: harness.logger)
             let running = Task { try await first.run() }
             let response = try await harness.http.execute(CurlClient.HTTPRequest(

@@ -29,6 +29,8 @@ final class Harness: Sendable {
     let redis: RedisPool
     let blockingRedis: RedisPool
     let database: PostgresPool
+    /// The test's Redis namespace, and the queue on it.
+    let redisNamespace: RedisNamespace
     let queue: JobQueue
     let objects: ObjectStore
     /// The object backend the API node and in-process workers use (set before starting them); nil is ``objects``,
@@ -58,10 +60,11 @@ final class Harness: Sendable {
         database = PostgresPool(configuration: databaseConfiguration)
         var configuration = queueConfiguration
         configuration.namespace = namespace
-        queue = try JobQueue(redis: redis, blockingRedis: blockingRedis, configuration: configuration)
+        redisNamespace = try RedisNamespace(redis: redis, blockingRedis: blockingRedis, configuration: configuration)
+        queue = redisNamespace.queue
         objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
         http = try HTTPClient()
-        try await queue.prepare()
+        try await redisNamespace.prepare()
         _ = try await Migrator(pool: database, directory: TestServers.repositoryRoot.appendingPathComponent("migrations")).migrate()
     }
 
@@ -81,15 +84,16 @@ final class Harness: Sendable {
         identities.withLock { $0 = verifiers }
     }
 
-    var dependencies: APIDependencies {
+    /// What the API node talks to: the test's namespace, or `redis` when given (one whose Redis does not answer).
+    func dependencies(redis: RedisNamespace? = nil) -> APIDependencies {
         let database = self.database
         let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
         return APIDependencies(
-            queue: queue, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
+            redis: redis ?? redisNamespace, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
             shares: ShareStore(pool: database, objects: objects), entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
             webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(queue: queue, records: IdentityRecords(pool: database, objects: objects)), catalog: KindDefinition.catalog,
+            eraser: IdentityEraser(namespace: redisNamespace, records: IdentityRecords(pool: database, objects: objects)), catalog: KindDefinition.catalog,
             policies: policies.withLock { $0 },
             identities: identities.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
@@ -102,7 +106,7 @@ final class Harness: Sendable {
         configuration.port = 0
         configure(&configuration)
         let port = apiPort
-        let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger) { port.set($0) }
+        let app = APIServer.application(dependencies: dependencies(), configuration: configuration, logger: logger) { port.set($0) }
         run(app)
         return "http://127.0.0.1:\(try await apiPort.wait())"
     }
@@ -196,7 +200,7 @@ final class Harness: Sendable {
         let running = services.withLock { $0 }
         for service in running { await service.group.triggerGracefulShutdown() }
         for service in running { try? await service.task.value }
-        _ = try? await queue.deleteNamespace()
+        _ = try? await redisNamespace.deleteAll()
         _ = try? await database.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
         http.shutdown()
         try? await redis.close()

@@ -189,8 +189,8 @@ import Testing
             redis.port = 1
             redis.connectTimeout = .milliseconds(200)
             let deadRedis = RedisPool(configuration: redis)
-            var dependencies = harness.dependencies
-            dependencies.queue = try JobQueue(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.queue.configuration)
+            let dead = try RedisNamespace(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.redisNamespace.configuration)
+            let dependencies = harness.dependencies(redis: dead)
             let port = PortBox()
             var configuration = APIConfiguration()
             configuration.port = 0

@@ -81,7 +81,7 @@ import Testing
         }
         try await upload(harness, client, &footprint)
         for id in footprint.jobs { _ = try await harness.awaitFinished(id, as: client, identity: identity) }
-        while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+        while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
         if unfinished {
             _ = try await submit(
                 harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"\#(marker) later"},"delay_seconds":3600}"#, device: devices[0])

@@ -38,8 +38,8 @@ import Testing
             """
         let providers = try harness.providerConfiguration(file)
         let routing = TextRouting(
-            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.queue.keys),
-            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys))
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys),
+            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.keys))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
         harness.startWorker(
@@ -154,8 +154,8 @@ import Testing
             let providers = try harness.providerConfiguration(
                 #"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#)
             let routing = TextRouting(
-            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.queue.keys),
-            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.queue.keys))
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys),
+            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.keys))
             harness.startWorker(
                 handlers: .available(dependencies: HandlerDependencies(routing: routing, usage: ProviderUsageStore(pool: harness.database))))
             try await harness.startAPI()

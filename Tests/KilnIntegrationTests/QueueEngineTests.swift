@@ -103,9 +103,9 @@ import Testing
             let final = try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .retry(code: "boom", message: "boom", delay: .zero))])
             #expect(final.map { $0?.state } == [.dead])
             #expect(final.first??.errorCode == "boom")
-            #expect(try await harness.queue.deadLetters().map(\.id) == [id])
-            #expect(try await harness.queue.replay(id))
-            #expect(try await harness.queue.deadLetters().isEmpty)
+            #expect(try await harness.redisNamespace.admin.deadLetters().map(\.id) == [id])
+            #expect(try await harness.redisNamespace.admin.replay(id))
+            #expect(try await harness.redisNamespace.admin.deadLetters().isEmpty)
             let replayed = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             #expect(replayed.id == id)
             #expect(replayed.tries == 1)
@@ -137,7 +137,7 @@ import Testing
             _ = try await harness.queue.enqueue(Self.submission("a", priority: .high, delay: .seconds(60)))
             let order = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.map(\.id)
             #expect(order == [ids[.high], ids[.normal], ids[.low]].compactMap { $0 })
-            #expect(try await harness.queue.stats().delayed == 1)
+            #expect(try await harness.redisNamespace.admin.stats().delayed == 1)
         }
     }
 
@@ -214,7 +214,7 @@ import Testing
             let failed = try #require(try await harness.queue.settle([Settlement(job: id, attempt: first.attempt, outcome: .failed(code: "boom", message: "boom"))]).first ?? nil)
             let earlier = try #require(first.finished(failed, result: nil))
             #expect(earlier.record.errorCode == "boom")
-            #expect(try await harness.queue.replay(id))
+            #expect(try await harness.redisNamespace.admin.replay(id))
             let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             // The replayed attempt ends a millisecond or more later than the first, so its finish time differs.
             try await Task.sleep(for: .milliseconds(5))
@@ -222,9 +222,9 @@ import Testing
             let later = try #require(second.finished(succeeded, result: "{}"))
 
             try await harness.queue.markRecorded([earlier])
-            #expect(try await harness.queue.stats().unrecorded == 1)
+            #expect(try await harness.redisNamespace.admin.stats().unrecorded == 1)
             try await harness.queue.markRecorded([later])
-            #expect(try await harness.queue.stats().unrecorded == 0)
+            #expect(try await harness.redisNamespace.admin.stats().unrecorded == 0)
         }
     }
 }

@@ -96,7 +96,7 @@ import Testing
                 default:
                     continue
                 }
-                let counters = try await harness.queue.quotaCounters(tenant: tenant, subject: "user-1", day: "20260101")
+                let counters = try await harness.redisNamespace.quota.counters(tenant: tenant, subject: "user-1", day: "20260101")
                 #expect(counters["used:text", default: 0] == model.used, "step \(step), seed \(seed)")
                 #expect(counters["rsv:text", default: 0] == model.pending, "step \(step), seed \(seed)")
                 #expect(counters["refunded", default: 0] == model.refunded, "step \(step), seed \(seed)")

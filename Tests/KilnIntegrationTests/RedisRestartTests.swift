@@ -14,8 +14,9 @@ import Testing
         let redis = PrivateRedis()
         try await redis.start()
         let pool = RedisPool(configuration: redis.configuration)
-        let queue = try JobQueue(redis: pool, blockingRedis: pool)
-        try await queue.prepare()
+        let namespace = try RedisNamespace(redis: pool, blockingRedis: pool)
+        let queue = namespace.queue
+        try await namespace.prepare()
         var accepted: Set<JobID> = []
         for index in 0..<200 {
             let submission = QueueEngineTests.submission("a", identity: "user-\(index % 7)")
@@ -27,7 +28,7 @@ import Testing
         // Pooled connections to the old server fail once (a client sees one 503) and are replaced; scripts are
         // reloaded on NOSCRIPT by themselves.
         for _ in 0..<50 {
-            if (try? await queue.ping()) != nil { break }
+            if (try? await namespace.admin.ping()) != nil { break }
         }
         var seen = Set(running.map(\.id))
         var settlements = running.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
@@ -52,8 +53,9 @@ extension RedisRestartTests {
         configuration.connectTimeout = .milliseconds(200)
         let pool = RedisPool(configuration: configuration)
         try await Harness.with { harness in
-            let queue = try JobQueue(redis: pool, blockingRedis: pool)
-            try await queue.prepare()
+            let namespace = try RedisNamespace(redis: pool, blockingRedis: pool)
+            let queue = namespace.queue
+            try await namespace.prepare()
             _ = try await harness.tenant("a")
             var workerConfiguration = WorkerConfiguration()
             workerConfiguration.concurrency = [.io: 4]

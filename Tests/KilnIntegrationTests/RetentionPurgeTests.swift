@@ -39,11 +39,11 @@ import Testing
             try await PrivacyTests.upload(harness, other, &theirs)
             for id in ours.jobs + [dead] { _ = try await harness.awaitFinished(id, as: acme, identity: ours.identity) }
             _ = try await harness.awaitFinished(theirs.jobs[0], as: other, identity: theirs.identity)
-            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(try await harness.queue.deadLetters().map(\.id) == [dead])
+            while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(try await harness.redisNamespace.admin.deadLetters().map(\.id) == [dead])
 
             let purger = RetentionPurger(
-                queue: harness.queue, records: RecordPurge(pool: harness.database, objects: harness.objects),
+                admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects),
                 policies: harness.policies.withLock { $0 }, batchSize: 1)
             let tenants = [acme.tenant.id, other.tenant.id]
             let start = Date()
@@ -70,7 +70,7 @@ import Testing
             #expect(try await acmeRows("input <> 'null'::jsonb") == 0)
             #expect(try await acmeRows("result IS NOT NULL") == 2)
             #expect(try await harness.queue.snapshot(dead, tenant: acme.tenant.id) == nil)
-            #expect(try await harness.queue.deadLetters().isEmpty)
+            #expect(try await harness.redisNamespace.admin.deadLetters().isEmpty)
             // Day 2: uploads, bytes and record.
             #expect(try await purge(afterDays: 2)[acme.tenant.id] == counts(acme.tenant.id, uploads: 1))
             await #expect(throws: StoreError.self) { try await harness.objects.read(ourUpload) }
@@ -92,7 +92,7 @@ import Testing
             #expect(contents.findings(of: [ours.marker] + ours.uploads).filter { !$0.hasPrefix("{") } == [])
             // Their Redis copies were recorded and expire within the hour.
             for id in ours.jobs {
-                let ttl = try await harness.redis.send(["TTL", harness.queue.keys.job(id)]).int ?? -3
+                let ttl = try await harness.redis.send(["TTL", harness.redisNamespace.keys.job(id)]).int ?? -3
                 #expect(ttl == -2 || (1...3600).contains(ttl))
             }
             // `other` keeps everything for 30 days, then loses it too.
@@ -119,7 +119,7 @@ import Testing
             for (footprint, id) in [(old, old.jobs[0]), (recent, recent.jobs[0])] {
                 _ = try await harness.awaitFinished(id, as: client, identity: footprint.identity)
             }
-            while try await harness.queue.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
             let ago = "now() - interval '31 days'"
             _ = try await harness.database.execute("UPDATE jobs SET finished_at = \(ago) WHERE identity = 'user-old'")
             _ = try await harness.database.execute("UPDATE artifacts SET created_at = \(ago) WHERE job_id = $1::uuid", [old.jobs[0].rawValue])

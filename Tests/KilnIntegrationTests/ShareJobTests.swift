@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnPrivacy
+import KilnQueue
 import KilnStore
 import PostgresClient
 import RenderingFixtures
@@ -146,7 +147,7 @@ import Testing
 
             // The purge takes the expired page's files down; the address still answers 410 for 30 days, then 404.
             let purger = RetentionPurger(
-                queue: harness.queue, records: RecordPurge(pool: harness.database, objects: harness.objects), policies: harness.policies.withLock { $0 })
+                admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects), policies: harness.policies.withLock { $0 })
             _ = try await purger.purge(tenants: [client.tenant.id], now: Date())
             #expect(try await harness.objects.list(under: "tenants/\(client.tenant.id)/shares/\(expired)").isEmpty)
             #expect(try await Self.get(harness, base + expired).status == 410)

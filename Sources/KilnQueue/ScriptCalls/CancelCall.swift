@@ -32,7 +32,7 @@ struct CancelCall: RedisScriptContract {
         RedisReplyShape(tag: "finished", fields: ["state"]),
     ]
 
-    static func outcome(of reply: RedisValue) throws -> JobQueue.CancelOutcome {
+    static func outcome(of reply: RedisValue) throws -> CancelOutcome {
         let reply = try read(reply)
         switch reply.tag {
         case "cancelled": return .cancelled

@@ -32,24 +32,24 @@ struct BenchCommand: AsyncParsableCommand {
         var options = connections
         options.namespace = namespace
         try await Runtime.with(options) { runtime in
-            try await runtime.queue.prepare()
+            try await runtime.namespace.prepare()
             let tenant = try await stack.tenant(runtime)
             let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
 
             let submitRate = try await httpSubmissions(namespace: namespace, key: key)
             print(String(format: "http submissions: %.0f/s (%d concurrent requests, %.0f s)", submitRate, connectionsCount, seconds))
-            try await runtime.queue.deleteNamespace()
+            try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
             print(String(format: "redis cpu per job: enqueue %.1f µs, claim %.1f µs, settle %.1f µs, recorded %.1f µs (10000 jobs, one script at a time)",
                          costs.enqueue, costs.claim, costs.settle, costs.recorded))
-            try await runtime.queue.deleteNamespace()
+            try await runtime.namespace.deleteAll()
 
             for workers in [1, 2] {
                 let (processed, cpu) = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
                 print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
                              workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
-                try await runtime.queue.deleteNamespace()
+                try await runtime.namespace.deleteAll()
             }
 
             // Following each job's events adds load, so handler start is measured in a run of its own that reads each job
@@ -60,7 +60,7 @@ struct BenchCommand: AsyncParsableCommand {
                 print(String(format: "latency at %d jobs/s through HTTP, %@: p50 %.2f ms p99 %.2f ms (%llu jobs)", rate, name,
                              Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000, histogram.totalCount))
             }
-            try await runtime.queue.deleteNamespace()
+            try await runtime.namespace.deleteAll()
         }
     }
 
@@ -79,7 +79,7 @@ struct BenchCommand: AsyncParsableCommand {
             for slice in 0..<32 {
                 group.addTask {
                     for index in 0..<(slice == 31 ? count - perTask * 31 : perTask) {
-                        _ = try await runtime.queue.enqueue(Submission(
+                        _ = try await runtime.namespace.queue.enqueue(Submission(
                             tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
                             priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
                             weight: tenant.weight))
@@ -134,7 +134,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
         return try await stack.stopping(children) {
             while true {
-                let stats = try await runtime.queue.stats()
+                let stats = try await runtime.namespace.admin.stats()
                 if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
                 try await Task.sleep(for: .milliseconds(10))
             }

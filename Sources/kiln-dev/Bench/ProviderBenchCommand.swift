@@ -58,7 +58,7 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         let providersFile = try Self.writeProviders(simulatorPort: bound ?? 0, directory: logDirectory)
 
         try await Runtime.with(options) { runtime in
-            try await runtime.queue.prepare()
+            try await runtime.namespace.prepare()
             let tenant = try await stack.tenant(runtime)
             let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
             let api = try await stack.startAPI(namespace: namespace)
@@ -82,7 +82,7 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                              run.followed.count, latency.totalCount, Double(latency.valueAtPercentile(50)) / 1000,
                              Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000))
             }
-            try await runtime.queue.deleteNamespace()
+            try await runtime.namespace.deleteAll()
         }
     }
 
@@ -168,7 +168,7 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         while !pending.isEmpty {
             var still: [JobID] = []
             for id in pending {
-                guard let snapshot = try await runtime.queue.snapshot(id, tenant: tenant), snapshot.state.isTerminal else {
+                guard let snapshot = try await runtime.namespace.queue.snapshot(id, tenant: tenant), snapshot.state.isTerminal else {
                     still.append(id)
                     continue
                 }

@@ -13,7 +13,7 @@ struct ScriptCosts {
     let recorded: Double
 
     static func measure(runtime: Runtime, tenant: Tenant, jobs: Int) async throws -> ScriptCosts {
-        let queue = runtime.queue
+        let queue = runtime.namespace.queue
         func scriptMicroseconds() async throws -> Double {
             let info = try await runtime.redis.send(["INFO", "commandstats"]).string ?? ""
             guard let line = info.split(whereSeparator: \.isNewline).first(where: { $0.hasPrefix("cmdstat_evalsha:") }),

@@ -26,10 +26,10 @@ extension QuotaLoadCommand {
                 } else {
                     value = try await withLocalAPI(runtime, options: options, logDirectory: logDirectory, body)
                 }
-                _ = try await runtime.queue.deleteNamespace()
+                _ = try await runtime.namespace.deleteAll()
                 return value
             } catch {
-                await Self.despiteCancellation { _ = try await runtime.queue.deleteNamespace() }
+                await Self.despiteCancellation { _ = try await runtime.namespace.deleteAll() }
                 throw error
             }
         }
@@ -40,7 +40,7 @@ extension QuotaLoadCommand {
     private func withLocalAPI<T>(
         _ runtime: Runtime, options: ConnectionOptions, logDirectory: String, _ body: (LoadTarget) async throws -> T
     ) async throws -> T {
-        try await runtime.queue.prepare()
+        try await runtime.namespace.prepare()
         guard let tenantID = TenantID(validating: tenant) else { throw ValidationError("not a tenant id: \(tenant)") }
         let tenants = TenantStore(pool: runtime.database)
         let existing = try await tenants.find(id: tenantID)

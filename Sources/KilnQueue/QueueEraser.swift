@@ -5,12 +5,18 @@ import RedisClient
 /// Erasing an identity from Redis (docs/privacy.md). Nothing in Redis indexes jobs or devices by identity, so erasure
 /// walks the namespace with `SCAN`: it is rare, and a walk costs Redis only short steps between other clients'
 /// commands.
-extension JobQueue {
+public struct QueueEraser: NamespaceRole {
+    let namespace: RedisNamespace
+
+    public init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
+    }
+
     /// The ids of the identity's jobs that Redis holds, in whatever state.
     public func jobs(of identity: Identity, tenant: TenantID) async throws -> [JobID] {
         var found: [JobID] = []
         let prefix = keys.prefix(.job)
-        try await scan(matching: prefix + "*") { names in
+        try await namespace.scan(matching: prefix + "*") { names in
             let ids = names.compactMap { JobID(validating: String($0.dropFirst(prefix.count))) }
             guard !ids.isEmpty else { return }
             let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
@@ -44,7 +50,7 @@ extension JobQueue {
         guard !jobs.isEmpty else { return 0 }
         var removed = 0
         for family in [KeyPattern.idempotency, KeyPattern.cooldown] {
-            try await scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
+            try await namespace.scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
                 let values = try await redis.pipeline(names.map { ["GET", $0] })
                 let doomed = zip(names, values).compactMap { name, value -> String? in
                     let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
@@ -73,7 +79,7 @@ extension JobQueue {
         // A device's subjects of a day, named by the device.
         let served = keys.prefix(.subjects, tenant.rawValue)
         var removed = 0
-        try await scan(matching: keys.everyKey) { names in
+        try await namespace.scan(matching: keys.everyKey) { names in
             let doomed = names.filter { name in own.contains(name) || daily.contains { Self.isDayKey(name, prefix: $0) } }
             var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0, subject] }
             if !doomed.isEmpty { commands.append(["DEL"] + doomed) }
@@ -107,16 +113,5 @@ extension JobQueue {
         guard name.hasPrefix(prefix) else { return false }
         let day = name.utf8.dropFirst(prefix.utf8.count)
         return day.count == 8 && day.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-    }
-
-    /// Walks the keys matching `pattern`, a page (about 1,000 keys) at a time.
-    func scan(matching pattern: String, _ page: ([String]) async throws -> Void) async throws {
-        var cursor = "0"
-        repeat {
-            let reply = try await redis.send(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"]).array ?? []
-            cursor = reply.first?.string ?? "0"
-            let names = (reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string)
-            if !names.isEmpty { try await page(names) }
-        } while cursor != "0"
     }
 }

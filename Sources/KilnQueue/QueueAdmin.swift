@@ -1,8 +1,21 @@
+public import Foundation
 public import KilnCore
 import KilnKeys
 import RedisClient
 
-extension JobQueue {
+/// What operators read and do in a namespace: queue statistics and the dead letters.
+public struct QueueAdmin: NamespaceRole {
+    let namespace: RedisNamespace
+
+    public init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
+    }
+
+    /// Whether Redis answers.
+    public func ping() async throws {
+        try await redis.send(["PING"])
+    }
+
     /// Depth by tenant, class and priority with the oldest wait, and the sizes of the in-flight, delayed, dead and
     /// unrecorded sets.
     public func stats() async throws -> QueueStats {
@@ -22,7 +35,7 @@ extension JobQueue {
         let now = (replies[0].array?.first?.int ?? 0) * 1000
         let heads = lanes.indices.compactMap { replies[6 + 2 * $0].string.flatMap(JobID.init(validating:)) }
         let created = Dictionary(
-            try await snapshots(heads).compactMap { $0.map { ($0.id.rawValue, $0.createdAtMilliseconds) } },
+            try await namespace.queue.snapshots(heads).compactMap { $0.map { ($0.id.rawValue, $0.createdAtMilliseconds) } },
             uniquingKeysWith: { first, _ in first })
         let ready = lanes.enumerated().compactMap { index, lane -> QueueStats.Depth? in
             let count = Int(replies[5 + 2 * index].int ?? 0)
@@ -38,7 +51,8 @@ extension JobQueue {
     /// Dead-lettered jobs, most recent first.
     public func deadLetters(limit: Int = 100) async throws -> [JobSnapshot] {
         let ids = try await redis.send(["ZRANGE", keys.dead, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", "0", String(limit)])
-        return try await snapshots((ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }).compactMap { $0 }
+        let found = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        return try await namespace.queue.snapshots(found).compactMap { $0 }
     }
 
     /// Sends a dead-lettered job back to its queue with fresh attempts; false when it is not dead-lettered.
@@ -51,23 +65,13 @@ extension JobQueue {
     public func purgeDead(_ id: JobID? = nil) async throws -> Int {
         Int(try PurgeCall.read(try await redis.evaluate(PurgeCall(keySpace: keys, only: id).call(scripts.purge))).int("purged"))
     }
-}
 
-extension JobQueue {
-    /// Deletes every key of this namespace (tests and benchmarks clean up with it). - Returns: how many.
-    @discardableResult
-    public func deleteNamespace() async throws -> Int {
-        let pattern = keys.everyKey
-        return try await redis.withConnection { connection in
-            var cursor = "0"
-            var deleted = 0
-            repeat {
-                let reply = try connection.send(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"]).array ?? []
-                cursor = reply.first?.string ?? "0"
-                let found = (reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string)
-                if !found.isEmpty { deleted += Int(try connection.send(["UNLINK"] + found).int ?? 0) }
-            } while cursor != "0"
-            return deleted
-        }
+    /// Dead-lettered jobs that ended before `cutoff`, oldest first, from `offset` on. Their hashes keep inputs in
+    /// Redis until replayed or purged, so the retention purge reads them here.
+    public func deadLetters(endedBefore cutoff: Date, offset: Int, limit: Int) async throws -> [JobSnapshot] {
+        let score = String(Int64((cutoff.timeIntervalSince1970 * 1000).rounded(.down)))
+        let ids = try await redis.send(["ZRANGE", keys.dead, "-inf", "(" + score, "BYSCORE", "LIMIT", String(offset), String(limit)])
+        let found = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        return try await namespace.queue.snapshots(found).compactMap { $0 }
     }
 }

@@ -3,9 +3,16 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-extension JobQueue {
+/// Identities' standings (quota subject, entitled tier) cached from PostgreSQL, so admission reads them in Redis.
+public struct StandingCache: NamespaceRole {
+    let namespace: RedisNamespace
+
+    public init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
+    }
+
     /// The identity's cached standing; nil when it is not cached.
-    public func cachedStanding(tenant: TenantID, identity: String) async throws -> Standing? {
+    public func cached(tenant: TenantID, identity: String) async throws -> Standing? {
         let fields = try await redis.send(["HMGET", keys.standing(tenant, identity), "subject", "tier", "expires"]).array ?? []
         guard fields.count == 3, let subject = fields[0].string else { return nil }
         let tier = fields[1].string.flatMap { $0.isEmpty ? nil : $0 }
@@ -14,7 +21,7 @@ extension JobQueue {
     }
 
     /// Caches the identity's standing for `ttl`; a change (an entitlement, a partner link) forgets it at once.
-    public func cacheStanding(_ standing: Standing, tenant: TenantID, identity: String, ttl: Duration) async throws {
+    public func cache(_ standing: Standing, tenant: TenantID, identity: String, ttl: Duration) async throws {
         let key = keys.standing(tenant, identity)
         let expires = standing.expiresAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? ""
         _ = try await redis.pipeline([
@@ -24,7 +31,7 @@ extension JobQueue {
     }
 
     /// Forgets cached standings, after their entitlements or partner links changed.
-    public func forgetStandings(tenant: TenantID, identities: [String]) async throws {
+    public func forget(tenant: TenantID, identities: [String]) async throws {
         guard !identities.isEmpty else { return }
         _ = try await redis.send(["DEL"] + identities.map { keys.standing(tenant, $0) })
     }

@@ -2,10 +2,18 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-extension JobQueue {
+/// A namespace's quota counters: what admission reserved and committed per subject and day, read for `GET /v1/quota`
+/// and checked against the ledger. Abuse blocks and the abuse log: ``QuotaBook+Abuse.swift``.
+public struct QuotaBook: NamespaceRole {
+    let namespace: RedisNamespace
+
+    public init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
+    }
+
     /// A quota subject's use of each class on `day`, and how many of its jobs hold a reservation (are unfinished).
     /// - Parameter limits: each class to read, with its limit (nil: unlimited).
-    public func quotaUsage(
+    public func usage(
         tenant: TenantID, subject: String, day: String, limits: [String: Int?]
     ) async throws -> (usage: [String: QuotaUsage], unfinished: Int) {
         let classes = limits.keys.sorted()
@@ -25,7 +33,7 @@ extension JobQueue {
     }
 
     /// A quota subject's counters of one day, as Redis holds them: `used:<class>`, `rsv:<class>`, `refunded`.
-    public func quotaCounters(tenant: TenantID, subject: String, day: String) async throws -> [String: Int] {
+    public func counters(tenant: TenantID, subject: String, day: String) async throws -> [String: Int] {
         let values = try await redis.send(["HGETALL", keys.quota(tenant, subject, day)]).array ?? []
         var counters: [String: Int] = [:]
         for index in stride(from: 0, to: values.count - 1, by: 2) {
@@ -37,7 +45,7 @@ extension JobQueue {
     /// Raises a subject's counters of one day to at least `counters`, leaving higher ones alone; a rebuilt day's key
     /// expires after `ttl`. - Returns: how many counters were raised.
     @discardableResult
-    public func raiseQuotaCounters(tenant: TenantID, subject: String, day: String, to counters: [String: Int], ttl: Duration) async throws -> Int {
+    public func raiseCounters(tenant: TenantID, subject: String, day: String, to counters: [String: Int], ttl: Duration) async throws -> Int {
         guard !counters.isEmpty else { return 0 }
         let call = RaiseCall(
             keySpace: keys, tenant: tenant, subject: subject, day: day, items: counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },

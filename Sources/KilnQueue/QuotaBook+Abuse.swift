@@ -2,7 +2,7 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-extension JobQueue {
+extension QuotaBook {
     /// The blocks in force, soonest to end first.
     public func abuseBlocks() async throws -> [AbuseBlock] {
         let now = try await redis.send(["TIME"]).array?.first?.int ?? 0

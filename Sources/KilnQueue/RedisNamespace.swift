@@ -1,0 +1,72 @@
+public import KilnKeys
+public import RedisClient
+
+/// One Redis namespace of Kiln's: the pools, the key names, the loaded scripts and the queue's settings, shared by the
+/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser`` and ``QueueAdmin``.
+public final class RedisNamespace: Sendable {
+    public let configuration: QueueConfiguration
+    /// The names of every key in the namespace.
+    public let keys: KeySpace
+    let redis: RedisPool
+    /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
+    let blockingRedis: RedisPool
+    let scripts: QueueScripts
+
+    public init(redis: RedisPool, blockingRedis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
+        self.configuration = configuration
+        self.keys = KeySpace(namespace: configuration.namespace)
+        self.redis = redis
+        self.blockingRedis = blockingRedis
+        self.scripts = try QueueScripts()
+    }
+
+    /// Loads the scripts, so a broken one stops the process at start rather than at its first call.
+    public func prepare() async throws {
+        try await redis.load(scripts.all)
+    }
+
+    /// The jobs: submitting, claiming, settling, events.
+    public var queue: JobQueue { JobQueue(self) }
+    /// Quota counters and abuse blocks.
+    public var quota: QuotaBook { QuotaBook(self) }
+    /// Identities' standings cached from PostgreSQL.
+    public var standings: StandingCache { StandingCache(self) }
+    /// An identity's erasure from Redis.
+    public var eraser: QueueEraser { QueueEraser(self) }
+    /// What operators read and do: statistics, dead letters.
+    public var admin: QueueAdmin { QueueAdmin(self) }
+
+    /// Walks the keys matching `pattern`, a page (about 1,000 keys) at a time.
+    func scan(matching pattern: String, _ page: ([String]) async throws -> Void) async throws {
+        var cursor = "0"
+        repeat {
+            let reply = try await redis.send(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"]).array ?? []
+            cursor = reply.first?.string ?? "0"
+            let names = (reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string)
+            if !names.isEmpty { try await page(names) }
+        } while cursor != "0"
+    }
+
+    /// Deletes every key of this namespace (tests and benchmarks clean up with it). - Returns: how many.
+    @discardableResult
+    public func deleteAll() async throws -> Int {
+        var deleted = 0
+        try await scan(matching: keys.everyKey) { names in
+            deleted += Int(try await redis.send(["UNLINK"] + names).int ?? 0)
+        }
+        return deleted
+    }
+}
+
+/// A role type over a ``RedisNamespace``: its pools, keys, scripts and settings, by name.
+protocol NamespaceRole: Sendable {
+    var namespace: RedisNamespace { get }
+}
+
+extension NamespaceRole {
+    var configuration: QueueConfiguration { namespace.configuration }
+    var keys: KeySpace { namespace.keys }
+    var redis: RedisPool { namespace.redis }
+    var blockingRedis: RedisPool { namespace.blockingRedis }
+    var scripts: QueueScripts { namespace.scripts }
+}

@@ -1,0 +1,26 @@
+public import KilnCore
+
+/// What a worker does with the queue: claim and settle attempts, keep their leases, append their events, wait for
+/// work, and record what finished. ``JobQueue`` is the real one.
+public protocol WorkSource: Sendable {
+    /// Settles finished attempts and claims up to `count` jobs of `jobClass` in one round trip.
+    func settleAndClaim(
+        _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
+    ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch)
+    /// Extends the leases of running attempts; returns those lost and those whose owner asked to cancel them.
+    func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>)
+    /// Appends an event for a running attempt; false when the attempt lost its lease.
+    func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool
+    /// Whether `attempt` is the job's running attempt.
+    func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool
+    /// Blocks until work for `jobClass` or a token for `worker` arrives, or `timeout` passes.
+    func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws
+    /// Wakes `worker`, or any idle worker of the class when nil.
+    func poke(_ jobClass: JobClass, worker: String?) async throws
+    /// Finished jobs that no worker has written to PostgreSQL for `age`.
+    func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot]
+    /// Marks jobs as recorded in PostgreSQL.
+    func markRecorded(_ jobs: [FinishedJob]) async throws
+}
+
+extension JobQueue: WorkSource {}
