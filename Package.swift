@@ -91,6 +91,7 @@ let package = Package(
             dependencies: [
                 "KilnCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -130,14 +131,14 @@ let package = Package(
         // The Redis queue engine and its Lua scripts.
         .target(
             name: "KilnQueue",
-            dependencies: ["KilnCore", "KilnKeys", "KilnPolicy", "RedisClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KilnCore", "KilnKeys", "KilnPolicy", "RedisClient"],
             resources: [.copy("Scripts")],
             swiftSettings: swiftSettings
         ),
         // PostgreSQL as the record, and object paths.
         .target(
             name: "KilnStore",
-            dependencies: ["KilnCore", "PostgresClient", "S3Client", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KilnCore", "PostgresClient", "S3Client", "CurlClient", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Privacy: the retention purge and identity erasure across Redis, PostgreSQL and the object store.
@@ -149,7 +150,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "Documents",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "Documents", "RedisClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -191,8 +192,7 @@ let package = Package(
         .target(
             name: "KilnHandlers",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "KilnPolicy",
-                .product(name: "Logging", package: "swift-log"),
+                "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "Drawing", "KilnPolicy",
             ],
             resources: [.copy("Prompts")],
             swiftSettings: swiftSettings
@@ -200,7 +200,7 @@ let package = Package(
         // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
         .target(
             name: "LoadTesting",
-            dependencies: ["KilnCore", "KilnPolicy"],
+            dependencies: ["KilnPolicy"],
             swiftSettings: swiftSettings
         ),
         // What the two programs share and nothing else uses: the connection options and the runtime they open, logging and
@@ -260,7 +260,7 @@ let package = Package(
         // Each Lua script's header, KEYS/ARGV bindings and replies against its Swift contract, without Redis.
         .testTarget(
             name: "ScriptContractTests",
-            dependencies: ["KilnQueue", "KilnKeys", "KilnProviders", "RedisClient"],
+            dependencies: ["KilnQueue", "KilnKeys", "KilnProviders", "RedisClient", "KilnCore", "KilnPolicy"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -320,13 +320,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderSimulatorTests",
-            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnCore", .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KilnProvidersTests",
             dependencies: [
-                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnKeys", "RedisClient",
+                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -341,13 +342,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatVideoTests",
-            dependencies: ["ChatVideo", "KilnCore", "CPangoCairo", "RenderingFixtures"],
+            dependencies: ["ChatVideo", "KilnCore", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "Drawing", "KilnCore", "CPangoCairo", "RenderingFixtures"],
+            dependencies: ["Documents", "Drawing", "KilnCore", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),

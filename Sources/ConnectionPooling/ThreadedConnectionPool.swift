@@ -1,4 +1,4 @@
-public import NIOPosix
+import NIOPosix
 import Synchronization
 
 /// Connections of a blocking C library, each used by one caller at a time on a thread of the pool's own, so no

@@ -1,4 +1,4 @@
-public import CPangoCairo
+import CPangoCairo
 
 extension CairoSurface {
     /// Decodes a PNG; nil when `png` is not one Cairo can read.

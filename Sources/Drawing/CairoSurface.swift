@@ -1,4 +1,4 @@
-public import CPangoCairo
+import CPangoCairo
 
 /// A Cairo image surface Swift owns: 32 bits per pixel, BGRA in memory on this little-endian machine.
 public final class CairoSurface {

@@ -1,4 +1,4 @@
-public import CPangoCairo
+import CPangoCairo
 public import KilnCore
 
 /// Drawing on one Cairo context, in pixels.

@@ -1,4 +1,4 @@
-public import CPangoCairo
+import CPangoCairo
 
 /// A laid-out piece of text and its size in pixels.
 public final class TextLayout {

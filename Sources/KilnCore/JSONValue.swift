@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Any JSON document, kept as a value so inputs and results can be validated, hashed and stored verbatim.
 public enum JSONValue: Sendable, Hashable, Codable {

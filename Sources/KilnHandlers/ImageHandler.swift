@@ -1,5 +1,5 @@
 import Foundation
-public import KilnCore
+import KilnCore
 public import KilnPolicy
 public import KilnProviders
 public import KilnQueue

@@ -1,5 +1,5 @@
-public import KilnPolicy
-public import KilnQueue
+import KilnPolicy
+import KilnQueue
 
 extension PolicySet {
     /// Whether `job` was admitted at its tenant's lowest (free) tier; a job that was not metered has no tier and

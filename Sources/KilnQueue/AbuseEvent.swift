@@ -1,4 +1,4 @@
-public import KilnCore
+import KilnCore
 
 /// One trip of an abuse threshold, as the abuse log keeps it: what tripped, and what was done (or, in shadow mode,
 /// would have been done).

@@ -1,5 +1,5 @@
-public import Foundation
-public import KilnCore
+import Foundation
+import KilnCore
 
 extension ClaimedJob {
     /// The job as PostgreSQL records it, built from what the worker holds (no read-back from Redis): nil unless the

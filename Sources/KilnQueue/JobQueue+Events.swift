@@ -1,6 +1,6 @@
 public import KilnCore
 import KilnKeys
-public import RedisClient
+import RedisClient
 
 extension JobQueue {
     /// Events after `lastEventID` (from the start when nil), oldest first.

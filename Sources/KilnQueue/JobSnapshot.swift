@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import KilnCore
 
 /// A job as Redis holds it now.

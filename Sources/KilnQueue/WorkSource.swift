@@ -10,6 +10,7 @@ public protocol WorkSource: Sendable {
     /// Extends the leases of running attempts; returns those lost and those whose owner asked to cancel them.
     func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>)
     /// Appends an event for a running attempt; false when the attempt lost its lease.
+    @discardableResult
     func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool
     /// Whether `attempt` is the job's running attempt.
     func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool

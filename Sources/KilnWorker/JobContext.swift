@@ -1,4 +1,4 @@
-public import KilnCore
+import KilnCore
 public import KilnQueue
 import Foundation
 import KilnStore

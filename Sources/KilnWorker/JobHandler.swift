@@ -1,4 +1,4 @@
-public import KilnCore
+import KilnCore
 public import KilnQueue
 
 /// Runs one kind of job. Delivery is at least once, so a handler must be idempotent by job id.

@@ -17,7 +17,7 @@ struct Recorder: Sendable {
     /// Records these jobs and marks them recorded.
     func record(_ finished: [FinishedJob]) async throws {
         guard !finished.isEmpty else { return }
-        try await jobs.record(finished.map(\.record))
+        _ = try await jobs.record(finished.map(\.record))
         try await ledger.record(finished.compactMap(\.charge))
         try await queue.markRecorded(finished)
         logger.trace("recorded jobs", metadata: ["job.count": "\(finished.count)"])

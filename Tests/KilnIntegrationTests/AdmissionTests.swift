@@ -88,7 +88,7 @@ import Testing
             #expect(denied.response.headers["Content-Type"] == "application/problem+json")
             #expect(denied.json?["reset_at"]?.stringValue == reset)
             let retryAfter = try #require(denied.response.headers["Retry-After"].flatMap(Int.init))
-            let untilReset = try #require(try Date(reset, strategy: .iso8601)).timeIntervalSinceNow
+            let untilReset = try Date(reset, strategy: .iso8601).timeIntervalSinceNow
             #expect(abs(Double(retryAfter) - untilReset) < 5)
         }
     }
@@ -230,7 +230,7 @@ import Testing
             let client = try await Self.start(harness)
             // 23:59:30 on 13 March 2027 in Los Angeles (PST, UTC−8); the next local midnight is 08:00 UTC. (A day to come:
             // the day's counters expire two days after it ends, by Redis's real clock.)
-            let beforeMidnight = try #require(try Date("2027-03-14T07:59:30Z", strategy: .iso8601))
+            let beforeMidnight = try Date("2027-03-14T07:59:30Z", strategy: .iso8601)
             harness.now.withLock { $0 = beforeMidnight }
             for _ in 0..<3 { #expect(try await Self.post(harness, client).status == 202) }
             let denied = try await Self.post(harness, client)

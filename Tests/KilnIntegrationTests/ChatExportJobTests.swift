@@ -74,7 +74,7 @@ import Testing
                 #expect(video.response.header("Content-Type") == "video/mp4")
                 let path = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-\(id).mp4").path
                 defer { try? FileManager.default.removeItem(atPath: path) }
-                FileManager.default.createFile(atPath: path, contents: Data(video.response.body))
+                _ = FileManager.default.createFile(atPath: path, contents: Data(video.response.body))
                 lastFrames[tier] = try await Self.lastFrame(of: path)
             }
             // The mark sits in the lower right of the messages (above the input bar, which starts at y 666 in 1:1 with

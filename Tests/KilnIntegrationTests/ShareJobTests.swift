@@ -56,7 +56,7 @@ import Testing
                     #expect(ParsedPNG(bytes).map { ($0.width, $0.height) == size } == true, "\(name) is not \(size)")
                 }
                 let landscape = (directory.path as NSString).appendingPathComponent("card-landscape.png")
-                landscapes[tier] = try #require(Picture(png: landscape))
+                landscapes[tier] = Picture(png: landscape)
             }
             // Same story, same card, but for the watermark.
             let free = try #require(landscapes["free"])

@@ -1,5 +1,5 @@
 public import CurlClient
-public import Foundation
+import Foundation
 public import S3Client
 import Spawning
 

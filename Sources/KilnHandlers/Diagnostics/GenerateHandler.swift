@@ -1,7 +1,7 @@
 import KilnCore
-public import KilnProviders
+import KilnProviders
 public import KilnQueue
-public import KilnStore
+import KilnStore
 public import KilnWorker
 
 /// `diag.generate`: one text generation through the tenant's route, its deltas relayed to the job's event stream as

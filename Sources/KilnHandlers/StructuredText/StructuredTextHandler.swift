@@ -1,8 +1,8 @@
 import KilnCore
 import KilnProviders
-public import KilnQueue
+import KilnQueue
 import KilnStore
-public import KilnWorker
+import KilnWorker
 
 /// Runs a ``StructuredTextKind``: the input judged by the tenant's safety profile, the kind's prompt rendered from its
 /// versioned template, the answer asked for with the kind's JSON Schema and streamed (its prose fields only) to the
