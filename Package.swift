@@ -251,6 +251,16 @@ let package = Package(
             dependencies: ["KilnCore"],
             swiftSettings: swiftSettings
         ),
+        // The worker's loop over an in-memory queue and records (fakes of WorkSource and WorkerRecords), without servers.
+        .testTarget(
+            name: "KilnWorkerTests",
+            dependencies: [
+                "KilnWorker", "KilnQueue", "KilnCore", "KilnHandlers",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The kinds' single list, the catalog and worker registries derived from it, without servers.
         .testTarget(
             name: "KilnHandlersTests",

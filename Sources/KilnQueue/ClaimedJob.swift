@@ -21,6 +21,25 @@ public struct ClaimedJob: Sendable {
     /// The submitter's tier when the job was admitted, for handlers whose output depends on it (a free tier's
     /// watermark); nil for a job that was not metered.
     public let tier: String?
+
+    public init(
+        id: JobID, attempt: Int, tenant: TenantID, identity: Identity, kind: String, input: String, timeout: Duration,
+        createdAtMilliseconds: Int64, maxAttempts: Int, tries: Int, priority: Priority, startedAtMilliseconds: Int64, tier: String?
+    ) {
+        self.id = id
+        self.attempt = attempt
+        self.tenant = tenant
+        self.identity = identity
+        self.kind = kind
+        self.input = input
+        self.timeout = timeout
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.maxAttempts = maxAttempts
+        self.tries = tries
+        self.priority = priority
+        self.startedAtMilliseconds = startedAtMilliseconds
+        self.tier = tier
+    }
 }
 
 /// What one claim returned.
@@ -28,4 +47,9 @@ public struct ClaimBatch: Sendable {
     public let jobs: [ClaimedJob]
     /// How long until a delayed job falls due or a lease expires, by Redis's clock; nil when nothing is pending.
     public let nextWakeIn: Duration?
+
+    public init(jobs: [ClaimedJob], nextWakeIn: Duration?) {
+        self.jobs = jobs
+        self.nextWakeIn = nextWakeIn
+    }
 }

@@ -11,4 +11,16 @@ public struct SettledAttempt: Sendable, Equatable {
     public let errorMessage: String?
     /// What the job cost its quota subject, in the queue's notation (see ``QuotaLedgerEntry``); nil when unmetered.
     let charge: String?
+
+    public init(state: JobState, settledAtMilliseconds: Int64, errorCode: String? = nil, errorMessage: String? = nil) {
+        self.init(state: state, settledAtMilliseconds: settledAtMilliseconds, errorCode: errorCode, errorMessage: errorMessage, charge: nil)
+    }
+
+    init(state: JobState, settledAtMilliseconds: Int64, errorCode: String?, errorMessage: String?, charge: String?) {
+        self.state = state
+        self.settledAtMilliseconds = settledAtMilliseconds
+        self.errorCode = errorCode
+        self.errorMessage = errorMessage
+        self.charge = charge
+    }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import KilnCore
 import KilnQueue
-import KilnStore
 import Logging
 import Metrics
 import Synchronization
@@ -20,7 +19,7 @@ final class ClassRunner: Sendable {
     let jobClass: JobClass
     let concurrency: Int
     let queue: any WorkSource
-    let artifacts: ArtifactStore
+    let records: any WorkerRecords
     let handlers: HandlerRegistry
     let running: RunningJobs
     let configuration: WorkerConfiguration
@@ -32,13 +31,13 @@ final class ClassRunner: Sendable {
     private let completions: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
     init(
-        jobClass: JobClass, concurrency: Int, queue: any WorkSource, artifacts: ArtifactStore, handlers: HandlerRegistry, running: RunningJobs,
+        jobClass: JobClass, concurrency: Int, queue: any WorkSource, records: any WorkerRecords, handlers: HandlerRegistry, running: RunningJobs,
         configuration: WorkerConfiguration, recordings: SignalledBuffer<FinishedJob>, logger: Logger
     ) {
         self.jobClass = jobClass
         self.concurrency = concurrency
         self.queue = queue
-        self.artifacts = artifacts
+        self.records = records
         self.handlers = handlers
         self.running = running
         self.configuration = configuration
@@ -157,7 +156,7 @@ final class ClassRunner: Sendable {
         }
         let handler = served.handler
         let policy = served.kind.retry
-        let context = JobContext(queue: queue, artifacts: artifacts, job: job)
+        let context = JobContext(queue: queue, records: records, job: job)
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
         let result = await task.result

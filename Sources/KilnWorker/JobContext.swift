@@ -1,20 +1,19 @@
 import KilnCore
 public import KilnQueue
 import Foundation
-import KilnStore
 import Synchronization
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
 public struct JobContext: Sendable {
     let queue: any WorkSource
-    let artifacts: ArtifactStore
+    let records: any WorkerRecords
     public let job: ClaimedJob
     /// Whether this attempt has streamed text yet.
     private let streamed = StreamMark()
 
-    init(queue: any WorkSource, artifacts: ArtifactStore, job: ClaimedJob) {
+    init(queue: any WorkSource, records: any WorkerRecords, job: ClaimedJob) {
         self.queue = queue
-        self.artifacts = artifacts
+        self.records = records
         self.job = job
     }
 
@@ -51,7 +50,7 @@ public struct JobContext: Sendable {
         guard try await queue.holdsLease(job.id, attempt: job.attempt) else {
             throw JobFailure.retryable(code: "lease_lost", message: "this attempt no longer holds the job")
         }
-        _ = try await artifacts.save(job: job.id, tenant: job.tenant, attempt: job.attempt, name: name, contentType: contentType, bytes: bytes)
+        try await records.saveArtifact(job: job.id, tenant: job.tenant, attempt: job.attempt, name: name, contentType: contentType, bytes: bytes)
     }
 }
 

@@ -1,7 +1,6 @@
 import Foundation
 import KilnCore
 import KilnQueue
-import KilnStore
 import Logging
 
 /// Writes finished jobs (and what metered ones cost, to the quota ledger) to PostgreSQL in batches, then lets Redis
@@ -10,15 +9,13 @@ import Logging
 /// picked up by the sweep.
 struct Recorder: Sendable {
     let queue: any WorkSource
-    let jobs: JobStore
-    let ledger: QuotaLedger
+    let records: any WorkerRecords
     let logger: Logger
 
     /// Records these jobs and marks them recorded.
     func record(_ finished: [FinishedJob]) async throws {
         guard !finished.isEmpty else { return }
-        _ = try await jobs.record(finished.map(\.record))
-        try await ledger.record(finished.compactMap(\.charge))
+        try await records.record(finished.map(\.record), charges: finished.compactMap(\.charge))
         try await queue.markRecorded(finished)
         logger.trace("recorded jobs", metadata: ["job.count": "\(finished.count)"])
     }

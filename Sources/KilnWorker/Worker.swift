@@ -1,5 +1,4 @@
 public import KilnQueue
-public import KilnStore
 public import Logging
 public import ServiceLifecycle
 import KilnCore
@@ -8,19 +7,19 @@ import KilnCore
 /// graceful shutdown stops claiming, lets running jobs finish within the grace period and hands the rest back.
 public struct Worker: Service {
     let queue: any WorkSource
-    let artifacts: ArtifactStore
+    let records: any WorkerRecords
     let recorder: Recorder
     let handlers: HandlerRegistry
     let configuration: WorkerConfiguration
     let logger: Logger
 
     public init(
-        queue: any WorkSource, jobs: JobStore, ledger: QuotaLedger, artifacts: ArtifactStore, handlers: HandlerRegistry,
+        queue: any WorkSource, records: any WorkerRecords, handlers: HandlerRegistry,
         configuration: WorkerConfiguration, logger: Logger
     ) {
         self.queue = queue
-        self.artifacts = artifacts
-        self.recorder = Recorder(queue: queue, jobs: jobs, ledger: ledger, logger: logger)
+        self.records = records
+        self.recorder = Recorder(queue: queue, records: records, logger: logger)
         self.handlers = handlers
         self.configuration = configuration
         self.logger = logger
@@ -31,7 +30,7 @@ public struct Worker: Service {
         let recordings = SignalledBuffer<FinishedJob>()
         let runners = configuration.concurrency.filter { $0.value > 0 }.map { jobClass, concurrency in
             ClassRunner(
-                jobClass: jobClass, concurrency: concurrency, queue: queue, artifacts: artifacts, handlers: handlers, running: running,
+                jobClass: jobClass, concurrency: concurrency, queue: queue, records: records, handlers: handlers, running: running,
                 configuration: configuration, recordings: recordings, logger: logger)
         }
         logger.info("worker started", metadata: ["worker.id": "\(configuration.id)", "worker.classes": "\(configuration.concurrency)"])

@@ -75,9 +75,11 @@ struct WorkerCommand: AsyncParsableCommand {
         let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
         let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
         let worker = Worker(
-            queue: runtime.namespace.queue, jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-            artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects), handlers: handlers, configuration: configuration,
-            logger: logger)
+            queue: runtime.namespace.queue,
+            records: StoreRecords(
+                jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
+                artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects)),
+            handlers: handlers, configuration: configuration, logger: logger)
         var services: [any Service] = [worker]
         if metricsPort > 0 {
             let router = Router()

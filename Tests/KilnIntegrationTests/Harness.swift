@@ -124,9 +124,9 @@ final class Harness: Sendable {
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
         let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
-        run(Worker(
-            queue: queue, jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database),
-            artifacts: ArtifactStore(pool: database, objects: objects), handlers: handlers, configuration: configuration, logger: logger))
+        let records = StoreRecords(
+            jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database), artifacts: ArtifactStore(pool: database, objects: objects))
+        run(Worker(queue: queue, records: records, handlers: handlers, configuration: configuration, logger: logger))
     }
 
     /// Runs `service` until the harness is torn down.

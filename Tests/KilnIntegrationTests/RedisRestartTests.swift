@@ -61,8 +61,11 @@ extension RedisRestartTests {
             workerConfiguration.concurrency = [.io: 4]
             workerConfiguration.maxIdleWait = .milliseconds(200)
             let worker = Worker(
-                queue: queue, jobs: JobStore(pool: harness.database), ledger: QuotaLedger(pool: harness.database),
-                artifacts: ArtifactStore(pool: harness.database, objects: harness.objects), handlers: .diagnostics,
+                queue: queue,
+                records: StoreRecords(
+                    jobs: JobStore(pool: harness.database), ledger: QuotaLedger(pool: harness.database),
+                    artifacts: ArtifactStore(pool: harness.database, objects: harness.objects)),
+                handlers: .diagnostics,
                 configuration: workerConfiguration, logger: harness.logger)
             let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: harness.logger)
             let running = Task { try await group.run() }

@@ -1,0 +1,154 @@
+import KilnCore
+import KilnHandlers
+import KilnQueue
+import KilnWorker
+import Logging
+import ServiceLifecycle
+import Testing
+
+/// The worker's claim, run and settle loop over an in-memory queue and records: what it settles and records for each
+/// way an attempt can end, without Redis or PostgreSQL.
+@Suite struct WorkerTests {
+    @Test func everyClaimedJobRunsOnceAndIsSettledAndRecordedWithItsResult() async throws {
+        let source = MemoryWorkSource()
+        let records = MemoryRecords()
+        let ids = try (0..<20).map { try source.add(kind: "diag.echo", input: #"{"n":\#($0)}"#) }
+        try await Self.withWorker(source, records: records) {
+            try await Self.eventually("every job recorded") { source.recorded.count == ids.count }
+        }
+        #expect(source.settlements.map(\.job).sorted { $0.rawValue < $1.rawValue } == ids.sorted { $0.rawValue < $1.rawValue })
+        for settlement in source.settlements {
+            let result = try #require(settlement.result.flatMap(JSONValue.parse))
+            #expect(result["echo"]?["n"]?.intValue != nil)
+        }
+        #expect(Set(records.jobs.map(\.id)) == Set(ids))
+        #expect(records.jobs.allSatisfy { $0.state == .succeeded })
+    }
+
+    @Test func aRetryableFailureComesBackAfterADelayWithinItsKindsPolicy() async throws {
+        let source = MemoryWorkSource()
+        let id = try source.add(kind: "diag.fail", input: #"{"times":1}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
+        }
+        let settlement = try #require(source.settlements.first)
+        #expect(settlement.job == id)
+        guard case .retry(let code, _, let delay) = settlement.outcome else {
+            Issue.record("not a retry: \(settlement.outcome)")
+            return
+        }
+        #expect(code == "diag_failure")
+        // diag.fail's policy: the first retry waits at most its base delay, 200 ms.
+        let policy = try #require(KindDefinition.catalog["diag.fail"]).retry
+        #expect(delay <= policy.delayCeiling(afterAttempt: 1))
+        #expect(policy.delayCeiling(afterAttempt: 1) == .milliseconds(200))
+    }
+
+    @Test func aPermanentFailureFailsForGoodAndIsRecorded() async throws {
+        let source = MemoryWorkSource()
+        let records = MemoryRecords()
+        try source.add(kind: "diag.fail", input: #"{"permanent":true}"#)
+        try await Self.withWorker(source, records: records) {
+            try await Self.eventually("the job recorded") { !records.jobs.isEmpty }
+        }
+        guard case .failed(let code, _)? = source.settlements.first?.outcome else {
+            Issue.record("not failed: \(source.settlements)")
+            return
+        }
+        #expect(code == "diag_failure")
+        #expect(records.jobs.first?.state == .failed)
+    }
+
+    @Test func aJobOfAKindTheWorkerDoesNotServeFailsForGoodOnce() async throws {
+        let source = MemoryWorkSource()
+        try source.add(kind: "text.continue")
+        try await Self.withWorker(source) {
+            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
+        }
+        #expect(source.settlements.count == 1)
+        guard case .failed(let code, let message)? = source.settlements.first?.outcome else {
+            Issue.record("not failed: \(source.settlements)")
+            return
+        }
+        #expect(code == "unknown_kind")
+        #expect(message.contains("text.continue"))
+    }
+
+    @Test func anAttemptWhoseLeaseWasLostStopsAndSettlesNothing() async throws {
+        let source = MemoryWorkSource()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+            source.loseLease(id)
+            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+        }
+        // Shutdown hands back what still runs: a stopped attempt is not among them, and settles nothing.
+        #expect(source.settlements.filter { $0.job == id }.isEmpty)
+    }
+
+    @Test func aCancellationRequestStopsTheJobAndSettlesItCancelled() async throws {
+        let source = MemoryWorkSource()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+            source.requestCancel(id)
+            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
+        }
+        guard case .cancelled? = source.settlements.first?.outcome else {
+            Issue.record("not cancelled: \(source.settlements)")
+            return
+        }
+    }
+
+    @Test func onShutdownAJobStillRunningAfterTheGraceIsHandedBack() async throws {
+        let source = MemoryWorkSource()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)
+        try await Self.withWorker(source, grace: .milliseconds(50)) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+        }
+        guard case .released? = source.settlements.first(where: { $0.job == id })?.outcome else {
+            Issue.record("not handed back: \(source.settlements)")
+            return
+        }
+    }
+
+    /// Runs a worker over `source` while `body` runs, then shuts it down gracefully and waits until it stopped.
+    private static func withWorker(
+        _ source: MemoryWorkSource, records: MemoryRecords = MemoryRecords(), grace: Duration = .seconds(5),
+        _ body: () async throws -> Void
+    ) async throws {
+        var configuration = WorkerConfiguration()
+        configuration.id = "unit-worker"
+        configuration.concurrency = [.io: 4]
+        configuration.renewInterval = .milliseconds(10)
+        configuration.maxIdleWait = .milliseconds(10)
+        configuration.shutdownGrace = grace
+        let logger = Logger(label: "kiln.test")
+        let worker = Worker(queue: source, records: records, handlers: .diagnostics, configuration: configuration, logger: logger)
+        let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: logger)
+        let running = Task { try await group.run() }
+        do {
+            try await body()
+        } catch {
+            await group.triggerGracefulShutdown()
+            try? await running.value
+            throw error
+        }
+        await group.triggerGracefulShutdown()
+        try await running.value
+    }
+
+    /// Waits until `condition` holds, up to `limit`: a bound on a wait, not a measure of speed.
+    private static func eventually(_ what: String, within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + limit
+        while !condition() {
+            guard ContinuousClock.now < deadline else { throw WaitExpired(what: what) }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+    }
+
+    private struct WaitExpired: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "waited in vain for \(what)" }
+    }
+}
