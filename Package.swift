@@ -203,14 +203,27 @@ let package = Package(
             dependencies: ["KilnPolicy"],
             swiftSettings: swiftSettings
         ),
+        // The API node's dependencies and the worker, built from one Redis namespace, PostgreSQL and the object store: the
+        // same for `kiln` and the tests.
+        .target(
+            name: "KilnAssembly",
+            dependencies: [
+                "CurlClient", "KilnAPI", "KilnHandlers", "KilnIdentity", "KilnPolicy", "KilnPrivacy", "KilnProviders", "KilnQueue", "KilnStore",
+                "KilnWorker", "PostgresClient",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // What the two programs share and nothing else uses: the connection options and the runtime they open, logging and
         // metrics set up once per process. Only the programs read the environment and flags; the other libraries take
         // configuration structs.
         .target(
             name: "KilnCommandLine",
             dependencies: [
-                "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient",
+                "KilnAssembly", "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -221,7 +234,7 @@ let package = Package(
         .executableTarget(
             name: "kiln",
             dependencies: [
-                "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "KilnHandlers",
+                "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "KilnHandlers",
                 "KilnProviders", "KilnPrivacy", "CurlClient", "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -370,7 +383,7 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient",
+                "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient",
                 "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
                 "RenderingFixtures", "Spawning",

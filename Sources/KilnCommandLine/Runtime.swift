@@ -1,10 +1,12 @@
 import ArgumentParser
 import CurlClient
 import Foundation
+public import KilnAssembly
 public import KilnQueue
 public import KilnStore
 public import PostgresClient
 public import RedisClient
+public import ServiceLifecycle
 
 /// The connections and stores one command uses, built from its options and closed when it ends.
 public struct Runtime: Sendable {
@@ -53,6 +55,16 @@ public struct Runtime: Sendable {
             objects = S3ObjectStore(configuration: configuration, http: http)
             objectHTTP = http
         }
+    }
+
+    /// The API node's and the worker's parts, built from these connections.
+    public var assembly: Assembly { Assembly(namespace: namespace, database: database, objects: objects) }
+
+    /// The pools and the S3 store's HTTP client as services, to list before the API node or the worker in a service
+    /// group: it closes them once those have stopped.
+    public var services: [any Service] {
+        [ClosingService(redis.close), ClosingService(blockingRedis.close), ClosingService(database.close)]
+            + (objectHTTP.map { http in [ClosingService { http.shutdown() }] } ?? [])
     }
 
     /// Closes the pools and the S3 store's HTTP client.

@@ -7,7 +7,8 @@ public final class RedisNamespace: Sendable {
     public let configuration: QueueConfiguration
     /// The names of every key in the namespace.
     public let keys: KeySpace
-    let redis: RedisPool
+    /// Redis for everything but blocking reads.
+    public let redis: RedisPool
     /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
     let blockingRedis: RedisPool
     let scripts: QueueScripts

@@ -38,29 +38,29 @@ public struct Worker: Service {
             group.addTask { try await self.record(recordings) }
             group.addTask { try await self.keepLeases(running) }
             group.addTask { try await self.sweep() }
-            try await withGracefulShutdownHandler {
-                try await withThrowingTaskGroup(of: Void.self) { runnersGroup in
-                    for runner in runners { runnersGroup.addTask { try await runner.run() } }
-                    try await runnersGroup.waitForAll()
-                }
-            } onGracefulShutdown: {
-                logger.info("worker draining", metadata: ["job.running": "\(running.count)"])
-                for runner in runners { runner.drain() }
-                // The handler cannot wait: the grace timer and the wake-ups run on; the timer ends with the process.
-                Task {
-                    try await Task.sleep(for: configuration.shutdownGrace)
-                    running.stopAll(because: .shutdown)
-                }
-                Task {
-                    for runner in runners { await runner.wakeUp() }
-                }
+            group.addTask { try await self.drainOnShutdown(runners, running) }
+            try await withThrowingTaskGroup(of: Void.self) { runnersGroup in
+                for runner in runners { runnersGroup.addTask { try await runner.run() } }
+                try await runnersGroup.waitForAll()
             }
-            // Every runner settled its last attempt: flush the records, then stop the helpers.
+            // Every runner settled its last attempt: flush the records, then stop the helpers (the drain's grace timer
+            // among them).
             recordings.finish()
             group.cancelAll()
             try await recorder.record(recordings.takeAll())
         }
         logger.info("worker stopped", metadata: ["worker.id": "\(configuration.id)"])
+    }
+
+    /// On graceful shutdown: stops claiming, wakes the runners blocked on Redis so they see it, and once the grace
+    /// period is over stops the attempts still running, which the runners then hand back.
+    private func drainOnShutdown(_ runners: [ClassRunner], _ running: RunningJobs) async throws {
+        try await gracefulShutdown()
+        logger.info("worker draining", metadata: ["job.running": "\(running.count)"])
+        for runner in runners { runner.drain() }
+        for runner in runners { await runner.wakeUp() }
+        try await Task.sleep(for: configuration.shutdownGrace)
+        running.stopAll(because: .shutdown)
     }
 
     /// Writes what the runners settled, several batches at once (as many as the PostgreSQL pool has connections), so

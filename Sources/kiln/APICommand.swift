@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KilnAPI
+import KilnAssembly
 import KilnCommandLine
 import KilnCore
 import KilnHandlers
@@ -46,20 +47,9 @@ struct APICommand: AsyncParsableCommand {
         var configuration = APIConfiguration()
         configuration.host = host
         configuration.port = port
-        let database = runtime.database
-        let dependencies = APIDependencies(
-            redis: runtime.namespace, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
-            artifacts: ArtifactStore(pool: database, objects: runtime.objects),
-            uploads: UploadStore(pool: database, objects: runtime.objects), shares: ShareStore(pool: database, objects: runtime.objects),
-            entitlements: EntitlementStore(pool: database),
-            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(namespace: runtime.namespace, records: IdentityRecords(pool: database, objects: runtime.objects)), catalog: KindDefinition.catalog,
-            policies: policySet,
-            identities: identities,
-            checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
+        let dependencies = runtime.assembly.apiDependencies(policies: policySet, identities: identities, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
-        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let group = ServiceGroup(services: runtime.services + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
-        try await runtime.close()
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import CurlClient
 import Hummingbird
+import KilnAssembly
 import KilnCommandLine
 import KilnCore
 import KilnHandlers
@@ -56,31 +57,20 @@ struct WorkerCommand: AsyncParsableCommand {
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
-        defer { http.shutdown() }
-        let parking = ProviderParking(redis: runtime.redis, keys: runtime.namespace.keys)
-        let concurrency = ProviderConcurrency(redis: runtime.redis, keys: runtime.namespace.keys)
-        let routing = TextRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
-        let images = ImageRouting(configuration: providerConfiguration, http: http, parking: parking, concurrency: concurrency)
         try await runtime.namespace.prepare()
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
-        let dependencies = HandlerDependencies(
-            policies: policies, routing: routing, usage: ProviderUsageStore(pool: runtime.database),
-            safety: Self.safety(providerConfiguration, policies: policies, http: http), images: images,
-            uploads: UploadStore(pool: runtime.database, objects: runtime.objects),
-            shares: ShareStore(pool: runtime.database, objects: runtime.objects, logger: logger), publicURL: publicURL)
+        let dependencies = runtime.assembly.handlerDependencies(
+            providers: providerConfiguration, http: http, policies: policies, publicURL: publicURL, logger: logger)
         // Every kind of the classes this worker claims: one it could not serve stops it here, not its jobs later.
         let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
         let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
-        let worker = Worker(
-            queue: runtime.namespace.queue,
-            records: StoreRecords(
-                jobs: JobStore(pool: runtime.database), ledger: QuotaLedger(pool: runtime.database),
-                artifacts: ArtifactStore(pool: runtime.database, objects: runtime.objects)),
-            handlers: handlers, configuration: configuration, logger: logger)
-        var services: [any Service] = [worker]
+        // Shut down in reverse: the metrics, then the worker (draining its jobs), then the HTTP client and the pools.
+        var services: [any Service] = runtime.services + [
+            ClosingService { http.shutdown() }, runtime.assembly.worker(handlers: handlers, configuration: configuration, logger: logger),
+        ]
         if metricsPort > 0 {
             let router = Router()
             router.get("/metrics") { _, _ in metricsText() }
@@ -88,15 +78,6 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
-        try await runtime.close()
-    }
-
-    /// The moderation model the provider file names, judging by each tenant's strictness (`standard` without a policy).
-    private static func safety(_ configuration: ProviderConfiguration, policies: PolicySet, http: HTTPClient) -> ContentSafety? {
-        guard let moderation = configuration.moderation, let provider = configuration.providers[moderation.provider] else { return nil }
-        return ContentSafety(
-            moderation: ModerationClient(http: http, endpoint: provider.endpoint, model: moderation.model, name: provider.name),
-            strictness: { policies[$0]?.safety ?? .standard })
     }
 
     /// A file that is missing or wrong stops the worker at start, naming the field.

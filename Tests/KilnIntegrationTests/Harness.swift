@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnAPI
+import KilnAssembly
 import KilnCore
 import KilnHandlers
 import KilnIdentity
@@ -84,19 +85,16 @@ final class Harness: Sendable {
         identities.withLock { $0 = verifiers }
     }
 
+    /// The parts the API node and the workers are built from: the test's namespace (or `redis`), schema and objects.
+    func assembly(redis: RedisNamespace? = nil) -> Assembly {
+        Assembly(namespace: redis ?? redisNamespace, database: database, objects: objectBackend.withLock { $0 } ?? objects)
+    }
+
     /// What the API node talks to: the test's namespace, or `redis` when given (one whose Redis does not answer).
     func dependencies(redis: RedisNamespace? = nil) -> APIDependencies {
-        let database = self.database
-        let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
-        return APIDependencies(
-            redis: redis ?? redisNamespace, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
-            artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
-            shares: ShareStore(pool: database, objects: objects), entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
-            webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(namespace: redisNamespace, records: IdentityRecords(pool: database, objects: objects)), catalog: KindDefinition.catalog,
-            policies: policies.withLock { $0 },
-            identities: identities.withLock { $0 }, clock: { [weak self] in self?.now.withLock { $0 } ?? Date() },
-            checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: { "" })
+        assembly(redis: redis).apiDependencies(
+            policies: policies.withLock { $0 }, identities: identities.withLock { $0 },
+            clock: { [weak self] in self?.now.withLock { $0 } ?? Date() }, metricsText: { "" })
     }
 
     /// Starts the API node; returns its base URL.
@@ -123,10 +121,7 @@ final class Harness: Sendable {
         configuration.renewInterval = .milliseconds(200)
         configuration.sweepInterval = .milliseconds(300)
         configure(&configuration)
-        let objects: any ObjectBackend = objectBackend.withLock { $0 } ?? self.objects
-        let records = StoreRecords(
-            jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database), artifacts: ArtifactStore(pool: database, objects: objects))
-        run(Worker(queue: queue, records: records, handlers: handlers, configuration: configuration, logger: logger))
+        run(assembly().worker(handlers: handlers, configuration: configuration, logger: logger))
     }
 
     /// Runs `service` until the harness is torn down.
