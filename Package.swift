@@ -51,6 +51,12 @@ let package = Package(
             dependencies: ["CSpawning"],
             swiftSettings: swiftSettings
         ),
+        // Blocking work (renders, files) on threads of its own, off Swift's cooperative pool.
+        .target(
+            name: "BlockingWork",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ConnectionPooling",
             dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
@@ -138,7 +144,7 @@ let package = Package(
         // PostgreSQL as the record, and object paths.
         .target(
             name: "KilnStore",
-            dependencies: ["KilnCore", "PostgresClient", "S3Client", "CurlClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         // Privacy: the retention purge and identity erasure across Redis, PostgreSQL and the object store.
@@ -179,7 +185,7 @@ let package = Package(
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
-            dependencies: ["CPangoCairo", "KilnCore", "Drawing", "Spawning"],
+            dependencies: ["BlockingWork", "CPangoCairo", "KilnCore", "Drawing", "Spawning"],
             swiftSettings: hotLoopSettings
         ),
         // Documents and sharing: one document model written as PDF, DOCX, EPUB and text; share cards; the web reader page.
@@ -191,7 +197,7 @@ let package = Package(
         // The job kinds that call providers and render.
         .target(
             name: "KilnHandlers",
-            dependencies: [
+            dependencies: ["BlockingWork", 
                 "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "Drawing", "KilnPolicy",
             ],
             resources: [.copy("Prompts")],
@@ -272,6 +278,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "BlockingWorkTests",
+            dependencies: ["BlockingWork"],
             swiftSettings: swiftSettings
         ),
         // The kinds' single list, the catalog and worker registries derived from it, without servers.
@@ -371,7 +382,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["Documents", "Drawing", "KilnCore", "RenderingFixtures"],
+            dependencies: ["BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),

@@ -1,3 +1,4 @@
+import BlockingWork
 import Drawing
 import Foundation
 public import KilnCore
@@ -129,7 +130,7 @@ public final class ChatVideoExporter: Sendable {
     /// ``exportBlocking(to:progress:)`` on a thread of its own, so an export never holds one of the few threads
     /// Swift's concurrency runs on; cancelling the task cancels the export. `progress` is called on that thread.
     public func export(to path: String, progress: @escaping @Sendable (Double) -> Void) async throws -> Result {
-        try await OwnThread.run("chat-video-export", onCancel: cancel) { try self.exportBlocking(to: path, progress: progress) }
+        try await BlockingExecutor.rendering.run(onCancel: cancel) { try self.exportBlocking(to: path, progress: progress) }
     }
 
     /// The H.264 encoder's settings: libx264 at `preset`, CRF 20, a keyframe every 4 s, tagged BT.709 limited range.

@@ -24,7 +24,7 @@ public struct ShareCard: Sendable {
     }
 
     /// Draws the card and encodes it as PNG. Blocking (tens of milliseconds, mostly PNG compression): call it through
-    /// ``OwnThread``.
+    /// `BlockingExecutor.rendering`.
     /// - Throws: ``DocumentError/unreadableImage(_:)`` for a cover that is not a PNG Cairo can decode,
     ///   ``DocumentError/renderingFailed(_:)`` when the PNG cannot be encoded.
     public func render(_ size: ShareCardSize) throws -> [UInt8] {

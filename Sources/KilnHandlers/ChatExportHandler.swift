@@ -1,3 +1,4 @@
+import BlockingWork
 import ChatVideo
 import Foundation
 import KilnCore
@@ -46,7 +47,8 @@ public struct ChatExportHandler: JobHandler {
             for try await value in group where value != nil { result = value }
             return result!
         }
-        guard let bytes = FileManager.default.contents(atPath: path) else {
+        // Read off the cooperative pool: an export is tens of megabytes.
+        guard let bytes = try await BlockingExecutor.files.run({ FileManager.default.contents(atPath: path) }) else {
             throw JobFailure.retryable(code: "export_missing", message: "the encoder finished but left no video")
         }
         try await context.saveArtifact(Self.artifactName, contentType: "video/mp4", bytes: Array(bytes))

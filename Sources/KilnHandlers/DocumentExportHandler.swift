@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -33,7 +34,7 @@ public struct DocumentExportHandler: JobHandler {
         // The job's own time, not now: a retried attempt writes the same book.
         let modified = Date(timeIntervalSince1970: Double(job.createdAtMilliseconds) / 1000)
         let bytes = try await DocumentFailure.translating {
-            try await OwnThread.run("document-export") {
+            try await BlockingExecutor.rendering.run {
                 switch format {
                 case .pdf: try PDFWriter().write(document)
                 case .docx: try DOCXWriter().write(document)

@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -29,7 +30,7 @@ public struct ShareCardHandler: JobHandler {
         let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, images: images, workDirectory: workDirectory)
         var artifacts: [JSONValue] = []
         for size in input.sizes ?? ShareCardSize.allCases {
-            let png = try await DocumentFailure.translating { try await OwnThread.run("share-card") { try card.render(size) } }
+            let png = try await DocumentFailure.translating { try await BlockingExecutor.rendering.run { try card.render(size) } }
             let name = "card-\(size.rawValue).png"
             try await context.saveArtifact(name, contentType: "image/png", bytes: png)
             artifacts.append(.object(["name": .string(name), "width": .number(Double(size.pixels.width)), "height": .number(Double(size.pixels.height))]))
@@ -45,7 +46,7 @@ public struct ShareCardHandler: JobHandler {
     ) async throws -> ShareCard {
         var cover: DocumentImage?
         if let image = images[story.cover] {
-            cover = try await DocumentFailure.translating { try await OwnThread.run("share-card-cover") { try CoverPicture.png(image, in: workDirectory) } }
+            cover = try await DocumentFailure.translating { try await BlockingExecutor.rendering.run { try CoverPicture.png(image, in: workDirectory) } }
         }
         let parts = story.nodes.count == 1 ? "1 part" : "\(story.nodes.count) parts"
         return ShareCard(

@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -42,7 +43,7 @@ public struct SharePublishHandler: JobHandler {
         let address = publicURL + path
         let cardURL = "\(address)/card.png"
         let (html, cardPNG) = try await DocumentFailure.translating {
-            try await OwnThread.run("share-publish") {
+            try await BlockingExecutor.rendering.run {
                 // The link preview's addresses must be whole; the page's own pictures go by path, so they show on any
                 // domain the API answers on, and on the next one.
                 let page = WebReaderPage(document: document, pageURL: address, cardURL: cardURL, imageURL: { "\(path)/\($0.name)" })

@@ -1,5 +1,5 @@
 public import Foundation
-import Dispatch
+import BlockingWork
 import KilnCore
 
 #if canImport(Glibc)
@@ -13,12 +13,9 @@ import Darwin
 ///
 /// A write goes to a temporary file beside the target, is flushed to disk, renamed over the target, and the
 /// directory is flushed too: after a crash the target holds the old bytes or the new, never part of them. The
-/// blocking file calls run on a dispatch queue, off Swift's cooperative pool.
+/// blocking file calls run on ``BlockingExecutor/files``, off Swift's cooperative pool.
 public struct ObjectStore: ObjectBackend {
     public let root: URL
-
-    /// Keeps blocking file-system calls off the cooperative pool.
-    private static let queue = DispatchQueue(label: "kiln.object-store", attributes: .concurrent)
 
     public init(root: URL) {
         self.root = root
@@ -27,14 +24,14 @@ public struct ObjectStore: ObjectBackend {
     /// Stores `bytes` at `path`, replacing what was there atomically; returns their size and SHA-256 (hex).
     public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
         let target = try fileURL(for: path)
-        try await Self.run { try DurableFile.replace(target, with: bytes) }
+        try await BlockingExecutor.files.run { try DurableFile.replace(target, with: bytes) }
         return (bytes.count, Digest.sha256Hex(bytes))
     }
 
     /// The bytes at `path`; throws ``StoreError/Code/notFound`` when there are none.
     public func read(_ path: String) async throws -> [UInt8] {
         let file = try fileURL(for: path)
-        return try await Self.run {
+        return try await BlockingExecutor.files.run {
             guard let data = FileManager.default.contents(atPath: file.path) else {
                 throw StoreError(.notFound, "no object at \(path)")
             }
@@ -51,7 +48,7 @@ public struct ObjectStore: ObjectBackend {
     public func delete(_ path: String) async throws {
         let components = try ObjectPath.components(of: path)
         let file = try fileURL(for: path)
-        try await Self.run {
+        try await BlockingExecutor.files.run {
             guard unlink(file.path) == 0 || errno == ENOENT else { throw DurableFile.failure("unlink", file) }
             var directory = file.deletingLastPathComponent()
             for _ in 3..<max(components.count - 1, 3) {
@@ -64,7 +61,7 @@ public struct ObjectStore: ObjectBackend {
 
     public func list(under directory: String) async throws -> [String] {
         let base = try fileURL(for: directory)
-        return try await Self.run {
+        return try await BlockingExecutor.files.run {
             guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
             var paths: [String] = []
             while let relative = enumerator.nextObject() as? String {
@@ -85,12 +82,6 @@ public struct ObjectStore: ObjectBackend {
     /// temporary files of writes.
     public func fileURL(for path: String) throws -> URL {
         try ObjectPath.components(of: path).reduce(root) { $0.appendingPathComponent(String($1)) }
-    }
-
-    private static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try work() }) }
-        }
     }
 }
 

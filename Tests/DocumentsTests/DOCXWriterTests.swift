@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -55,7 +56,7 @@ import Testing
 
     static func write(_ document: Document, to directory: TemporaryDirectory) async throws -> String {
         let started = ContinuousClock.now
-        let bytes = try await OwnThread.run("docx") { try DOCXWriter().write(document) }
+        let bytes = try await BlockingExecutor.rendering.run { try DOCXWriter().write(document) }
         print("DOCXWriter wrote \(document.title) (\(bytes.count) bytes) in \(ContinuousClock.now - started)")
         let path = directory.path + "/document.docx"
         try Data(bytes).write(to: URL(fileURLWithPath: path))

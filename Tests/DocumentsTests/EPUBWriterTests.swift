@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -11,7 +12,7 @@ import Testing
 
     static func write(_ document: Document, to path: String) async throws {
         let started = ContinuousClock.now
-        let bytes = try await OwnThread.run("epub") { try EPUBWriter().write(document, modified: Self.modified) }
+        let bytes = try await BlockingExecutor.rendering.run { try EPUBWriter().write(document, modified: Self.modified) }
         print("EPUBWriter wrote \(document.title) (\(bytes.count) bytes) in \(ContinuousClock.now - started)")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }

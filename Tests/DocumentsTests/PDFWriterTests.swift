@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -212,7 +213,7 @@ import Testing
     /// once. Prints how long the writing took (the test asserts no time).
     @Test func aLongDocumentFlowsAcrossPages() async throws {
         let document = try Self.longDocument(scenes: 200, tableRows: 80)
-        let (bytes, seconds) = try await OwnThread.run("pdf-long") {
+        let (bytes, seconds) = try await BlockingExecutor.rendering.run {
             let start = ContinuousClock.now
             let bytes = try PDFWriter().write(document)
             return (bytes, (ContinuousClock.now - start) / .seconds(1))
@@ -277,7 +278,7 @@ import Testing
 
     /// Writes `document` on a thread of its own into `directory`; the file's path.
     static func write(_ document: Document, in directory: TemporaryDirectory) async throws -> String {
-        let bytes = try await OwnThread.run("pdf-writer") { try PDFWriter().write(document) }
+        let bytes = try await BlockingExecutor.rendering.run { try PDFWriter().write(document) }
         let path = directory.path + "/document.pdf"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

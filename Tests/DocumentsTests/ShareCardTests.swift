@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -30,7 +31,7 @@ import Testing
     @Test(arguments: ShareCardSize.allCases)
     func eachSizeIsAPNGOfItsPixelSize(size: ShareCardSize) async throws {
         let card = try Self.storyCard(watermark: true)
-        let (png, milliseconds) = try await OwnThread.run("share-card") {
+        let (png, milliseconds) = try await BlockingExecutor.rendering.run {
             _ = try card.render(size)  // Fonts and glyphs load on the first card of a process.
             let start = ContinuousClock.now
             let png = try card.render(size)
@@ -68,7 +69,7 @@ import Testing
 
     @Test(arguments: ShareCardSize.allCases)
     func theWatermarkChangesOnlyItsPill(size: ShareCardSize) async throws {
-        let (free, paid) = try await OwnThread.run("share-card") {
+        let (free, paid) = try await BlockingExecutor.rendering.run {
             (try Self.storyCard(watermark: true).render(size), try Self.storyCard(watermark: false).render(size))
         }
         let directory = try TemporaryDirectory()
@@ -106,7 +107,7 @@ import Testing
 
     /// Renders `card` and compares it with `Golden/<name>.png`, or writes it there with `KILN_UPDATE_GOLDEN=1`.
     static func expectGolden(_ name: String, card: ShareCard, size: ShareCardSize) async throws {
-        let png = try await OwnThread.run("share-card") { try card.render(size) }
+        let png = try await BlockingExecutor.rendering.run { try card.render(size) }
         if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDEN"] == "1" {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name).png")
             try Data(png).write(to: source)

@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -155,7 +156,7 @@ import Testing
         }
         let card = ShareCard(
             title: document.title, summary: "A lighthouse, a storm, a calm morning.", cover: document.cover, byline: "by Mira", watermark: false)
-        let cardPNG = try await OwnThread.run("share-card") { try card.render(.landscape) }
+        let cardPNG = try await BlockingExecutor.rendering.run { try card.render(.landscape) }
         try Data(cardPNG).write(to: URL(fileURLWithPath: "\(directory.path)/card.png"))
         let page = WebReaderPage(
             document: document, pageURL: "file://\(directory.path)/index.html", cardURL: "file://\(directory.path)/card.png",

@@ -1,3 +1,4 @@
+import BlockingWork
 import Documents
 import Drawing
 import Foundation
@@ -32,7 +33,7 @@ import Testing
         let entries = Self.entries()
         let directory = try TemporaryDirectory()
         let path = directory.path + "/test.zip"
-        let bytes = try await OwnThread.run("zip") { try Self.archive(entries) }
+        let bytes = try await BlockingExecutor.rendering.run { try Self.archive(entries) }
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
         // Both test every entry's CRC and exit non-zero on any damage.
