@@ -57,6 +57,11 @@ let package = Package(
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
+        // The mark of a backing service's outage (Redis, PostgreSQL, the object store), which each client's error adopts.
+        .target(
+            name: "ServiceFailures",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "ConnectionPooling",
             dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
@@ -64,12 +69,12 @@ let package = Package(
         ),
         .target(
             name: "RedisClient",
-            dependencies: ["CHiredis", "ConnectionPooling"],
+            dependencies: ["CHiredis", "ConnectionPooling", "ServiceFailures"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PostgresClient",
-            dependencies: ["CLibPQ", "ConnectionPooling"],
+            dependencies: ["CLibPQ", "ConnectionPooling", "ServiceFailures"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -81,7 +86,7 @@ let package = Package(
         // S3-compatible object storage over libcurl, signed with libcurl's own SigV4.
         .target(
             name: "S3Client",
-            dependencies: ["CurlClient", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CurlClient", "ServiceFailures", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
 
@@ -144,7 +149,9 @@ let package = Package(
         // PostgreSQL as the record, and object paths.
         .target(
             name: "KilnStore",
-            dependencies: ["BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", "ServiceFailures", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         // Privacy: the retention purge and identity erasure across Redis, PostgreSQL and the object store.

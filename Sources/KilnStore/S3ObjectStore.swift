@@ -5,9 +5,9 @@ public import S3Client
 /// Objects' bytes in one bucket of an S3-compatible server (AWS S3, MinIO, R2), keyed by the same relative paths as
 /// ``ObjectStore``'s files: `tenants/<tenant>/uploads/<id>` is that key in the bucket.
 ///
-/// A PUT replaces an object whole, so readers see the old bytes or the new, never part of them. S3's refusals and
-/// transport failures become ``StoreError/Code/io`` errors naming the operation, the path and S3's status and code;
-/// no credential is in them.
+/// A PUT replaces an object whole, so readers see the old bytes or the new, never part of them. An outage (no
+/// connection, a timeout, S3's 5xx answers) becomes a ``StoreError/Code/unavailable`` error and every other refusal a
+/// ``StoreError/Code/io`` one, both naming the operation, the path and S3's status and code; no credential is in them.
 public struct S3ObjectStore: ObjectBackend {
     /// The client every request goes through.
     public let client: S3ObjectClient
@@ -58,8 +58,16 @@ public struct S3ObjectStore: ObjectBackend {
             return try await call()
         } catch let error as StoreError {
             throw error
+        } catch let error as S3Error where error.isUnavailable {
+            throw StoreError(.unavailable, "\(operation) \(path): \(error)")
+        } catch let error as HTTPClientError where Self.unreachable.contains(error.kind) {
+            throw StoreError(.unavailable, "\(operation) \(path): \(error)")
         } catch {
             throw StoreError(.io, "\(operation) \(path): \(error)")
         }
     }
+
+    /// The transport failures that mean the server is out of reach rather than the request wrong; a client shut down
+    /// is the process stopping, as a closed pool is for the databases.
+    private static let unreachable: Set<HTTPClientError.Kind> = [.connect, .timeout, .shutdown]
 }

@@ -1,5 +1,10 @@
-/// A store refused a request or found its data not as written.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public import ServiceFailures
+
+/// A store refused a request or found its data not as written, or the object store could not be reached.
+///
+/// PostgreSQL's failures are not wrapped (they arrive as `PostgresError`), so the only backing service a store error
+/// speaks for is the object store: ``Code/unavailable`` is its outage.
+public struct StoreError: BackingServiceError, Sendable, CustomStringConvertible {
     /// What went wrong, for callers to match: `error.code == .alreadyExists`.
     public struct Code: Sendable, Hashable, CustomStringConvertible {
         private enum Value: String, Sendable {
@@ -11,6 +16,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
             case invalidPath = "invalid path"
             case io = "i/o"
             case tooSoon = "too soon"
+            case unavailable
         }
 
         private let value: Value
@@ -35,6 +41,8 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         public static var io: Code { Code(.io) }
         /// A cooldown has not passed yet (linking partners again soon after unlinking).
         public static var tooSoon: Code { Code(.tooSoon) }
+        /// The object store could not be reached, or answered that it cannot serve now: try again shortly.
+        public static var unavailable: Code { Code(.unavailable) }
 
         public var description: String { value.rawValue }
     }
@@ -47,6 +55,10 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
+
+    public var service: BackingService { .objectStore }
+
+    public var isUnavailable: Bool { code == .unavailable }
 
     public var description: String { "\(code): \(message)" }
 }

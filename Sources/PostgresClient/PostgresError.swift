@@ -1,8 +1,10 @@
+public import ServiceFailures
+
 /// A failure talking to PostgreSQL, translated from libpq at once (libpq reuses its error buffer).
 ///
 /// `description` names the SQLSTATE and its class but never the server's message, which can quote SQL text
 /// and parameter data; `message` and `debugDescription` carry the details for deliberate use.
-public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct PostgresError: BackingServiceError, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     private enum Kind: Sendable, Equatable {
         case connect
         case connection
@@ -49,6 +51,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// A foreign key refused the row (`23503`).
     public var isForeignKeyViolation: Bool { code == "23503" }
+
+    public var service: BackingService { .postgres }
 
     /// PostgreSQL could not be reached or the connection broke: the caller should treat the database as unavailable.
     public var isUnavailable: Bool {

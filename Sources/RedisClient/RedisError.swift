@@ -1,5 +1,7 @@
+public import ServiceFailures
+
 /// A failure talking to Redis, translated from hiredis at once (hiredis reuses its error buffer).
-public struct RedisError: Error, Sendable, CustomStringConvertible {
+public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
         case connect
         case io
@@ -31,6 +33,8 @@ public struct RedisError: Error, Sendable, CustomStringConvertible {
         let code = reply.split(separator: " ", maxSplits: 1).first.map(String.init) ?? ""
         return RedisError(kind: .server, code: code, message: reply)
     }
+
+    public var service: BackingService { .redis }
 
     /// Redis could not be reached or the connection broke: the caller should treat Redis as unavailable.
     public var isUnavailable: Bool { kind == .connect || kind == .io || kind == .timeout || kind == .poolClosed }

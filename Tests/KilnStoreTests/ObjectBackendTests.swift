@@ -133,6 +133,7 @@ struct S3ObjectStoreTests {
             let impostor = S3ObjectStore(configuration: wrong, http: http)
             let refused = try await #require(throws: StoreError.self) { try await impostor.read("tenants/acme/uploads/kept") }
             #expect(refused.code == .io)
+            #expect(!refused.isUnavailable)
             #expect(refused.message.contains("403"))
             #expect(refused.message.contains("SignatureDoesNotMatch"))
             #expect(!String(describing: refused).contains(wrong.secretKey))
@@ -146,13 +147,14 @@ struct S3ObjectStoreTests {
         }
     }
 
-    @Test("an unreachable server is an i/o error")
+    @Test("an unreachable server is unavailable, not a refusal")
     func unreachable() async throws {
         let http = try HTTPClient(configuration: HTTPClientConfiguration(connectTimeout: .seconds(2), totalTimeout: .seconds(5)))
         defer { http.shutdown() }
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
         let configuration = S3Configuration(endpoint: "http://127.0.0.1:1", bucket: "kiln", accessKey: "AKIAEXAMPLE", secretKey: "secret")
         let error = try await #require(throws: StoreError.self) { try await S3ObjectStore(configuration: configuration, http: http).read("a/b") }
-        #expect(error.code == .io)
+        #expect(error.code == .unavailable)
+        #expect(error.isUnavailable)
     }
 }

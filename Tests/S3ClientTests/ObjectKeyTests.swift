@@ -34,6 +34,15 @@ struct ObjectKeyTests {
         #expect(S3ErrorDocument(parsing: []) == S3ErrorDocument(code: nil, message: nil))
     }
 
+    @Test(
+        "S3's 500, 502, 503 and 504 mean it is unavailable; any other answer, or a request not sent, is a refusal",
+        arguments: [(500, true), (502, true), (503, true), (504, true), (400, false), (403, false), (404, false), (501, false)]
+    )
+    func unavailability(status: Int, unavailable: Bool) {
+        #expect(S3Error(status: status, code: nil, message: "", operation: "GetObject").isUnavailable == unavailable)
+        #expect(!S3Error(status: nil, code: nil, message: "", operation: "GetObject").isUnavailable)
+    }
+
     @Test("the payload hash is SHA-256 in lowercase hex")
     func payloadHash() {
         #expect(S3ObjectClient.sha256Hex([]) == S3ObjectClient.emptyPayloadHash)
