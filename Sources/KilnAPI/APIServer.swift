@@ -6,10 +6,13 @@ import NIOCore
 /// results; it never calls a provider and never waits on a job.
 public enum APIServer {
     /// The router with every route, for the application and for tests that list the routes.
+    ///
+    /// Every error becomes a problem answer (``ProblemMiddleware``, inside the metrics so they count the status the
+    /// client gets).
     public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: ProblemMiddleware())
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ProblemMiddleware())
         let authenticator = Authenticator(
             keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL, policies: dependencies.policies, identities: dependencies.identities,
             clock: dependencies.clock)

@@ -4,6 +4,7 @@ import Hummingbird
 import KilnCore
 import KilnQueue
 import NIOCore
+import ServiceFailures
 
 /// Health, readiness, metrics and the OpenAPI document; no credentials needed.
 struct OperationRoutes<Context: RequestContext> {
@@ -26,9 +27,7 @@ struct OperationRoutes<Context: RequestContext> {
         do {
             try await dependencies.checkDatabase()
         } catch {
-            var problem = Problem(.serviceUnavailable, "database_unavailable", "PostgreSQL is unreachable")
-            problem.headers[.retryAfter] = "2"
-            throw problem
+            throw Problem.unavailable(.postgres)
         }
         return .json(.object(["status": .string("ready")]), status: .ok)
     }

@@ -2,27 +2,29 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOCore
-import RedisClient
+import ServiceFailures
 
-/// Turns every error into a problem answer: Redis down is 503 with `Retry-After` (fail closed), anything
-/// unexpected a 500 whose detail tells nothing internal.
+/// Turns the errors that are not ``Problem``s into one, so that every error answer is `application/problem+json`;
+/// Hummingbird then writes the problem, as it does any `HTTPResponseError`. A backing service out of reach is its
+/// 503 with `Retry-After` (fail closed); Hummingbird's own HTTP errors and a body over the limit keep their status;
+/// anything unexpected is a 500 whose detail tells nothing internal.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return problem.response()
-        } catch let error as RedisError where error.isUnavailable {
-            context.logger.error("redis unavailable", metadata: ["error": "\(error)"])
-            return Problem.redisUnavailable.response()
+            throw problem
+        } catch let error as any BackingServiceError where error.isUnavailable {
+            context.logger.error("backing service unavailable", metadata: ["service": "\(error.service.rawValue)", "error": "\(error)"])
+            throw Problem.unavailable(error.service)
         } catch is NIOTooManyBytesError {
-            return Problem(.contentTooLarge, "body_too_large", "the body is larger than this endpoint accepts").response()
+            throw Problem(.contentTooLarge, "body_too_large", "the body is larger than this endpoint accepts")
         } catch let error as HTTPError {
             let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "body_too_large" : "http_error"
-            return Problem(error.status, code, error.body ?? error.status.reasonPhrase).response()
+            throw Problem(error.status, code, error.body ?? error.status.reasonPhrase)
         } catch {
             context.logger.error("request failed", metadata: ["error": "\(error)"])
-            return Problem(.internalServerError, "internal_error", "the server failed; the error was logged").response()
+            throw Problem.internalError
         }
     }
 }

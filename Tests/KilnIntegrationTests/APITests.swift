@@ -6,8 +6,9 @@ import KilnAPI
 import KilnCore
 import KilnStore
 import KilnQueue
+import PostgresClient
 import RedisClient
-import ServiceLifecycle
+import S3Client
 import Testing
 
 /// The HTTP API on a live socket, with in-process workers, against the real servers.
@@ -199,22 +200,57 @@ import Testing
             redis.connectTimeout = .milliseconds(200)
             let deadRedis = RedisPool(configuration: redis)
             let dead = try RedisNamespace(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.redisNamespace.configuration)
-            let dependencies = harness.dependencies(redis: dead)
-            let port = PortBox()
-            var configuration = APIConfiguration()
-            configuration.port = 0
-            let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: harness.logger) { port.set($0) }
-            let group = ServiceGroup(services: [app], gracefulShutdownSignals: [], logger: harness.logger)
-            Task { try await group.run() }
-            defer { Task { await group.triggerGracefulShutdown() } }
-            let bound = try await port.wait()
-            let response = try await harness.http.execute(CurlClient.HTTPRequest(
-                method: "POST", url: "http://127.0.0.1:\(bound)/v1/jobs",
-                headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "u", "Content-Type": "application/json"],
-                body: Array(#"{"kind":"diag.echo","input":{}}"#.utf8)))
-            #expect(response.status == 503)
-            #expect(response.header("Retry-After") != nil)
+            let api = try await harness.startAPI(over: harness.dependencies(redis: dead))
+            let submission = try await harness.send(
+                try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{}}"#, base: api))
+            Self.expectUnavailable(submission, code: "queue_unavailable")
         }
+    }
+
+    /// PostgreSQL out of reach answers as Redis out of reach does, never with a 500: when the API key is looked up,
+    /// and when a job that is not in Redis is read from the record.
+    @Test func postgresUnreachableIsA503WithRetryAfter() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            var database = PostgresConfiguration(url: "postgresql://kiln@127.0.0.1:1/kiln")
+            database.poolSize = 1
+            let deadDatabase = PostgresPool(configuration: database)
+            var noKeys = harness.dependencies
+            noKeys.keys = APIKeyStore(pool: deadDatabase)
+            var noRecord = harness.dependencies
+            noRecord.jobs = JobStore(pool: deadDatabase)
+            let (keyless, recordless) = (try await harness.startAPI(over: noKeys), try await harness.startAPI(over: noRecord))
+            let submission = try await harness.send(
+                try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{}}"#, base: keyless))
+            Self.expectUnavailable(submission, code: "database_unavailable")
+            let read = try await harness.send(try harness.request("GET", "/v1/jobs/\(JobID())", as: client, base: recordless))
+            Self.expectUnavailable(read, code: "database_unavailable")
+            try await deadDatabase.close()
+        }
+    }
+
+    /// The object store out of reach is a 503 too: an upload whose bytes cannot be stored may be sent again shortly.
+    @Test func objectStoreUnreachableIsA503WithRetryAfter() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            // A bucket on a port where no S3 server listens.
+            let deadBucket = S3ObjectStore(
+                configuration: S3Configuration(endpoint: "http://127.0.0.1:1", bucket: "kiln", accessKey: "key", secretKey: "secret"),
+                http: harness.http)
+            var dependencies = harness.dependencies
+            dependencies.uploads = UploadStore(pool: harness.database, objects: deadBucket)
+            let api = try await harness.startAPI(over: dependencies)
+            let upload = try await harness.send(try harness.request("POST", "/v1/uploads", as: client, body: #"{"any":"bytes"}"#, base: api))
+            Self.expectUnavailable(upload, code: "storage_unavailable")
+        }
+    }
+
+    /// A backing service's outage as the client sees it: 503, the problem naming the service, and when to try again.
+    static func expectUnavailable(_ answer: (status: Int, json: JSONValue?, response: CurlClient.HTTPResponse), code: String) {
+        #expect(answer.status == 503, "\(code)")
+        #expect(answer.json?["code"]?.stringValue == code)
+        #expect(answer.response.header("Content-Type") == "application/problem+json")
+        #expect(answer.response.header("Retry-After") == "2")
     }
 
     @Test func metricsShowTheQueue() async throws {

@@ -101,12 +101,21 @@ final class Harness: Sendable {
     @discardableResult
     func startAPI(_ configure: (inout APIConfiguration) -> Void = { _ in }) async throws -> String {
         var configuration = APIConfiguration()
-        configuration.port = 0
         configure(&configuration)
-        let port = apiPort
-        let app = APIServer.application(dependencies: dependencies(), configuration: configuration, logger: logger) { port.set($0) }
-        run(app)
-        return "http://127.0.0.1:\(try await apiPort.wait())"
+        return try await startAPI(over: dependencies(), configuration: configuration, port: apiPort)
+    }
+
+    /// Starts an API node of its own over `dependencies` (this harness's with some replaced, such as a server that
+    /// does not answer), beside the one ``startAPI(_:)`` starts; returns its base URL.
+    func startAPI(over dependencies: APIDependencies) async throws -> String {
+        try await startAPI(over: dependencies, configuration: APIConfiguration(), port: PortBox())
+    }
+
+    private func startAPI(over dependencies: APIDependencies, configuration: APIConfiguration, port: PortBox) async throws -> String {
+        var configuration = configuration
+        configuration.port = 0
+        run(APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger) { port.set($0) })
+        return "http://127.0.0.1:\(try await port.wait())"
     }
 
     var apiURL: String {
@@ -140,14 +149,15 @@ final class Harness: Sendable {
         ]
     }
 
-    /// A request with the client's key and identity.
+    /// A request with the client's key and identity, to the API node at `base`, or the one ``startAPI(_:)`` started.
     func request(
         _ method: String, _ path: String, as client: Client, identity: String = "user-1", body: String? = nil,
-        headers extra: [(String, String)] = []
+        headers extra: [(String, String)] = [], base: String? = nil
     ) throws -> HTTPRequest {
         var headers: HTTPHeaders = ["Authorization": "Bearer \(client.key)", "Kiln-Identity": identity, "Content-Type": "application/json"]
         for (name, value) in extra { headers.add(name: name, value: value) }
-        return HTTPRequest(method: method, url: try apiURL + path, headers: headers, body: body.map { Array($0.utf8) })
+        let base = try base ?? apiURL
+        return HTTPRequest(method: method, url: base + path, headers: headers, body: body.map { Array($0.utf8) })
     }
 
     func send(_ request: HTTPRequest) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
