@@ -8,7 +8,9 @@ public enum APIServer {
     /// The router with every route, for the application and for tests that list the routes.
     ///
     /// Every error becomes a problem answer (``ProblemMiddleware``, inside the metrics so they count the status the
-    /// client gets).
+    /// client gets). The `/v1` routes that act for an end user sit in one group behind ``AuthenticationMiddleware``; the
+    /// platforms' webhooks, in `/v1` too, authenticate with their own secrets, and the operations and the web reader
+    /// need no credentials.
     public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: MetricsMiddleware())
@@ -16,14 +18,16 @@ public enum APIServer {
         let authenticator = Authenticator(
             keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL, policies: dependencies.policies, identities: dependencies.identities,
             clock: dependencies.clock)
-        JobRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
-        UploadRoutes(dependencies: dependencies, authenticator: authenticator, configuration: configuration).register(on: router)
-        QuotaRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
-        PartnerRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
-        IdentityRoutes(dependencies: dependencies, authenticator: authenticator).register(on: router)
-        ShareRoutes(dependencies: dependencies, authenticator: authenticator, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
-            .register(on: router)
-        WebhookRoutes(dependencies: dependencies).register(on: router)
+        let v1 = router.group("v1")
+        WebhookRoutes(dependencies: dependencies).register(on: v1)
+        let authenticated = v1.group().add(middleware: AuthenticationMiddleware(authenticator: authenticator))
+        JobRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
+        UploadRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
+        QuotaRoutes(dependencies: dependencies).register(on: authenticated)
+        PartnerRoutes(dependencies: dependencies).register(on: authenticated)
+        IdentityRoutes(dependencies: dependencies).register(on: authenticated)
+        ShareRoutes(dependencies: dependencies, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
+            .register(reader: router, v1: authenticated)
         OperationRoutes(dependencies: dependencies).register(on: router)
         return router
     }

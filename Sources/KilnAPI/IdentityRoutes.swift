@@ -7,19 +7,19 @@ import KilnStore
 /// `DELETE /v1/identity`: the caller erases everything Kiln holds of it (docs/privacy.md). The caller proves who it
 /// is as for any other request (its tenant's key and its own credential), so only an identity itself, or the
 /// tenant's server speaking for it (`Kiln-Identity`), can ask.
-struct IdentityRoutes<Context: RequestContext> {
+struct IdentityRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
 
-    func register(on router: Router<Context>) {
-        router.delete("/v1/identity", use: erase)
+    /// - Parameter v1: the authenticated `/v1` group.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.delete("identity", use: erase)
     }
 
     /// `200` once nothing is left; `202` with `Retry-After` while some of the identity's jobs were still running
     /// (they have been told to stop, within a second): the app sends the same request again. The API never waits
     /// on a job, so it does not wait for them.
     @Sendable func erase(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         let erasure = try await dependencies.eraser.erase(identity: caller.identity, tenant: caller.tenant.id)
         let body: [String: JSONValue] = [
             "status": .string(erasure.isComplete ? "erased" : "pending"),

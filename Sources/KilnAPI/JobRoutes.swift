@@ -9,21 +9,21 @@ import Metrics
 import NIOCore
 
 /// `/v1/jobs`: submit, read, cancel, follow and download.
-struct JobRoutes<Context: RequestContext> {
+struct JobRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
     let configuration: APIConfiguration
 
-    func register(on router: Router<Context>) {
-        router.post("/v1/jobs", use: submit)
-        router.get("/v1/jobs/{id}", use: show)
-        router.post("/v1/jobs/{id}/cancel", use: cancel)
-        router.get("/v1/jobs/{id}/events", use: events)
-        router.get("/v1/jobs/{id}/artifacts/{name}", use: artifact)
+    /// - Parameter v1: the authenticated `/v1` group.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.post("jobs", use: submit)
+        v1.get("jobs/{id}", use: show)
+        v1.post("jobs/{id}/cancel", use: cancel)
+        v1.get("jobs/{id}/events", use: events)
+        v1.get("jobs/{id}/artifacts/{name}", use: artifact)
     }
 
     @Sendable func submit(_ request: Request, context: Context) async throws -> Response {
-        var caller = try await authenticator.caller(of: request)
+        var caller = try context.requireCaller()
         caller.address = clientAddress(request, context)
         var request = request
         let body = try await request.collectBody(within: configuration.maxJobBodyBytes)
@@ -79,14 +79,14 @@ struct JobRoutes<Context: RequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         var view = try await find(try jobID(context), caller)
         view.artifacts = try await dependencies.artifacts.list(job: view.id, tenant: caller.tenant.id)
         return .json(view.json, status: .ok)
     }
 
     @Sendable func cancel(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         let id = try jobID(context)
         switch try await dependencies.queue.cancel(id, tenant: caller.tenant.id, identity: caller.identity) {
         case .cancelled, .requested:
@@ -103,7 +103,7 @@ struct JobRoutes<Context: RequestContext> {
     /// Server-Sent Events: everything after `Last-Event-ID` (or from the start), then new events as they come,
     /// until the job finishes.
     @Sendable func events(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         let id = try jobID(context)
         let view = try await find(id, caller)
         let queue = dependencies.queue
@@ -150,7 +150,7 @@ struct JobRoutes<Context: RequestContext> {
     }
 
     @Sendable func artifact(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         let id = try jobID(context)
         _ = try await find(id, caller)
         let name = try context.parameters.require("name")

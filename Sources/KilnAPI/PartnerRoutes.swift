@@ -9,24 +9,24 @@ import KilnStore
 /// `/v1/partners`: two identities link as partners (Veramo) and share one entitlement and one quota pool. The
 /// inviter creates a code and shares it, the partner redeems it, the inviter accepts; either may unlink, after which
 /// neither may link again for the tenant's cooldown.
-struct PartnerRoutes<Context: RequestContext> {
+struct PartnerRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
 
     /// How long an invitation code may wait to be redeemed and accepted.
     private var invitationLifetime: Duration { .seconds(900) }
 
-    func register(on router: Router<Context>) {
-        router.post("/v1/partners/invitations", use: invite)
-        router.post("/v1/partners/invitations/{code}/redeem", use: redeem)
-        router.post("/v1/partners/invitations/{code}/accept", use: accept)
-        router.get("/v1/partners", use: show)
-        router.delete("/v1/partners", use: unlink)
+    /// - Parameter v1: the authenticated `/v1` group.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.post("partners/invitations", use: invite)
+        v1.post("partners/invitations/{code}/redeem", use: redeem)
+        v1.post("partners/invitations/{code}/accept", use: accept)
+        v1.get("partners", use: show)
+        v1.delete("partners", use: unlink)
     }
 
     /// The caller, of a tenant that offers partner links, and the tenant's unlink cooldown.
-    private func partnerCaller(_ request: Request) async throws -> (Caller, Duration) {
-        let caller = try await authenticator.caller(of: request)
+    private func partnerCaller(_ context: Context) throws -> (Caller, Duration) {
+        let caller = try context.requireCaller()
         guard let cooldown = dependencies.policies[caller.tenant.id]?.partnerUnlinkCooldown else {
             throw Problem(.notFound, "partners_not_offered", "this tenant offers no partner links")
         }
@@ -36,14 +36,14 @@ struct PartnerRoutes<Context: RequestContext> {
     private func code(_ context: Context) -> String { context.parameters.get("code") ?? "" }
 
     @Sendable func invite(_ request: Request, context: Context) async throws -> Response {
-        let (caller, _) = try await partnerCaller(request)
+        let (caller, _) = try partnerCaller(context)
         let (code, expiresAt) = try await dependencies.partners.invite(
             tenant: caller.tenant.id, inviter: caller.identity.rawValue, lifetime: invitationLifetime)
         return .json(.object(["code": .string(code), "expires_at": .string(expiresAt.formatted(Date.ISO8601FormatStyle()))]), status: .created)
     }
 
     @Sendable func redeem(_ request: Request, context: Context) async throws -> Response {
-        let (caller, _) = try await partnerCaller(request)
+        let (caller, _) = try partnerCaller(context)
         do {
             try await dependencies.partners.redeem(tenant: caller.tenant.id, code: code(context), redeemer: caller.identity.rawValue)
         } catch let error as StoreError where error.code == .notFound {
@@ -53,7 +53,7 @@ struct PartnerRoutes<Context: RequestContext> {
     }
 
     @Sendable func accept(_ request: Request, context: Context) async throws -> Response {
-        let (caller, cooldown) = try await partnerCaller(request)
+        let (caller, cooldown) = try partnerCaller(context)
         let partner: String
         do {
             partner = try await dependencies.partners.accept(
@@ -68,7 +68,7 @@ struct PartnerRoutes<Context: RequestContext> {
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let (caller, _) = try await partnerCaller(request)
+        let (caller, _) = try partnerCaller(context)
         guard let link = try await dependencies.partners.partner(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
@@ -77,7 +77,7 @@ struct PartnerRoutes<Context: RequestContext> {
     }
 
     @Sendable func unlink(_ request: Request, context: Context) async throws -> Response {
-        let (caller, _) = try await partnerCaller(request)
+        let (caller, _) = try partnerCaller(context)
         guard let partner = try await dependencies.partners.unlink(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }

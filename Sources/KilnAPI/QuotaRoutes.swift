@@ -6,16 +6,16 @@ import KilnQueue
 import KilnStore
 
 /// `GET /v1/quota`: the caller's tier, each quota class's limit and use today, and when the day resets.
-struct QuotaRoutes<Context: RequestContext> {
+struct QuotaRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
 
-    func register(on router: Router<Context>) {
-        router.get("/v1/quota", use: show)
+    /// - Parameter v1: the authenticated `/v1` group.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.get("quota", use: show)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         guard let policy = dependencies.policies[caller.tenant.id] else {
             throw Problem(.notFound, "not_metered", "this tenant has no quota policy: its jobs are not metered")
         }

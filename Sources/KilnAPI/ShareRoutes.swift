@@ -8,9 +8,8 @@ import NIOCore
 /// pictures, to anyone holding the address and without credentials; `DELETE /v1/shares/{slug}` lets its owner revoke
 /// it. An expired or revoked page answers 410, an address never published 404, both as small HTML pages that show
 /// nothing of anyone's.
-struct ShareRoutes<Context: RequestContext> {
+struct ShareRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
     let cache: SharePageCache
 
     /// The page may show its own pictures and inline styles, and nothing else: no script, no frame, no form, no
@@ -19,13 +18,16 @@ struct ShareRoutes<Context: RequestContext> {
         "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     }
 
-    func register(on router: Router<Context>) {
+    /// - Parameters:
+    ///   - reader: where the pages go, answered without credentials.
+    ///   - v1: the authenticated `/v1` group, where owners revoke.
+    func register(reader: some RouterMethods<Context>, v1: some RouterMethods<Context>) {
         // HEAD too: link unfurlers and crawlers ask that way before they fetch.
-        router.get("/s/{slug}", use: page)
-        router.head("/s/{slug}", use: page)
-        router.get("/s/{slug}/{file}", use: file)
-        router.head("/s/{slug}/{file}", use: file)
-        router.delete("/v1/shares/{slug}", use: revoke)
+        reader.get("/s/{slug}", use: page)
+        reader.head("/s/{slug}", use: page)
+        reader.get("/s/{slug}/{file}", use: file)
+        reader.head("/s/{slug}/{file}", use: file)
+        v1.delete("shares/{slug}", use: revoke)
     }
 
     @Sendable func page(_ request: Request, context: Context) async throws -> Response {
@@ -55,7 +57,7 @@ struct ShareRoutes<Context: RequestContext> {
     }
 
     @Sendable func revoke(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         let slug = try context.parameters.require("slug")
         // Before the revocation and after it: a read racing a slow revocation cannot keep the page in memory after it.
         cache.forget(slug)

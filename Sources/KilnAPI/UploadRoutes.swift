@@ -6,17 +6,17 @@ import KilnStore
 import NIOCore
 
 /// `POST /v1/uploads`: inputs too large for a job body (images, drawings); jobs reference them by id.
-struct UploadRoutes<Context: RequestContext> {
+struct UploadRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
-    let authenticator: Authenticator
     let configuration: APIConfiguration
 
-    func register(on router: Router<Context>) {
-        router.post("/v1/uploads", use: upload)
+    /// - Parameter v1: the authenticated `/v1` group.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.post("uploads", use: upload)
     }
 
     @Sendable func upload(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await authenticator.caller(of: request)
+        let caller = try context.requireCaller()
         guard let contentType = request.headers[.contentType], !contentType.isEmpty else {
             throw Problem(.badRequest, "content_type_required", "send the upload's media type in Content-Type")
         }

@@ -17,10 +17,11 @@ struct WebhookRoutes<Context: RequestContext> {
     /// Webhook bodies are small; anything bigger is not one.
     private var maxBodyBytes: Int { 256 * 1024 }
 
-    func register(on router: Router<Context>) {
-        router.post("/v1/webhooks/app-store/{tenant}", use: appStore)
-        router.post("/v1/webhooks/revenuecat/{tenant}", use: revenueCat)
-        router.post("/v1/webhooks/adapty/{tenant}", use: adapty)
+    /// - Parameter v1: the `/v1` group, without the tenant's API key: each platform authenticates as its own.
+    func register(on v1: some RouterMethods<Context>) {
+        v1.post("webhooks/app-store/{tenant}", use: appStore)
+        v1.post("webhooks/revenuecat/{tenant}", use: revenueCat)
+        v1.post("webhooks/adapty/{tenant}", use: adapty)
     }
 
     /// An App Store Server Notification V2: `{"signedPayload": "<JWS>"}`, deduplicated by its `notificationUUID`.
