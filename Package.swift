@@ -163,7 +163,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "Documents", "RedisClient", "ServiceFailures",
+                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "RedisClient", "ServiceFailures", "WebReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -195,10 +195,18 @@ let package = Package(
             dependencies: ["BlockingWork", "CPangoCairo", "KilnCore", "Drawing", "Spawning"],
             swiftSettings: hotLoopSettings
         ),
+        // The web reader's HTML that needs no drawing library: the page frame and its style, Talevonia's palette and mark as
+        // SVG, the notice pages the API serves, and the XML escaping the documents' writers share. The API node serves the
+        // notice pages without linking Cairo, Pango or zlib.
+        .target(
+            name: "WebReader",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
         // Documents and sharing: one document model written as PDF, DOCX, EPUB and text; share cards; the web reader page.
         .target(
             name: "Documents",
-            dependencies: ["CPangoCairo", "CZlib", "KilnCore", "Drawing"],
+            dependencies: ["CPangoCairo", "CZlib", "KilnCore", "Drawing", "WebReader"],
             swiftSettings: hotLoopSettings
         ),
         // The job kinds that call providers and render.
@@ -389,7 +397,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures"],
+            dependencies: ["BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures", "WebReader"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),

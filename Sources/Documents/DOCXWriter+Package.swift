@@ -1,3 +1,5 @@
+import WebReader
+
 /// The package's plumbing: content types, relationships, core properties and the font table.
 extension DOCXWriter {
     func contentTypes(imageFormats: [DocumentImage.Format]) -> String {

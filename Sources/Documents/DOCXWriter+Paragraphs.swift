@@ -1,3 +1,5 @@
+import WebReader
+
 /// Paragraphs, their runs and inline pictures, as word/document.xml holds them.
 extension DOCXWriter {
     /// A paragraph in `style` (Normal when nil). A paragraph whose first letter is right-to-left reads right to left

@@ -1,4 +1,5 @@
 import Foundation
+import WebReader
 
 /// The package: the container file pointing at the package document, whose metadata, manifest and spine describe the
 /// book, and the navigation document (the table of contents).

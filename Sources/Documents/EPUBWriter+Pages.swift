@@ -1,3 +1,5 @@
+import WebReader
+
 /// The XHTML pages (title page and chapters) and their style sheet. Every text element carries `dir="auto"`, so a
 /// paragraph that starts in Hebrew or Arabic reads right to left whatever the book's language.
 extension EPUBWriter {

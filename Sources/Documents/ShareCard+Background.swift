@@ -1,6 +1,7 @@
 import CPangoCairo
 import Drawing
 import KilnCore
+import WebReader
 
 extension ShareCard {
     /// The night-sky gradient, an amber glow at the top right, a rose one at the bottom left, and faint stars.
@@ -24,12 +25,12 @@ extension ShareCard {
 
     private static func drawSky(on canvas: Canvas, width: Double, height: Double) {
         setLinearGradient(on: canvas, from: (0, 0), to: (width, height), [
-            (0, ShareCardPalette.night), (0.55, ShareCardPalette.violet), (1, ShareCardPalette.plum),
+            (0, TalevoniaPalette.night), (0.55, TalevoniaPalette.violet), (1, TalevoniaPalette.plum),
         ])
         cairo_paint(canvas.context)
         let reach = max(width, height)
-        drawGlow(on: canvas, centerX: width * 0.88, centerY: height * 0.06, radius: reach * 0.55, ShareCardPalette.amber, alpha: 0.28)
-        drawGlow(on: canvas, centerX: width * 0.04, centerY: height * 0.96, radius: reach * 0.5, ShareCardPalette.rose, alpha: 0.22)
+        drawGlow(on: canvas, centerX: width * 0.88, centerY: height * 0.06, radius: reach * 0.55, TalevoniaPalette.amber, alpha: 0.28)
+        drawGlow(on: canvas, centerX: width * 0.04, centerY: height * 0.96, radius: reach * 0.5, TalevoniaPalette.rose, alpha: 0.22)
     }
 
     /// Makes a linear gradient through `stops` the source of the next fill or paint.
@@ -69,7 +70,7 @@ extension ShareCard {
         for _ in 0..<48 {
             let (x, y, size, brightness) = (next() * width, next() * height, next(), next())
             if (Double(text.x)...Double(text.x + text.width)).contains(x), (Double(text.y)...Double(text.maxY)).contains(y) { continue }
-            canvas.fillCircle(centerX: x, centerY: y, radius: (0.8 + 1.6 * size) * scale, ShareCardPalette.cream, alpha: 0.12 + 0.3 * brightness)
+            canvas.fillCircle(centerX: x, centerY: y, radius: (0.8 + 1.6 * size) * scale, TalevoniaPalette.cream, alpha: 0.12 + 0.3 * brightness)
         }
     }
 }

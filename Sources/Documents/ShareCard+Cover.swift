@@ -1,6 +1,7 @@
 import CPangoCairo
 import Drawing
 import KilnCore
+import WebReader
 
 extension ShareCard {
     /// The cover cropped to fill its frame (aspect-fill), with rounded corners, a soft shadow and a faint rim.
@@ -14,7 +15,7 @@ extension ShareCard {
             x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height), radius: layout.coverRadius)
         cairo_clip(context)
         // Under a cover with transparent parts, the card's night rather than the gradient and stars.
-        canvas.fill(frame, ShareCardPalette.night)
+        canvas.fill(frame, TalevoniaPalette.night)
         let scale = max(Double(frame.width) / Double(picture.width), Double(frame.height) / Double(picture.height))
         cairo_translate(
             context, Double(frame.x) + (Double(frame.width) - Double(picture.width) * scale) / 2,
@@ -34,7 +35,7 @@ extension ShareCard {
         drawShadow(on: canvas, layout: layout)
         canvas.roundedRectPath(x: x, y: y, width: width, height: height, radius: layout.coverRadius)
         setLinearGradient(on: canvas, from: (x, y), to: (x + width, y + height), [
-            (0, ShareCardPalette.rose), (0.5, ShareCardPalette.plum), (1, ShareCardPalette.violet),
+            (0, TalevoniaPalette.rose), (0.5, TalevoniaPalette.plum), (1, TalevoniaPalette.violet),
         ])
         cairo_fill_preserve(canvas.context)
         let (centerX, centerY) = (x + width / 2, y + height / 2)
@@ -44,13 +45,13 @@ extension ShareCard {
         defer { cairo_restore(canvas.context) }
         cairo_clip(canvas.context)
         for ring in 1...4 {
-            canvas.color(ShareCardPalette.cream, alpha: 0.16 - 0.03 * Double(ring))
+            canvas.color(TalevoniaPalette.cream, alpha: 0.16 - 0.03 * Double(ring))
             cairo_new_path(canvas.context)
             cairo_arc(canvas.context, centerX, centerY, markSize * (0.55 + 0.32 * Double(ring)), 0, 2 * Double.pi)
             cairo_set_line_width(canvas.context, markSize * 0.04)
             cairo_stroke(canvas.context)
         }
-        ShareCardMark.draw(on: canvas, x: centerX - markSize / 2, y: centerY - markSize / 2, size: markSize)
+        TalevoniaMark.draw(on: canvas, x: centerX - markSize / 2, y: centerY - markSize / 2, size: markSize)
         strokeRim(on: canvas, layout: layout)
     }
 
@@ -71,7 +72,7 @@ extension ShareCard {
         canvas.roundedRectPath(
             x: Double(frame.x) + 1, y: Double(frame.y) + 1, width: Double(frame.width) - 2, height: Double(frame.height) - 2,
             radius: layout.coverRadius - 1)
-        canvas.color(ShareCardPalette.cream, alpha: 0.18)
+        canvas.color(TalevoniaPalette.cream, alpha: 0.18)
         cairo_set_line_width(canvas.context, 2)
         cairo_stroke(canvas.context)
     }

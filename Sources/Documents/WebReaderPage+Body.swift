@@ -1,3 +1,5 @@
+import WebReader
+
 extension WebReaderPage {
     /// The link preview's text: the first paragraph, cut at a word boundary to at most this many characters.
     static let descriptionLength = 200

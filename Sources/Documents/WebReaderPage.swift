@@ -1,4 +1,5 @@
 import KilnCore
+import WebReader
 
 /// The public, read-only page of a shared reading path (`/s/<slug>`): one self-contained HTML5 file with its style
 /// inline and no script, no links and nothing fetched from elsewhere but the pictures and the share card, at the
@@ -33,49 +34,8 @@ public struct WebReaderPage: Sendable {
             \(Self.header(of: document, imageURL: imageURL))
             \(document.sections.map { Self.section($0, imageURL: imageURL) }.joined(separator: "\n"))
             </main>
-            <footer>\(ShareCardMark.svg(size: 18))<span>Shared with Talevonia · read-only</span></footer>
+            <footer>\(TalevoniaMark.svg(size: 18))<span>Shared with Talevonia · read-only</span></footer>
             """
-        html = Self.page(language: document.language, head: head, body: body)
-    }
-
-    /// What a link to a story its owner revoked, or whose share expired, shows (with status 410).
-    public static let goneHTML = notice(
-        title: "This story is no longer shared", detail: "Its author stopped sharing it, or the link has expired.")
-
-    /// What an address that never held a shared story shows (with status 404).
-    public static let notFoundHTML = notice(
-        title: "Story not found", detail: "There is no shared story at this address. Check that the link is complete.")
-
-    /// The document around `body`: what every page shares, the style included.
-    private static func page(language: String, head: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html lang="\(language.xmlEscaped)">
-        <head>
-        <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="robots" content="noindex">
-        <meta name="referrer" content="no-referrer">
-        <meta name="color-scheme" content="light dark">
-        \(head)
-        <style>\(style)</style>
-        </head>
-        <body>
-        \(body)
-        </body>
-        </html>
-
-        """
-    }
-
-    /// A page with the mark and a short message, no story data.
-    private static func notice(title: String, detail: String) -> String {
-        page(language: "en", head: "<title>\("\(title) · Talevonia".xmlEscaped)</title>", body: """
-            <main class="notice">
-            \(ShareCardMark.svg(size: 56))
-            <h1>\(title.xmlEscaped)</h1>
-            <p>\(detail.xmlEscaped)</p>
-            </main>
-            """)
+        html = ReaderPageFrame.html(language: document.language, head: head, body: body)
     }
 }

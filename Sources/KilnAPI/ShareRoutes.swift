@@ -1,8 +1,8 @@
-import Documents
 import HTTPTypes
 import Hummingbird
 import KilnStore
 import NIOCore
+import WebReader
 
 /// The web reader: `GET /s/{slug}` serves a published reading path's page and `GET /s/{slug}/{file}` its share card and
 /// pictures, to anyone holding the address and without credentials; `DELETE /v1/shares/{slug}` lets its owner revoke
@@ -37,8 +37,8 @@ struct ShareRoutes<Context: CallerRequestContext> {
         case .live(let page):
             cache.store(slug, html: page.html, expiresAt: page.expiresAt)
             return Self.html(page.html, status: .ok)
-        case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
-        case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
+        case .gone: return Self.html(NoticePage.goneHTML, status: .gone)
+        case .notFound: return Self.html(NoticePage.notFoundHTML, status: .notFound)
         }
     }
 
@@ -51,8 +51,8 @@ struct ShareRoutes<Context: CallerRequestContext> {
             // The reader's browser may keep a picture it showed; a shared cache must not serve it after a revocation.
             headers[.cacheControl] = "private, max-age=60"
             return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: file.bytes)))
-        case .gone: return Self.html(WebReaderPage.goneHTML, status: .gone)
-        case .notFound: return Self.html(WebReaderPage.notFoundHTML, status: .notFound)
+        case .gone: return Self.html(NoticePage.goneHTML, status: .gone)
+        case .notFound: return Self.html(NoticePage.notFoundHTML, status: .notFound)
         }
     }
 

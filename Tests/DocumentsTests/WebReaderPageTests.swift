@@ -5,6 +5,7 @@ import Foundation
 import KilnCore
 import RenderingFixtures
 import Testing
+import WebReader
 
 @Suite struct WebReaderPageTests {
     static let pageURL = "https://kiln.example.com/s/Lk3vQ9"
@@ -86,7 +87,7 @@ import Testing
         let documents = [try SampleDocuments.campaign(), try SampleDocuments.story()]
         let allowed = Set([Self.pageURL, Self.cardURL] + documents.flatMap(\.images).map(Self.imageURL))
         let loaders = ["<script", "<link", "<a ", "<iframe", "<object", "<embed", "<base", "<form", "@import", "@font-face", "url(h", "url(/"]
-        for html in documents.map({ Self.page($0).html }) + [WebReaderPage.goneHTML, WebReaderPage.notFoundHTML] {
+        for html in documents.map({ Self.page($0).html }) + [NoticePage.goneHTML, NoticePage.notFoundHTML] {
             for forbidden in loaders {
                 #expect(!html.lowercased().contains(forbidden), "\(forbidden)")
             }
@@ -125,9 +126,9 @@ import Testing
     }
 
     @Test func theGoneAndNotFoundPagesShowNoStory() {
-        #expect(WebReaderPage.goneHTML.contains("<h1>This story is no longer shared</h1>"))
-        #expect(WebReaderPage.notFoundHTML.contains("<h1>Story not found</h1>"))
-        for html in [WebReaderPage.goneHTML, WebReaderPage.notFoundHTML] {
+        #expect(NoticePage.goneHTML.contains("<h1>This story is no longer shared</h1>"))
+        #expect(NoticePage.notFoundHTML.contains("<h1>Story not found</h1>"))
+        for html in [NoticePage.goneHTML, NoticePage.notFoundHTML] {
             #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
             #expect(html.contains("<meta name=\"robots\" content=\"noindex\">"))
             #expect(!html.contains("og:"))

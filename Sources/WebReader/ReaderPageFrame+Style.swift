@@ -1,4 +1,4 @@
-extension WebReaderPage {
+extension ReaderPageFrame {
     /// The whole style sheet, inline: a serif reading column of at most 40em, the system's sans-serif for titles and
     /// captions, Talevonia's colours (night and plum, amber accents) and a dark variant. System fonts only: a web font
     /// would be a request to somewhere else.

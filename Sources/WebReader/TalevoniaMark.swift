@@ -1,32 +1,25 @@
-import CPangoCairo
-import Drawing
-import KilnCore
+public import KilnCore
 
-/// Talevonia's mark, a path that forks in two (the app's branching stories) on an amber-to-rose tile: drawn on the share
-/// card, and written as SVG for the web reader's page, from the same geometry on a unit square.
-enum ShareCardMark {
-    private static let cornerRadius = 0.28
-    private static let strokeWidth = 0.09
-    private static let strokes: [[(x: Double, y: Double)]] = [[(0.5, 0.78), (0.5, 0.56), (0.3, 0.34)], [(0.5, 0.56), (0.7, 0.34)]]
-    private static let dots: [(x: Double, y: Double, radius: Double)] = [(0.3, 0.31, 0.09), (0.7, 0.31, 0.09), (0.5, 0.79, 0.065)]
-    private static let tile = (from: ShareCardPalette.amber, to: ShareCardPalette.rose)
-    private static let ink = ShareCardPalette.night
-
-    static func draw(on canvas: Canvas, x: Double, y: Double, size: Double) {
-        canvas.roundedRectPath(x: x, y: y, width: size, height: size, radius: size * cornerRadius)
-        ShareCard.setLinearGradient(on: canvas, from: (x, y), to: (x + size, y + size), [(0, tile.from), (1, tile.to)])
-        cairo_fill(canvas.context)
-        for stroke in strokes {
-            canvas.strokeLines(stroke.map { (x + $0.x * size, y + $0.y * size) }, width: size * strokeWidth, ink)
-        }
-        for dot in dots {
-            canvas.fillCircle(centerX: x + dot.x * size, centerY: y + dot.y * size, radius: size * dot.radius, ink)
-        }
-    }
+/// Talevonia's mark, a path that forks in two (the app's branching stories) on an amber-to-rose tile, as geometry on
+/// a unit square: written here as SVG for the web reader's pages, and drawn with Cairo on the share cards (in
+/// `Documents`) from the same numbers.
+public enum TalevoniaMark {
+    /// The tile's corner radius.
+    public static let cornerRadius = 0.28
+    /// The width of the path's strokes.
+    public static let strokeWidth = 0.09
+    /// The path: a stem that forks left and right, each stroke a polyline.
+    public static let strokes: [[(x: Double, y: Double)]] = [[(0.5, 0.78), (0.5, 0.56), (0.3, 0.34)], [(0.5, 0.56), (0.7, 0.34)]]
+    /// The dots at the path's three ends.
+    public static let dots: [(x: Double, y: Double, radius: Double)] = [(0.3, 0.31, 0.09), (0.7, 0.31, 0.09), (0.5, 0.79, 0.065)]
+    /// The tile's diagonal gradient, from its top-left corner to its bottom-right one.
+    public static let tile = (from: TalevoniaPalette.amber, to: TalevoniaPalette.rose)
+    /// The colour of the path and the dots.
+    public static let ink = TalevoniaPalette.night
 
     /// The mark as inline SVG on a 100-unit square, shown at `size` CSS pixels; decorative, so hidden from screen readers.
     /// The gradient's id is fixed: put the mark on a page once.
-    static func svg(size: Int) -> String {
+    public static func svg(size: Int) -> String {
         func unit(_ value: Double) -> String { String(Int((value * 100).rounded())) }
         let paths = strokes.map { stroke in
             "M" + stroke.map { "\(unit($0.x)) \(unit($0.y))" }.joined(separator: "L")
