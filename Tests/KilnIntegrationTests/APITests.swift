@@ -215,9 +215,9 @@ import Testing
             var database = PostgresConfiguration(url: "postgresql://kiln@127.0.0.1:1/kiln")
             database.poolSize = 1
             let deadDatabase = PostgresPool(configuration: database)
-            var noKeys = harness.dependencies
+            var noKeys = harness.dependencies()
             noKeys.keys = APIKeyStore(pool: deadDatabase)
-            var noRecord = harness.dependencies
+            var noRecord = harness.dependencies()
             noRecord.jobs = JobStore(pool: deadDatabase)
             let (keyless, recordless) = (try await harness.startAPI(over: noKeys), try await harness.startAPI(over: noRecord))
             let submission = try await harness.send(
@@ -237,7 +237,7 @@ import Testing
             let deadBucket = S3ObjectStore(
                 configuration: S3Configuration(endpoint: "http://127.0.0.1:1", bucket: "kiln", accessKey: "key", secretKey: "secret"),
                 http: harness.http)
-            var dependencies = harness.dependencies
+            var dependencies = harness.dependencies()
             dependencies.uploads = UploadStore(pool: harness.database, objects: deadBucket)
             let api = try await harness.startAPI(over: dependencies)
             let upload = try await harness.send(try harness.request("POST", "/v1/uploads", as: client, body: #"{"any":"bytes"}"#, base: api))

@@ -66,7 +66,7 @@ import Testing
             #expect(handedBack.state == .queued)
             #expect(handedBack.tries == 0)
             harness.startWorker()
-            let job = try await harness.awaitFinished(long, as: client, within: .seconds(20))
+            let job = try await harness.awaitFinished(long, as: client, within: .seconds(120))
             #expect(job["status"]?.stringValue == "succeeded")
         }
     }

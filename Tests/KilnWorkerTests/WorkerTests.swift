@@ -139,7 +139,7 @@ import Testing
     }
 
     /// Waits until `condition` holds, up to `limit`: a bound on a wait, not a measure of speed.
-    private static func eventually(_ what: String, within limit: Duration = .seconds(30), _ condition: () -> Bool) async throws {
+    private static func eventually(_ what: String, within limit: Duration = .seconds(120), _ condition: () -> Bool) async throws {
         let deadline = ContinuousClock.now + limit
         while !condition() {
             guard ContinuousClock.now < deadline else { throw WaitExpired(what: what) }
