@@ -160,10 +160,18 @@ let package = Package(
             dependencies: ["KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
+        // Admission's decision (kind × applicant × standing × now → charge or refusal), the standing lookup and the
+        // quota reconciler; the enqueue script applies the charge atomically.
+        .target(
+            name: "KilnAdmission",
+            dependencies: ["KilnCore", "KilnPolicy", "KilnQueue", "KilnStore"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "RedisClient", "ServiceFailures", "WebReader",
+                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "RedisClient", "ServiceFailures",
+                "WebReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -255,6 +263,7 @@ let package = Package(
         .executableTarget(
             name: "kiln",
             dependencies: [
+                "KilnAdmission",
                 "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "KilnHandlers",
                 "KilnProviders", "KilnPrivacy", "CurlClient", "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -298,6 +307,12 @@ let package = Package(
         .testTarget(
             name: "BlockingWorkTests",
             dependencies: ["BlockingWork"],
+            swiftSettings: swiftSettings
+        ),
+        // Admission's decision on the checked-in policies, without servers.
+        .testTarget(
+            name: "KilnAdmissionTests",
+            dependencies: ["KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue"],
             swiftSettings: swiftSettings
         ),
         // The kinds' single list, the catalog and worker registries derived from it, without servers.
@@ -409,6 +424,7 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
+                "KilnAdmission",
                 "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient",
                 "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",

@@ -1,4 +1,5 @@
 public import Foundation
+import KilnAdmission
 public import KilnCore
 public import KilnIdentity
 public import KilnPolicy
@@ -30,6 +31,11 @@ public struct APIDependencies: Sendable {
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
+
+    /// Admission's lookup of an identity's standing: the Redis cache, then PostgreSQL.
+    var standingLookup: StandingLookup {
+        StandingLookup(cache: standings, entitlements: entitlements, policies: policies)
+    }
     /// Each policy's identity modes, with the certificates, keys and secrets they verify with.
     public var identities: IdentityVerifierSet
     /// Now, for quota days: tests move it across midnight.

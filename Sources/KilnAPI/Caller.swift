@@ -1,3 +1,4 @@
+import KilnAdmission
 import KilnCore
 import KilnStore
 
@@ -14,4 +15,13 @@ struct Caller: Sendable {
     var purchasedTier: String? = nil
     /// The client's IP address (see ``APIConfiguration/clientAddressHeader``), for per-IP velocity.
     var address: String? = nil
+}
+
+extension Caller {
+    /// The caller as admission sees it.
+    var applicant: Applicant {
+        Applicant(
+            tenant: tenant.id, identity: identity, device: device, assertedTier: assertedTier, purchasedTier: purchasedTier,
+            address: address)
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KilnAdmission
 import KilnCore
 import KilnPolicy
 import KilnQueue
@@ -30,12 +31,16 @@ struct JobRoutes<Context: CallerRequestContext> {
         let preFilter = dependencies.policies[caller.tenant.id].map { ContentPreFilter(strictness: $0.safety) }
         var (submission, lowestTierRefusal) = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
-        let admission = AdmissionPolicy(policies: dependencies.policies)
+        let admission = Admission(policies: dependencies.policies)
         let now = dependencies.clock()
         // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
-        let standing = try await Standings(dependencies).standing(of: caller, at: now)
-        submission.charge = try admission.charge(kind: submission.kind, caller: caller, standing: standing, at: now)
-        if let charge = submission.charge { try admission.checkTierRules(lowestTierRefusal, charge: charge, caller: caller) }
+        let standing = try await dependencies.standingLookup.standing(of: caller.applicant, at: now)
+        do {
+            submission.charge = try admission.charge(kind: submission.kind, applicant: caller.applicant, standing: standing, at: now)
+            if let charge = submission.charge { try admission.checkTierRules(lowestTierRefusal, charge: charge) }
+        } catch {
+            throw Problem(error)
+        }
         let outcome = try await dependencies.queue.enqueue(submission)
         if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
         switch outcome {
@@ -54,7 +59,7 @@ struct JobRoutes<Context: CallerRequestContext> {
             // Only a metered submission can be denied, so it has a charge.
             guard let charge = submission.charge else { throw Problem(.tooManyRequests, denial.reason.rawValue, "denied") }
             throw QuotaAnswers.denial(
-                denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller),
+                denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller.tenant.id),
                 now: now)
         }
     }

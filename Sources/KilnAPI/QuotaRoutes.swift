@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import KilnAdmission
 import KilnCore
 import KilnPolicy
 import KilnQueue
@@ -20,8 +21,13 @@ struct QuotaRoutes<Context: CallerRequestContext> {
             throw Problem(.notFound, "not_metered", "this tenant has no quota policy: its jobs are not metered")
         }
         let now = dependencies.clock()
-        let standing = try await Standings(dependencies).standing(of: caller, at: now)
-        let tier = try AdmissionPolicy(policies: dependencies.policies).tier(of: caller, standing: standing, in: policy, at: now)
+        let standing = try await dependencies.standingLookup.standing(of: caller.applicant, at: now)
+        let tier: Tier
+        do {
+            tier = try Admission(policies: dependencies.policies).tier(of: caller.applicant, standing: standing, in: policy, at: now)
+        } catch {
+            throw Problem(error)
+        }
         let day = policy.dayWindow(containing: now)
         let limits = Dictionary(uniqueKeysWithValues: tier.daily.map { ($0.key.rawValue, $0.value.units) })
         let (usage, unfinished) = try await dependencies.quota.usage(

@@ -12,7 +12,7 @@ struct SubmissionParser {
     let preFilter: ContentPreFilter?
 
     /// The submission, and what in its input the tenant's lowest tier may not ask for (see
-    /// ``AdmissionPolicy/checkTierRules(_:charge:caller:)``).
+    /// `Admission.checkTierRules(_:charge:)`).
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
         guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
             throw Problem(.badRequest, "malformed_json", "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")

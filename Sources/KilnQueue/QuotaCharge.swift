@@ -7,7 +7,7 @@ public import KilnPolicy
 public struct QuotaCharge: Sendable {
     /// Whose pool pays: the identity, or the pair two partners share.
     public var subject: String
-    public var quotaClass: String
+    public var quotaClass: QuotaClass
     public var cost: Int
     /// The class's limit for the day; nil when unlimited.
     public var limit: Int?
@@ -22,7 +22,7 @@ public struct QuotaCharge: Sendable {
     /// Units a subject gets back a day for jobs that did not succeed; beyond it, they are charged.
     public var refundCap: Int
     /// The tier at admission: the job keeps it even if the subject's tier changes while it waits or runs.
-    public var tier: String
+    public var tier: Tier
     /// The client's IP address, for its velocity; nil when unknown.
     public var ip: String?
     /// Distinct devices the subject may use in a quota day (the tier's), before abuse detection steps in.
@@ -31,8 +31,8 @@ public struct QuotaCharge: Sendable {
     public var abuse: AbuseThresholds
 
     public init(
-        subject: String, quotaClass: String, cost: Int, limit: Int?, day: String, resetAt: Date, runningCap: Int,
-        device: String?, cooldown: Duration, refundCap: Int, tier: String, ip: String?, maxDevices: Int, abuse: AbuseThresholds
+        subject: String, quotaClass: QuotaClass, cost: Int, limit: Int?, day: String, resetAt: Date, runningCap: Int,
+        device: String?, cooldown: Duration, refundCap: Int, tier: Tier, ip: String?, maxDevices: Int, abuse: AbuseThresholds
     ) {
         self.subject = subject
         self.quotaClass = quotaClass

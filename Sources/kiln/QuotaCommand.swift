@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KilnCommandLine
+import KilnAdmission
 import KilnCore
 import KilnPolicy
 import KilnQueue

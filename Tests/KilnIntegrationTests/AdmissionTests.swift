@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import KilnAdmission
 import KilnCore
 import KilnPolicy
 import KilnKeys
@@ -278,8 +279,8 @@ import Testing
             let acme = try #require(TenantID(validating: "acme"))
             let policy = try #require(try PolicySet.parse(Data(Self.policy.utf8))[acme])
             let charge = QuotaCharge(
-                subject: "user-1", quotaClass: "text", cost: 1, limit: 3, day: "20260101", resetAt: Date().addingTimeInterval(3600),
-                runningCap: 10, device: nil, cooldown: .zero, refundCap: 0, tier: "free", ip: nil, maxDevices: 4,
+                subject: "user-1", quotaClass: .text, cost: 1, limit: 3, day: "20260101", resetAt: Date().addingTimeInterval(3600),
+                runningCap: 10, device: nil, cooldown: .zero, refundCap: 0, tier: policy.lowestTier, ip: nil, maxDevices: 4,
                 abuse: policy.abuse)
             var submission = QueueEngineTests.submission("a")
             submission.charge = charge

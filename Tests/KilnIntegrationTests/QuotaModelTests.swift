@@ -50,8 +50,8 @@ import Testing
             let identity = try #require(Identity(validating: "user-1"))
             func charge(_ cost: Int) -> QuotaCharge {
                 QuotaCharge(
-                    subject: "user-1", quotaClass: "text", cost: cost, limit: model.limit, day: "20260101", resetAt: Date().addingTimeInterval(3600),
-                    runningCap: 1000, device: nil, cooldown: .zero, refundCap: model.refundCap, tier: "free", ip: nil, maxDevices: 4,
+                    subject: "user-1", quotaClass: .text, cost: cost, limit: model.limit, day: "20260101", resetAt: Date().addingTimeInterval(3600),
+                    runningCap: 1000, device: nil, cooldown: .zero, refundCap: model.refundCap, tier: policy.lowestTier, ip: nil, maxDevices: 4,
                     abuse: policy.abuse)
             }
             func settle(_ job: ClaimedJob, _ outcome: Settlement.Outcome) async throws -> SettledAttempt? {

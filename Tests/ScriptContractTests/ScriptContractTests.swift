@@ -66,10 +66,11 @@ import Testing
         let unmetered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), submission: submission, configuration: QueueConfiguration())
         #expect(unmetered.argumentValues.count == names.count)
         #expect(unmetered.argumentValues[admission...].allSatisfy { $0.isEmpty })
+        let policy = try #require(PolicySet.load(path: Self.checkedInPolicies).tenants.values.first)
         submission.charge = QuotaCharge(
-            subject: "user-1", quotaClass: "ai_text", cost: 1, limit: 10, day: "20261125", resetAt: Date(timeIntervalSince1970: 1_790_000_000),
-            runningCap: 3, device: "device-1", cooldown: .seconds(5), refundCap: 2, tier: "free", ip: "203.0.113.7", maxDevices: 3,
-            abuse: try #require(PolicySet.load(path: Self.checkedInPolicies).tenants.values.first).abuse)
+            subject: "user-1", quotaClass: .text, cost: 1, limit: 10, day: "20261125", resetAt: Date(timeIntervalSince1970: 1_790_000_000),
+            runningCap: 3, device: "device-1", cooldown: .seconds(5), refundCap: 2, tier: policy.lowestTier, ip: "203.0.113.7", maxDevices: 3,
+            abuse: policy.abuse)
         let metered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), submission: submission, configuration: QueueConfiguration())
         let empty = zip(names, metered.argumentValues).filter { $0.1.isEmpty }.map(\.0)
         #expect(empty == ["idem_key"], "a metered submission left these empty")

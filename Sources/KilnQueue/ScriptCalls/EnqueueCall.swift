@@ -39,7 +39,7 @@ struct EnqueueCall: RedisScriptContract {
         .init("stream_cap") { String($0.configuration.streamCap) },
         // Admission, all '' for an unmetered job.
         .init("subject") { $0.charge?.subject ?? "" },
-        .init("quota_class") { $0.charge?.quotaClass ?? "" },
+        .init("quota_class") { $0.charge?.quotaClass.rawValue ?? "" },
         .init("cost") { $0.charge.map { String($0.cost) } ?? "" },
         .init("limit") { $0.charge.map { String($0.limit ?? -1) } ?? "" },
         .init("day") { $0.charge?.day ?? "" },
@@ -48,7 +48,7 @@ struct EnqueueCall: RedisScriptContract {
         .init("device") { $0.charge?.device ?? "" },
         .init("cooldown_ms") { $0.charge.map { String($0.cooldown.milliseconds) } ?? "" },
         .init("refund_cap") { $0.charge.map { String($0.refundCap) } ?? "" },
-        .init("tier") { $0.charge?.tier ?? "" },
+        .init("tier") { $0.charge?.tier.name ?? "" },
         .init("reservation_lifetime_ms") { call in call.charge.map { _ in String(call.configuration.reservationLifetime.milliseconds) } ?? "" },
         .init("ip") { $0.charge?.ip ?? "" },
         .init("subject_emission_ms") { $0.charge.map { Self.emission($0.abuse.identityVelocity) } ?? "" },

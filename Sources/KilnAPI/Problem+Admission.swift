@@ -1,10 +1,30 @@
 import Foundation
 import HTTPTypes
+import KilnAdmission
 import KilnCore
+import KilnPolicy
 import KilnQueue
 
-/// How admission's decisions read to an app: a 429 with everything needed to explain it to the user, and the
-/// remaining quota on every accepted submission.
+extension Problem {
+    /// Admission's refusals before Redis, as the app reads them.
+    init(_ refusal: AdmissionRefusal) {
+        switch refusal {
+        case .upgradeRequired(let tier, let field, let reason):
+            self.init(.forbidden, "upgrade_required", reason)
+            if let field { extra["field"] = .string(field) }
+            extra["tier"] = .string(tier)
+            extra["upgrade_available"] = .bool(true)
+        case .kindNotOffered(let kind):
+            self.init(.badRequest, "kind_not_offered", "this tenant does not offer \(kind)")
+        case .unknownTier(let name):
+            self.init(.badRequest, "unknown_tier", "Kiln-Tier names no tier of this tenant: \(name)")
+        }
+    }
+}
+
+/// How admission's decisions read to an app: every refusal of a submission in one place (``Problem/init(_:)`` for
+/// those before Redis, ``denial(_:charge:upgradeAvailable:now:)`` for the counters' 429 with everything needed to
+/// explain it to the user), and the remaining quota on every accepted submission.
 enum QuotaAnswers {
     static func resetAt(_ charge: QuotaCharge) -> String {
         charge.resetAt.formatted(Date.ISO8601FormatStyle())
@@ -13,7 +33,7 @@ enum QuotaAnswers {
     /// The members an app shows: limit, used, pending, remaining (null when unlimited), reset time and tier.
     static func members(_ usage: QuotaUsage, _ charge: QuotaCharge) -> [String: JSONValue] {
         [
-            "quota_class": .string(charge.quotaClass), "tier": .string(charge.tier),
+            "quota_class": .string(charge.quotaClass.rawValue), "tier": .string(charge.tier.name),
             "limit": usage.limit.map { .number(Double($0)) } ?? .null, "used": .number(Double(usage.used)),
             "pending": .number(Double(usage.pending)), "remaining": usage.remaining.map { .number(Double($0)) } ?? .null,
             "reset_at": .string(resetAt(charge)),
@@ -23,9 +43,9 @@ enum QuotaAnswers {
     static func denial(_ denial: QuotaDenial, charge: QuotaCharge, upgradeAvailable: Bool, now: Date) -> Problem {
         let detail =
             switch denial.reason {
-            case .dailyQuotaExhausted: "the daily \(charge.quotaClass) limit of the \(charge.tier) tier is used up"
+            case .dailyQuotaExhausted: "the daily \(charge.quotaClass.rawValue) limit of the \(charge.tier.name) tier is used up"
             case .concurrencyLimit: "too many unfinished jobs; try again when one ends"
-            case .deviceCooldown: "this device must wait before its next \(charge.quotaClass) job"
+            case .deviceCooldown: "this device must wait before its next \(charge.quotaClass.rawValue) job"
             case .temporarilyBlocked: "temporarily blocked: \(denial.blockReason ?? "abuse detection")"
             case .rateLimited: "too many submissions in a short time; slow down"
             }
@@ -46,7 +66,7 @@ enum QuotaAnswers {
     /// `Kiln-Quota-*` headers of an accepted submission.
     static func headers(_ usage: QuotaUsage, _ charge: QuotaCharge) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.kilnQuotaClass] = charge.quotaClass
+        headers[.kilnQuotaClass] = charge.quotaClass.rawValue
         headers[.kilnQuotaLimit] = usage.limit.map(String.init) ?? "unlimited"
         headers[.kilnQuotaRemaining] = usage.remaining.map(String.init) ?? "unlimited"
         headers[.kilnQuotaReset] = resetAt(charge)
