@@ -162,11 +162,13 @@ struct JobRoutes<Context: CallerRequestContext> {
         guard let artifact = try await dependencies.artifacts.find(job: id, tenant: caller.tenant.id, name: name) else {
             throw Problem(.notFound, "artifact_not_found", "the job has no artifact named '\(name)'")
         }
-        let bytes = try await dependencies.artifacts.read(artifact)
+        // Streamed: a node serving many videos at once holds a piece of each, not each whole.
+        let chunks = try await dependencies.artifacts.chunks(of: artifact)
         var headers = HTTPFields()
         headers[.contentType] = artifact.contentType
+        headers[.contentLength] = String(artifact.size)
         headers[.eTag] = "\"\(artifact.sha256)\""
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: chunks.map { ByteBuffer(bytes: $0) }))
     }
 
     /// The caller's job, from Redis while it is live and from PostgreSQL after; another tenant's or identity's

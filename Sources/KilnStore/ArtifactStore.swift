@@ -78,4 +78,9 @@ public struct ArtifactStore: Sendable {
     public func read(_ artifact: Artifact) async throws -> [UInt8] {
         try await objects.read(artifact.path)
     }
+
+    /// The bytes of an artifact a piece at a time, for answers that stream it.
+    public func chunks(of artifact: Artifact) async throws -> ObjectChunks {
+        try await objects.chunks(of: artifact.path)
+    }
 }

@@ -12,6 +12,9 @@ public protocol ObjectBackend: Sendable {
     /// The bytes at `path`; throws ``StoreError/Code/notFound`` when there are none.
     func read(_ path: String) async throws -> [UInt8]
 
+    /// The bytes at `path` a piece at a time; throws ``StoreError/Code/notFound`` at once when there are none.
+    func chunks(of path: String) async throws -> ObjectChunks
+
     /// Removes the object at `path`; removing a missing object is not an error.
     func delete(_ path: String) async throws
 

@@ -39,6 +39,20 @@ public struct ObjectStore: ObjectBackend {
         }
     }
 
+    /// The file at `path`, opened now (so a missing one throws before an answer starts) and read 256 KiB at a time.
+    public func chunks(of path: String) async throws -> ObjectChunks {
+        let file = try fileURL(for: path)
+        let reader = try await BlockingExecutor.files.run { () throws -> FileReader in
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT { throw StoreError(.notFound, "no object at \(path)") }
+                throw DurableFile.failure("open", file)
+            }
+            return FileReader(descriptor: descriptor, file: file)
+        }
+        return ObjectChunks { try await BlockingExecutor.files.run { try reader.next(upTo: 256 * 1024) } }
+    }
+
     /// Removes the object at `path`; removing a missing object is not an error.
     ///
     /// Directories it leaves empty go too, so that no directory named after an erased job stays behind, except the
@@ -82,6 +96,33 @@ public struct ObjectStore: ObjectBackend {
     /// temporary files of writes.
     public func fileURL(for path: String) throws -> URL {
         try ObjectPath.components(of: path).reduce(root) { $0.appendingPathComponent(String($1)) }
+    }
+}
+
+/// An open file read from start to end, one piece after another; closed when the last reference goes (the answer
+/// finished, or its client went away mid-way).
+private final class FileReader: Sendable {
+    /// Read by one caller at a time: ``ObjectChunks`` asks for the next piece only once the last one arrived.
+    private let descriptor: Int32
+    private let file: URL
+
+    init(descriptor: Int32, file: URL) {
+        self.descriptor = descriptor
+        self.file = file
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Up to `count` bytes, nil at the end of the file.
+    func next(upTo count: Int) throws -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+        guard read >= 0 else { throw DurableFile.failure("read", file) }
+        guard read > 0 else { return nil }
+        bytes.removeSubrange(read...)
+        return bytes
     }
 }
 

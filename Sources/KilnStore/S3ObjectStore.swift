@@ -35,6 +35,11 @@ public struct S3ObjectStore: ObjectBackend {
         return bytes
     }
 
+    /// The object in one piece: the S3 client reads a body whole.
+    public func chunks(of path: String) async throws -> ObjectChunks {
+        ObjectChunks(whole: try await read(path))
+    }
+
     public func delete(_ path: String) async throws {
         let key = try Self.key(path)
         try await Self.translating("DeleteObject", path) { try await client.delete(key: key) }

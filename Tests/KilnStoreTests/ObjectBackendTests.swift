@@ -71,6 +71,9 @@ struct ObjectBackendTests {
         try await Self.with(backend) { store in
             let error = try await #require(throws: StoreError.self) { try await store.read("tenants/acme/uploads/never-written") }
             #expect(error.code == .notFound)
+            // Before any piece: an answer that streams the object has not started when it learns there is none.
+            let streamed = try await #require(throws: StoreError.self) { try await store.chunks(of: "tenants/acme/uploads/never-written") }
+            #expect(streamed.code == .notFound)
         }
     }
 
@@ -87,6 +90,15 @@ struct ObjectBackendTests {
             let read = try await store.read("tenants/acme/jobs/j2/1/video.mp4")
             #expect(read.count == large.count)
             #expect(read == large)
+            var streamed: [UInt8] = []
+            var pieces = 0
+            for try await piece in try await store.chunks(of: "tenants/acme/jobs/j2/1/video.mp4") {
+                streamed += piece
+                pieces += 1
+            }
+            #expect(streamed == large)
+            // The local store reads 256 KiB at a time; S3's client reads a body whole.
+            #expect(pieces == (backend == .directory ? 13 : 1))
         }
     }
 
