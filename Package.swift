@@ -170,8 +170,7 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "RedisClient", "ServiceFailures",
-                "WebReader",
+                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "ServiceFailures", "WebReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -313,6 +312,20 @@ let package = Package(
         .testTarget(
             name: "KilnAdmissionTests",
             dependencies: ["KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue"],
+            swiftSettings: swiftSettings
+        ),
+        // The API's routes over in-memory fakes of the queue and the records, driven through the router without a socket.
+        .testTarget(
+            name: "KilnAPITests",
+            dependencies: [
+                "KilnAPI", "KilnCore", "KilnHandlers", "KilnIdentity", "KilnPolicy", "KilnPrivacy", "KilnQueue", "KilnStore", "PostgresClient",
+                "RedisClient", "ServiceFailures",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         // The kinds' single list, the catalog and worker registries derived from it, without servers.

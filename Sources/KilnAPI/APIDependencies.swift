@@ -17,9 +17,9 @@ public struct APIDependencies: Sendable {
     public var standings: StandingCache
     /// Redis's health and the queue's statistics, for `/readyz` and `/metrics`.
     public var admin: QueueAdmin
-    public var keys: APIKeyStore
-    public var jobs: JobStore
-    public var artifacts: ArtifactStore
+    public var keys: any TenantKeys
+    public var jobs: any JobRecords
+    public var artifacts: any ArtifactCatalog
     public var uploads: UploadStore
     /// Published reading paths: the web reader's pages and their revocation.
     public var shares: ShareStore
@@ -46,7 +46,7 @@ public struct APIDependencies: Sendable {
     public var metricsText: @Sendable () -> String
 
     public init(
-        redis: RedisNamespace, keys: APIKeyStore, jobs: JobStore, artifacts: ArtifactStore, uploads: UploadStore, shares: ShareStore,
+        redis: RedisNamespace, keys: any TenantKeys, jobs: any JobRecords, artifacts: any ArtifactCatalog, uploads: UploadStore, shares: ShareStore,
         entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, eraser: IdentityEraser,
         catalog: JobKindCatalog,
         policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,

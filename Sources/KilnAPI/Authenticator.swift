@@ -12,14 +12,14 @@ import Synchronization
 /// with the identity modes its policy accepts, each verified by `KilnIdentity`; a tenant without one (operators' test
 /// and benchmark tenants) takes the `Kiln-Identity` and `Kiln-Tier` headers that its key vouches for.
 final class Authenticator: Sendable {
-    private let keys: APIKeyStore
+    private let keys: any TenantKeys
     private let cacheTTL: Duration
     private let policies: PolicySet
     private let identities: IdentityVerifierSet
     private let clock: @Sendable () -> Date
     private let cache = Mutex<[String: (tenant: Tenant?, until: ContinuousClock.Instant)]>([:])
 
-    init(keys: APIKeyStore, cacheTTL: Duration, policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date) {
+    init(keys: any TenantKeys, cacheTTL: Duration, policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date) {
         self.keys = keys
         self.cacheTTL = cacheTTL
         self.policies = policies

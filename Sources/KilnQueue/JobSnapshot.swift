@@ -60,6 +60,29 @@ public struct JobSnapshot: Sendable {
         self.finishedAtMilliseconds = fields["finished"].flatMap(Int64.init)
     }
 
+    /// A job just enqueued from `submission`, as the enqueue script writes it: what a fake ``SubmissionQueue`` holds.
+    public init(queued submission: Submission, createdAtMilliseconds: Int64) {
+        self.id = submission.id
+        self.tenant = submission.tenant
+        self.identity = submission.identity
+        self.kind = submission.kind
+        self.priority = submission.priority
+        self.state = .queued
+        self.attempt = 0
+        self.tries = 0
+        self.maxAttempts = submission.maxAttempts
+        self.input = submission.input
+        self.result = nil
+        self.errorCode = nil
+        self.errorMessage = nil
+        self.progress = nil
+        self.cancelRequested = false
+        self.charge = nil
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.startedAtMilliseconds = nil
+        self.finishedAtMilliseconds = nil
+    }
+
     /// The job as PostgreSQL records it.
     public var record: JobRecord {
         func date(_ milliseconds: Int64?) -> Date? {
