@@ -193,7 +193,7 @@ let package = Package(
         // Cairo and Pango drawing shared by the videos, documents and share cards: surfaces, canvas, typesetting.
         .target(
             name: "Drawing",
-            dependencies: ["CPangoCairo", "KilnCore"],
+            dependencies: ["CPangoCairo"],
             swiftSettings: hotLoopSettings
         ),
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.

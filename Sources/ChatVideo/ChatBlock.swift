@@ -99,7 +99,7 @@ struct ChatBlockMaker {
         case .rows:
             ChatAvatar(block.sender).draw(on: canvas, centerX: px(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
             if let name = block.name {
-                canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color) ?? style.receivedText)
+                canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color).map(RGBColor.init) ?? style.receivedText)
             }
             switch block.content {
             case .text(let layout, _):
@@ -121,7 +121,7 @@ struct ChatBlockMaker {
     }
 
     /// The little hook at the bubble's lower outer corner.
-    private func drawTail(x: Double, y: Double, width: Double, height: Double, sent: Bool, _ color: ChatColor, on canvas: Canvas) {
+    private func drawTail(x: Double, y: Double, width: Double, height: Double, sent: Bool, _ color: RGBColor, on canvas: Canvas) {
         let bottom = y + height
         let edge = sent ? x + width : x
         let direction = sent ? 1.0 : -1.0

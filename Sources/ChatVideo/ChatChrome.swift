@@ -72,8 +72,8 @@ struct ChatChrome {
         let buttonX = Double(bar.width) - px(28)
         let buttonY = fieldY + fieldHeight / 2
         canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
-        canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), ChatColor(0xFFFFFF))
-        canvas.strokeLines([(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), ChatColor(0xFFFFFF))
+        canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
+        canvas.strokeLines([(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))
     }
 
     private func drawKeyboard(on canvas: Canvas) {
@@ -126,16 +126,16 @@ struct ChatChrome {
 /// A character's picture: its emoji or initial on a disc of its colour.
 struct ChatAvatar {
     let label: String
-    let color: ChatColor
+    let color: RGBColor
 
     init(_ character: ChatCharacter) {
         label = character.avatar ?? character.name.first.map { String($0).uppercased() } ?? "?"
-        color = ChatColor(hex: character.color) ?? ChatColor(0x8E8E93)
+        color = ChatColor(hex: character.color).map(RGBColor.init) ?? RGBColor(0x8E8E93)
     }
 
     func draw(on canvas: Canvas, centerX: Double, centerY: Double, radius: Double, typesetter: Typesetter) {
         canvas.fillCircle(centerX: centerX, centerY: centerY, radius: radius, color)
         let text = typesetter.layout(label, size: radius * 1.05, weight: PANGO_WEIGHT_SEMIBOLD)
-        canvas.draw(text, x: centerX - text.width / 2, y: centerY - text.height / 2, ChatColor(0xFFFFFF))
+        canvas.draw(text, x: centerX - text.width / 2, y: centerY - text.height / 2, RGBColor(0xFFFFFF))
     }
 }

@@ -1,5 +1,4 @@
 import CPangoCairo
-import KilnCore
 import Drawing
 
 /// The free tier's mark, "Made with ChatTale" on a translucent pill in the lower right of the messages. Drawn once
@@ -34,7 +33,7 @@ struct ChatWatermark {
     }
 
     private static func drawMark(_ label: TextLayout, width: Double, height: Double, scale: Double, on canvas: Canvas, x: Double, y: Double) {
-        canvas.fillRoundedRect(x: x, y: y, width: width, height: height, radius: height / 2, ChatColor(0x000000), alpha: 0.45)
-        canvas.draw(label, x: x + 12 * scale, y: y + 6 * scale, ChatColor(0xFFFFFF))
+        canvas.fillRoundedRect(x: x, y: y, width: width, height: height, radius: height / 2, RGBColor(0x000000), alpha: 0.45)
+        canvas.draw(label, x: x + 12 * scale, y: y + 6 * scale, RGBColor(0xFFFFFF))
     }
 }

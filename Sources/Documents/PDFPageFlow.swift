@@ -1,6 +1,5 @@
 import CPangoCairo
 import Drawing
-import KilnCore
 
 /// Lays content down the pages of a PDF, top to bottom: which page the next block goes on, how far down it starts, and
 /// each page's footer (all but the title page's).
@@ -54,7 +53,7 @@ final class PDFPageFlow {
 
     /// Draws a laid-out text in the column, line by line, `leading` points further apart than Pango sets them, moving to
     /// a new page wherever the next line does not fit.
-    func drawLines(of layout: TextLayout, _ color: ChatColor, leading: Double = 0) {
+    func drawLines(of layout: TextLayout, _ color: RGBColor, leading: Double = 0) {
         let iterator = pango_layout_get_iter(layout.pointer)
         defer { pango_layout_iter_free(iterator) }
         // The page position of the layout's top; it changes at every page break.

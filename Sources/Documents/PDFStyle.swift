@@ -1,4 +1,4 @@
-import KilnCore
+import Drawing
 
 /// The PDF's page geometry, type sizes and colours, in points (Cairo's PDF unit; Pango's absolute sizes are in it too).
 enum PDFStyle {
@@ -36,10 +36,10 @@ enum PDFStyle {
     static let cellPadding = 4.0
     static let gridLineWidth = 0.5
 
-    static let text = ChatColor(0x1A1A1A)
-    static let heading = ChatColor(0x1F3A5F)
-    static let secondary = ChatColor(0x555555)
-    static let footer = ChatColor(0x8A8A8A)
-    static let grid = ChatColor(0x9A9A9A)
-    static let headerFill = ChatColor(0xECEEF1)
+    static let text = RGBColor(0x1A1A1A)
+    static let heading = RGBColor(0x1F3A5F)
+    static let secondary = RGBColor(0x555555)
+    static let footer = RGBColor(0x8A8A8A)
+    static let grid = RGBColor(0x9A9A9A)
+    static let headerFill = RGBColor(0xECEEF1)
 }

@@ -1,6 +1,5 @@
 import CPangoCairo
 import Drawing
-import KilnCore
 import WebReader
 
 extension ShareCard {
@@ -25,17 +24,17 @@ extension ShareCard {
 
     private static func drawSky(on canvas: Canvas, width: Double, height: Double) {
         setLinearGradient(on: canvas, from: (0, 0), to: (width, height), [
-            (0, TalevoniaPalette.night), (0.55, TalevoniaPalette.violet), (1, TalevoniaPalette.plum),
+            (0, ShareCardPalette.night), (0.55, ShareCardPalette.violet), (1, ShareCardPalette.plum),
         ])
         cairo_paint(canvas.context)
         let reach = max(width, height)
-        drawGlow(on: canvas, centerX: width * 0.88, centerY: height * 0.06, radius: reach * 0.55, TalevoniaPalette.amber, alpha: 0.28)
-        drawGlow(on: canvas, centerX: width * 0.04, centerY: height * 0.96, radius: reach * 0.5, TalevoniaPalette.rose, alpha: 0.22)
+        drawGlow(on: canvas, centerX: width * 0.88, centerY: height * 0.06, radius: reach * 0.55, ShareCardPalette.amber, alpha: 0.28)
+        drawGlow(on: canvas, centerX: width * 0.04, centerY: height * 0.96, radius: reach * 0.5, ShareCardPalette.rose, alpha: 0.22)
     }
 
     /// Makes a linear gradient through `stops` the source of the next fill or paint.
     static func setLinearGradient(
-        on canvas: Canvas, from start: (x: Double, y: Double), to end: (x: Double, y: Double), _ stops: [(offset: Double, color: ChatColor)]
+        on canvas: Canvas, from start: (x: Double, y: Double), to end: (x: Double, y: Double), _ stops: [(offset: Double, color: RGBColor)]
     ) {
         let gradient = cairo_pattern_create_linear(start.x, start.y, end.x, end.y)
         // The context keeps a reference of its own while the gradient is its source.
@@ -47,7 +46,7 @@ extension ShareCard {
     }
 
     /// A soft disc of light fading to nothing at `radius`.
-    private static func drawGlow(on canvas: Canvas, centerX: Double, centerY: Double, radius: Double, _ color: ChatColor, alpha: Double) {
+    private static func drawGlow(on canvas: Canvas, centerX: Double, centerY: Double, radius: Double, _ color: RGBColor, alpha: Double) {
         let glow = cairo_pattern_create_radial(centerX, centerY, 0, centerX, centerY, radius)
         defer { cairo_pattern_destroy(glow) }
         cairo_pattern_add_color_stop_rgba(glow, 0, color.red, color.green, color.blue, alpha)
@@ -70,7 +69,7 @@ extension ShareCard {
         for _ in 0..<48 {
             let (x, y, size, brightness) = (next() * width, next() * height, next(), next())
             if (Double(text.x)...Double(text.x + text.width)).contains(x), (Double(text.y)...Double(text.maxY)).contains(y) { continue }
-            canvas.fillCircle(centerX: x, centerY: y, radius: (0.8 + 1.6 * size) * scale, TalevoniaPalette.cream, alpha: 0.12 + 0.3 * brightness)
+            canvas.fillCircle(centerX: x, centerY: y, radius: (0.8 + 1.6 * size) * scale, ShareCardPalette.cream, alpha: 0.12 + 0.3 * brightness)
         }
     }
 }

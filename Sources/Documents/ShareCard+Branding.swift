@@ -14,7 +14,7 @@ extension ShareCard {
         let total = markSize + gap + name.width
         let x = layout.centred ? Double(row.x) + (Double(row.width) - total) / 2 : Double(row.x)
         TalevoniaMark.draw(on: canvas, x: x, y: Double(row.y), size: markSize)
-        canvas.draw(name, x: x + markSize + gap, y: Double(row.y) + (markSize - name.height) / 2, TalevoniaPalette.cream)
+        canvas.draw(name, x: x + markSize + gap, y: Double(row.y) + (markSize - name.height) / 2, ShareCardPalette.cream)
     }
 
     /// The free tier's "Made with Talevonia · free" on a light pill, in the layout's watermark slot.
@@ -26,7 +26,7 @@ extension ShareCard {
         let height = label.height + 2 * padding.vertical
         let x = layout.centred ? Double(slot.x) + (Double(slot.width) - width) / 2 : Double(slot.x + slot.width) - width
         let y = Double(slot.y) + (Double(slot.height) - height) / 2
-        canvas.fillRoundedRect(x: x, y: y, width: width, height: height, radius: height / 2, TalevoniaPalette.cream, alpha: 0.94)
-        canvas.draw(label, x: x + padding.horizontal, y: y + padding.vertical, TalevoniaPalette.night)
+        canvas.fillRoundedRect(x: x, y: y, width: width, height: height, radius: height / 2, ShareCardPalette.cream, alpha: 0.94)
+        canvas.draw(label, x: x + padding.horizontal, y: y + padding.vertical, ShareCardPalette.night)
     }
 }

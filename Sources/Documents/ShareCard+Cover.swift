@@ -1,6 +1,5 @@
 import CPangoCairo
 import Drawing
-import KilnCore
 import WebReader
 
 extension ShareCard {
@@ -15,7 +14,7 @@ extension ShareCard {
             x: Double(frame.x), y: Double(frame.y), width: Double(frame.width), height: Double(frame.height), radius: layout.coverRadius)
         cairo_clip(context)
         // Under a cover with transparent parts, the card's night rather than the gradient and stars.
-        canvas.fill(frame, TalevoniaPalette.night)
+        canvas.fill(frame, ShareCardPalette.night)
         let scale = max(Double(frame.width) / Double(picture.width), Double(frame.height) / Double(picture.height))
         cairo_translate(
             context, Double(frame.x) + (Double(frame.width) - Double(picture.width) * scale) / 2,
@@ -35,7 +34,7 @@ extension ShareCard {
         drawShadow(on: canvas, layout: layout)
         canvas.roundedRectPath(x: x, y: y, width: width, height: height, radius: layout.coverRadius)
         setLinearGradient(on: canvas, from: (x, y), to: (x + width, y + height), [
-            (0, TalevoniaPalette.rose), (0.5, TalevoniaPalette.plum), (1, TalevoniaPalette.violet),
+            (0, ShareCardPalette.rose), (0.5, ShareCardPalette.plum), (1, ShareCardPalette.violet),
         ])
         cairo_fill_preserve(canvas.context)
         let (centerX, centerY) = (x + width / 2, y + height / 2)
@@ -45,7 +44,7 @@ extension ShareCard {
         defer { cairo_restore(canvas.context) }
         cairo_clip(canvas.context)
         for ring in 1...4 {
-            canvas.color(TalevoniaPalette.cream, alpha: 0.16 - 0.03 * Double(ring))
+            canvas.color(ShareCardPalette.cream, alpha: 0.16 - 0.03 * Double(ring))
             cairo_new_path(canvas.context)
             cairo_arc(canvas.context, centerX, centerY, markSize * (0.55 + 0.32 * Double(ring)), 0, 2 * Double.pi)
             cairo_set_line_width(canvas.context, markSize * 0.04)
@@ -62,7 +61,7 @@ extension ShareCard {
         for step in stride(from: spread, to: 0, by: -2) {
             canvas.fillRoundedRect(
                 x: Double(frame.x) - step, y: Double(frame.y) - step + spread, width: Double(frame.width) + 2 * step,
-                height: Double(frame.height) + 2 * step, radius: layout.coverRadius + step, ChatColor(0x000000), alpha: 0.04)
+                height: Double(frame.height) + 2 * step, radius: layout.coverRadius + step, RGBColor(0x000000), alpha: 0.04)
         }
     }
 
@@ -72,7 +71,7 @@ extension ShareCard {
         canvas.roundedRectPath(
             x: Double(frame.x) + 1, y: Double(frame.y) + 1, width: Double(frame.width) - 2, height: Double(frame.height) - 2,
             radius: layout.coverRadius - 1)
-        canvas.color(TalevoniaPalette.cream, alpha: 0.18)
+        canvas.color(ShareCardPalette.cream, alpha: 0.18)
         cairo_set_line_width(canvas.context, 2)
         cairo_stroke(canvas.context)
     }

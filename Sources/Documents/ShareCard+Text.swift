@@ -28,17 +28,17 @@ extension ShareCard {
         // The bar stands where the title starts: on the right of a right-to-left one.
         let rightToLeft = pango_layout_get_direction(titleText.pointer, 0) == PANGO_DIRECTION_RTL
         let accentX = layout.centred ? x + (width - accent.width) / 2 : rightToLeft ? x + width - accent.width : x
-        canvas.fillRoundedRect(x: accentX, y: y, width: accent.width, height: accent.height, radius: accent.height / 2, TalevoniaPalette.amber)
+        canvas.fillRoundedRect(x: accentX, y: y, width: accent.width, height: accent.height, radius: accent.height / 2, ShareCardPalette.amber)
         y += accent.height + accent.gap
-        canvas.draw(titleText, x: x, y: y, TalevoniaPalette.cream)
+        canvas.draw(titleText, x: x, y: y, ShareCardPalette.cream)
         y += titleText.height
         if let bylineText {
             y += bylineGap
-            canvas.draw(bylineText, x: x, y: y, TalevoniaPalette.amber)
+            canvas.draw(bylineText, x: x, y: y, ShareCardPalette.amber)
             y += bylineText.height
         }
         if let summaryText {
-            canvas.draw(summaryText, x: x, y: y + summaryGap, TalevoniaPalette.lavender)
+            canvas.draw(summaryText, x: x, y: y + summaryGap, ShareCardPalette.lavender)
         }
     }
 

@@ -1,5 +1,4 @@
 import CPangoCairo
-public import KilnCore
 
 /// Drawing on one Cairo context, in pixels.
 public struct Canvas {
@@ -9,30 +8,30 @@ public struct Canvas {
         self.context = context
     }
 
-    public func color(_ color: ChatColor, alpha: Double = 1) {
+    public func color(_ color: RGBColor, alpha: Double = 1) {
         cairo_set_source_rgba(context, color.red, color.green, color.blue, alpha)
     }
 
-    public func fill(_ rect: PixelRect, _ color: ChatColor) {
+    public func fill(_ rect: PixelRect, _ color: RGBColor) {
         self.color(color)
         cairo_rectangle(context, Double(rect.x), Double(rect.y), Double(rect.width), Double(rect.height))
         cairo_fill(context)
     }
 
-    public func fillRoundedRect(x: Double, y: Double, width: Double, height: Double, radius: Double, _ color: ChatColor, alpha: Double = 1) {
+    public func fillRoundedRect(x: Double, y: Double, width: Double, height: Double, radius: Double, _ color: RGBColor, alpha: Double = 1) {
         roundedRectPath(x: x, y: y, width: width, height: height, radius: radius)
         self.color(color, alpha: alpha)
         cairo_fill(context)
     }
 
-    public func strokeRoundedRect(x: Double, y: Double, width: Double, height: Double, radius: Double, lineWidth: Double, _ color: ChatColor) {
+    public func strokeRoundedRect(x: Double, y: Double, width: Double, height: Double, radius: Double, lineWidth: Double, _ color: RGBColor) {
         roundedRectPath(x: x + lineWidth / 2, y: y + lineWidth / 2, width: width - lineWidth, height: height - lineWidth, radius: radius)
         self.color(color)
         cairo_set_line_width(context, lineWidth)
         cairo_stroke(context)
     }
 
-    public func fillCircle(centerX: Double, centerY: Double, radius: Double, _ color: ChatColor, alpha: Double = 1) {
+    public func fillCircle(centerX: Double, centerY: Double, radius: Double, _ color: RGBColor, alpha: Double = 1) {
         cairo_new_path(context)
         cairo_arc(context, centerX, centerY, radius, 0, 2 * Double.pi)
         self.color(color, alpha: alpha)
@@ -40,7 +39,7 @@ public struct Canvas {
     }
 
     /// A polyline through `points`, stroked with round ends (chevrons and icons).
-    public func strokeLines(_ points: [(Double, Double)], width: Double, _ color: ChatColor) {
+    public func strokeLines(_ points: [(Double, Double)], width: Double, _ color: RGBColor) {
         guard let first = points.first else { return }
         cairo_new_path(context)
         cairo_move_to(context, first.0, first.1)
@@ -53,7 +52,7 @@ public struct Canvas {
     }
 
     /// A closed polygon, filled.
-    public func fillPolygon(_ points: [(Double, Double)], _ color: ChatColor) {
+    public func fillPolygon(_ points: [(Double, Double)], _ color: RGBColor) {
         guard let first = points.first else { return }
         cairo_new_path(context)
         cairo_move_to(context, first.0, first.1)
@@ -79,7 +78,7 @@ public struct Canvas {
         cairo_paint(context)
     }
 
-    public func draw(_ text: TextLayout, x: Double, y: Double, _ color: ChatColor) {
+    public func draw(_ text: TextLayout, x: Double, y: Double, _ color: RGBColor) {
         self.color(color)
         cairo_move_to(context, x, y)
         pango_cairo_show_layout(context, text.pointer)

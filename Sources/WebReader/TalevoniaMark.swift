@@ -1,5 +1,3 @@
-public import KilnCore
-
 /// Talevonia's mark, a path that forks in two (the app's branching stories) on an amber-to-rose tile, as geometry on
 /// a unit square: written here as SVG for the web reader's pages, and drawn with Cairo on the share cards (in
 /// `Documents`) from the same numbers.
@@ -35,10 +33,9 @@ public enum TalevoniaMark {
             """
     }
 
-    private static func hex(_ color: ChatColor) -> String {
-        "#" + [color.red, color.green, color.blue].map { component in
-            let digits = String(Int((component * 255).rounded()), radix: 16, uppercase: true)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
+    /// `#RRGGBB`.
+    private static func hex(_ rgb: UInt32) -> String {
+        let digits = String(rgb, radix: 16, uppercase: true)
+        return "#" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits
     }
 }

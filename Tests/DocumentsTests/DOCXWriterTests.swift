@@ -2,7 +2,6 @@ import BlockingWork
 import Documents
 import Drawing
 import Foundation
-import KilnCore
 import RenderingFixtures
 import Testing
 

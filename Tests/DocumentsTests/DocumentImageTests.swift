@@ -1,7 +1,6 @@
 import Documents
 import Drawing
 import Foundation
-import KilnCore
 import RenderingFixtures
 import Testing
 
@@ -21,7 +20,7 @@ import Testing
     /// A PNG with a chunk of `type` holding ``secret`` after its header chunk.
     static func pngWithText(in type: String = "tEXt") throws -> [UInt8] {
         let surface = CairoSurface(width: 40, height: 30, opaque: true)
-        surface.draw { $0.fill(PixelRect(x: 0, y: 0, width: 40, height: 30), ChatColor(0x336699)) }
+        surface.draw { $0.fill(PixelRect(x: 0, y: 0, width: 40, height: 30), RGBColor(0x336699)) }
         let png = try PNGEncoder.encode(surface)
         let type = Array(type.utf8)
         let data = Array("Comment\0\(secret)".utf8)

@@ -2,7 +2,6 @@ import BlockingWork
 import Documents
 import Drawing
 import Foundation
-import KilnCore
 import RenderingFixtures
 import Testing
 
@@ -109,7 +108,7 @@ import Testing
         _ = try await Command.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=160x100", "-frames:v", "1", jpegPath])
         let jpegBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: jpegPath)))
         let photo = try DocumentImage(baseName: "photo", data: jpegBytes)
-        let map = try SampleDocuments.picture("image-1", color: ChatColor(0x2E6B3F))
+        let map = try SampleDocuments.picture("image-1", color: RGBColor(0x2E6B3F))
         let filler = Array(repeating: DocumentBlock.paragraph(SampleDocuments.accented), count: 60)
         let document = Document(identifier: "pictures", title: "Pictures", sections: [
             DocumentSection(heading: "First", blocks: [.image(photo, caption: "A red photo"), .image(map, caption: nil)] + filler),
@@ -168,7 +167,7 @@ import Testing
         let filler = SampleDocuments.paragraphs(of: try SampleDocuments.campaign()).joined(separator: " ")
         let sections = try (1...60).map { scene in
             // As wide as the column (467 points), so a pixel is a point; 37 points a step, not a multiple of a line.
-            let picture = try SampleDocuments.picture("spacer-\(scene)", width: 467, height: 20 + scene * 37 % 380, color: ChatColor(0x888888))
+            let picture = try SampleDocuments.picture("spacer-\(scene)", width: 467, height: 20 + scene * 37 % 380, color: RGBColor(0x888888))
             return [
                 DocumentSection(heading: nil, blocks: [.image(picture, caption: nil)]),
                 DocumentSection(heading: "Scene #\(scene)", blocks: [.paragraph("Scene \(scene) opens here. \(filler)")]),
@@ -263,7 +262,7 @@ import Testing
         let campaign = try SampleDocuments.campaign()
         let paragraphs = SampleDocuments.paragraphs(of: campaign)
         let text = Array(repeating: paragraphs.joined(separator: " "), count: 2).joined(separator: " ")
-        let map = try SampleDocuments.picture("image-1", color: ChatColor(0x2E6B3F))
+        let map = try SampleDocuments.picture("image-1", color: RGBColor(0x2E6B3F))
         let sections = (1...scenes).map { scene in
             let blocks = Array(repeating: DocumentBlock.paragraph(text), count: 3 + scene % 5) + [.paragraph(paragraphs[scene % paragraphs.count])]
             return DocumentSection(heading: "Scene #\(scene)", blocks: blocks + (scene % 10 == 0 ? [.image(map, caption: "The map, once more")] : []))

@@ -1,11 +1,10 @@
 import Documents
 import Drawing
-import KilnCore
 import Testing
 
 @Suite struct PlainTextWriterTests {
     @Test func aSmallDocumentIsLaidOutExactly() throws {
-        let picture = try SampleDocuments.picture("image-1", width: 8, height: 8, color: ChatColor(0x336699))
+        let picture = try SampleDocuments.picture("image-1", width: 8, height: 8, color: RGBColor(0x336699))
         let document = Document(
             identifier: "tiny", title: "Café Zoë 🐉", subtitle: "A test", author: "Mira",
             sections: [

@@ -1,6 +1,5 @@
 import Drawing
 import Documents
-import KilnCore
 
 /// Documents the writers' tests share: text with accents, curly quotes, dashes, emoji and right-to-left words, a cover,
 /// an inline picture and a table, as WorldArchitect's campaign summaries and Talevonia's stories have them.
@@ -11,18 +10,18 @@ enum SampleDocuments {
     static let arabic = "مرحبا بالعالم"
     static let emoji = "🐉⚔️"
 
-    static func picture(_ name: String, width: Int = 320, height: Int = 200, color: ChatColor) throws -> DocumentImage {
+    static func picture(_ name: String, width: Int = 320, height: Int = 200, color: RGBColor) throws -> DocumentImage {
         let surface = CairoSurface(width: width, height: height, opaque: true)
         surface.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), color)
-            canvas.fillCircle(centerX: Double(width) / 2, centerY: Double(height) / 2, radius: Double(min(width, height)) / 3, ChatColor(0xFFFFFF))
+            canvas.fillCircle(centerX: Double(width) / 2, centerY: Double(height) / 2, radius: Double(min(width, height)) / 3, RGBColor(0xFFFFFF))
         }
         return try DocumentImage(baseName: name, data: try PNGEncoder.encode(surface))
     }
 
     /// A short campaign: three scenes (the second with a picture) and a character sheet.
     static func campaign() throws -> Document {
-        let map = try picture("image-1", color: ChatColor(0x2E6B3F))
+        let map = try picture("image-1", color: RGBColor(0x2E6B3F))
         let scenes: [DocumentSection] = [
             DocumentSection(heading: "Scene #1", blocks: [
                 .paragraph("The party meets at the Gilded Griffin. \(accented)."),
@@ -45,8 +44,8 @@ enum SampleDocuments {
 
     /// A Talevonia reading path: a cover and three nodes, one with an illustration.
     static func story() throws -> Document {
-        let cover = try picture("cover", width: 400, height: 600, color: ChatColor(0x6A3FB5))
-        let illustration = try picture("image-2", color: ChatColor(0xC0562F))
+        let cover = try picture("cover", width: 400, height: 600, color: RGBColor(0x6A3FB5))
+        let illustration = try picture("image-2", color: RGBColor(0xC0562F))
         return Document(
             identifier: "7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f", title: "The Lantern Keeper’s Daughter", author: "Mira",
             cover: cover,

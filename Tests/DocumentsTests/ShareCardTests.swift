@@ -95,7 +95,7 @@ import Testing
             try ShareCard(title: "T", summary: "S", cover: jpeg, byline: nil, watermark: false).render(.landscape)
         }
         // A PNG's signature and header chunk, then a data chunk of garbage (with a wrong checksum) and the end chunk.
-        let header = try SampleDocuments.picture("cover", color: ChatColor(0x000000)).data.prefix(33)
+        let header = try SampleDocuments.picture("cover", color: RGBColor(0x000000)).data.prefix(33)
         let garbage: [UInt8] = [0, 0, 0, 4] + Array("IDAT".utf8) + [1, 2, 3, 4] + [0, 0, 0, 0]
         let end: [UInt8] = [0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82]
         let broken = try DocumentImage(baseName: "cover", data: Array(header) + garbage + end)

@@ -106,7 +106,7 @@ import WebReader
     }
 
     @Test func aHostileStoryStaysText() throws {
-        let picture = try SampleDocuments.picture("image-1", color: ChatColor(0x333333))
+        let picture = try SampleDocuments.picture("image-1", color: RGBColor(0x333333))
         let document = Document(
             identifier: "x", title: "<script>alert(1)</script>", subtitle: "\"><img src=x onerror=alert(1)>", author: "' onmouseover='alert(1)",
             language: "en\"><script>", sections: [

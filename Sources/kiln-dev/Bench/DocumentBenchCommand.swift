@@ -142,7 +142,7 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         let surface = CairoSurface(width: width, height: height, opaque: true)
         surface.draw { canvas in
             for row in stride(from: 0, to: height, by: 8) {
-                canvas.fill(PixelRect(x: 0, y: row, width: width, height: 8), ChatColor(red: 0.4, green: 0.25 + 0.5 * Double(row) / Double(height), blue: 0.7))
+                canvas.fill(PixelRect(x: 0, y: row, width: width, height: 8), RGBColor(red: 0.4, green: 0.25 + 0.5 * Double(row) / Double(height), blue: 0.7))
             }
         }
         return try DocumentImage(baseName: "picture", data: try PNGEncoder.encode(surface))

@@ -1,0 +1,9 @@
+import Drawing
+import KilnCore
+
+extension RGBColor {
+    /// A character's colour, as ChatTale's input writes it.
+    init(_ color: ChatColor) {
+        self.init(color.rgb)
+    }
+}
