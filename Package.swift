@@ -7,7 +7,7 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// For the targets whose loops run over every byte or pixel (JSON in KilnCore, the chat video renderer and its tests,
+/// For the targets whose loops run over every byte or pixel (KilnJSON, the chat video renderer and its tests,
 /// the simulator's generated images): optimised in debug builds too. Unoptimised, a base64 image in a JSON answer, a
 /// 1536×1024 picture or a few 1080×1920 frame comparisons hold a thread for seconds, and the suites that share the test
 /// process's few threads (and the simulators' event loops) miss their deadlines.
@@ -93,14 +93,14 @@ let package = Package(
         // AI providers over libcurl: wire formats, streaming, the retry table.
         .target(
             name: "KilnProviders",
-            dependencies: ["CurlClient", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient"],
+            dependencies: ["CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient"],
             swiftSettings: swiftSettings
         ),
         // An HTTP server that answers the providers' APIs in their real wire formats, with every fault on demand.
         .target(
             name: "ProviderSimulator",
             dependencies: [
-                "KilnCore",
+                "KilnJSON",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -109,11 +109,16 @@ let package = Package(
             swiftSettings: hotLoopSettings
         ),
 
-        // Domain value types.
+        // JSON as a value: the reader, JSON Schema validation of answers, fields followed as they stream, prompt templates.
+        .target(
+            name: "KilnJSON",
+            swiftSettings: hotLoopSettings
+        ),
+        // Domain value types: ids, jobs, kinds and their inputs' checks, failures, records, entitlements, standing.
         .target(
             name: "KilnCore",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: hotLoopSettings
+            dependencies: ["KilnJSON", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
         ),
         // Every Redis key name, for Swift and (as generated helpers) for the Lua scripts.
         .target(
@@ -124,7 +129,7 @@ let package = Package(
         // Tenants' admission policies: tiers, daily limits, costs, cooldowns, abuse thresholds.
         .target(
             name: "KilnPolicy",
-            dependencies: ["KilnCore"],
+            dependencies: ["KilnCore", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // End users' identities, verified before Redis is touched: App Store JWS, JWTs, devices, trusted servers.
@@ -183,7 +188,7 @@ let package = Package(
         .target(
             name: "KilnWorker",
             dependencies: [
-                "KilnCore", "KilnQueue", "KilnStore",
+                "KilnCore", "KilnJSON", "KilnQueue", "KilnStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -277,7 +282,7 @@ let package = Package(
         .executableTarget(
             name: "kiln-dev",
             dependencies: [
-                "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator", "LoadTesting",
+                "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator", "LoadTesting",
                 "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -289,15 +294,20 @@ let package = Package(
         ),
 
         .testTarget(
+            name: "KilnJSONTests",
+            dependencies: ["KilnJSON"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KilnCoreTests",
-            dependencies: ["KilnCore"],
+            dependencies: ["KilnCore", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // The worker's loop over an in-memory queue and records (fakes of WorkSource and WorkerRecords), without servers.
         .testTarget(
             name: "KilnWorkerTests",
             dependencies: [
-                "KilnWorker", "KilnQueue", "KilnCore", "KilnHandlers",
+                "KilnWorker", "KilnQueue", "KilnCore", "KilnJSON", "KilnHandlers",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -342,7 +352,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KilnPolicyTests",
-            dependencies: ["KilnPolicy", "KilnCore"],
+            dependencies: ["KilnPolicy", "KilnCore", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // Certificate authorities and signed tokens made up for tests, shared by the identity and integration tests.
@@ -397,13 +407,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderSimulatorTests",
-            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnCore", .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnJSON", .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KilnProvidersTests",
             dependencies: [
-                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient",
+                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -431,7 +441,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KilnStoreTests",
-            dependencies: ["KilnStore", "PostgresClient", "KilnCore", "S3Client", "CurlClient", "S3Fixtures"],
+            dependencies: ["KilnStore", "PostgresClient", "KilnCore", "KilnJSON", "S3Client", "CurlClient", "S3Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnJSON
 import KilnPrivacy
 import KilnStore
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import KilnAdmission
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KilnCore
+import KilnJSON
 import KilnQueue
 import NIOCore
 import ServiceFailures

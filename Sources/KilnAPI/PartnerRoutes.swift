@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore

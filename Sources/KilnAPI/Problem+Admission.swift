@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import KilnAdmission
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 

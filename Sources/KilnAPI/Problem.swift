@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnJSON
 import ServiceFailures
 
 /// An RFC 9457 problem: the body of every error answer, with a stable machine-readable `code`. Routes throw it and

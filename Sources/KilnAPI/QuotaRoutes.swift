@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KilnAdmission
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore

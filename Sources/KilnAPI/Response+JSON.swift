@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import KilnCore
+import KilnJSON
 import NIOCore
 
 extension Response {

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Foundation
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import KilnCore
 import KilnIdentity
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore

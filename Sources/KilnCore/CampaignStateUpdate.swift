@@ -1,3 +1,5 @@
+public import KilnJSON
+
 /// What a turn changes in the game state, as the game master (the model) writes it: checked against the state it
 /// was given before it is applied, so an app never receives an NPC nobody met, negative hit points, or a combat that
 /// starts with nobody or never ends.

@@ -1,3 +1,5 @@
+public import KilnJSON
+
 /// What the API and the workers agree on about one kind of job: its input, class, deadline and retries.
 /// The handler that runs it lives with the workers.
 public struct JobKind: Sendable {

@@ -2,6 +2,7 @@ import BlockingWork
 import ChatVideo
 import Foundation
 import KilnCore
+import KilnJSON
 public import KilnPolicy
 public import KilnQueue
 public import KilnWorker

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 import KilnQueue
 
 extension ClaimedJob {

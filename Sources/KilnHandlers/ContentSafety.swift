@@ -1,4 +1,5 @@
 public import KilnCore
+import KilnJSON
 public import KilnPolicy
 public import KilnProviders
 

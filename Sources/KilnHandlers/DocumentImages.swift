@@ -1,5 +1,4 @@
 import Documents
-import KilnCore
 import KilnQueue
 import KilnStore
 

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnJSON
 public import KilnPolicy
 public import KilnProviders
 public import KilnQueue

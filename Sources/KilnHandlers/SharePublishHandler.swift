@@ -3,6 +3,7 @@ import Documents
 import Drawing
 import Foundation
 import KilnCore
+import KilnJSON
 public import KilnPolicy
 public import KilnQueue
 public import KilnStore

@@ -1,4 +1,4 @@
-public import KilnCore
+public import KilnJSON
 
 /// What a tenant's safety strictness refuses before anything is charged or queued, without asking any provider:
 /// personal data (email addresses, phone numbers) where the apps hold real people's or children's data, and

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// How many units of one quota class an identity may use in one quota day.
 public enum DailyLimit: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// A value of the policy file with the dotted path it was found at, so that every complaint names its field.
 struct PolicyField {

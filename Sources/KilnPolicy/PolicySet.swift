@@ -1,5 +1,6 @@
 public import Foundation
 public import KilnCore
+import KilnJSON
 
 /// The policies of every tenant, read from one JSON file (`deploy/policies.json`) whose top-level keys are tenant
 /// ids. See `docs/policies.md` for the format.

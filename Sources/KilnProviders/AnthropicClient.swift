@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// Anthropic's Messages API (`POST /v1/messages`), whole or streamed.
 ///

@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// fal.ai's queue API: submit to `/{model}`, poll the `status_url` it answers until `COMPLETED`, read the
 /// `response_url`, then fetch the images it names. The URLs fal returns are used as given (its advice: the status

@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// Google Gemini: `POST /v1beta/models/{model}:generateContent`, and `:streamGenerateContent?alt=sse` for a stream
 /// of the same response shape, the last chunk carrying `finishReason` and the full `usageMetadata`.

@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// OpenAI's moderations (`POST /v1/moderations`) for text and images.
 public struct ModerationClient: Sendable {

@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// OpenAI's chat completions (`POST /v1/chat/completions`) and the servers that copy it: xAI Grok, llama.cpp,
 /// vLLM, Ollama. Whole or streamed; several choices with `n`; JSON answers with `response_format`.

@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// OpenAI Images: `POST /v1/images/generations` for text to image, `POST /v1/images/edits` (multipart, one `image[]`
 /// part per input) when the request has input images. GPT image models answer base64; dall-e models may answer

@@ -1,5 +1,5 @@
 public import Foundation
-import KilnCore
+import KilnJSON
 
 /// Which providers exist, how to reach them, and which models serve each tenant's kinds, from a JSON file
 /// (`deploy/providers.json` points everything at the provider simulator). Keys come from the file, an environment

@@ -1,6 +1,6 @@
 public import CurlClient
 public import Foundation
-public import KilnCore
+public import KilnJSON
 
 /// The retry table: what an error response or a failed transfer means, read from its status, its headers and the
 /// error body in whichever provider's shape it comes (Anthropic, OpenAI, Gemini, fal).

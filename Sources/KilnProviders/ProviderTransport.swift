@@ -1,6 +1,6 @@
 public import CurlClient
 import Foundation
-public import KilnCore
+public import KilnJSON
 
 /// Sends a provider's JSON requests through libcurl and turns whatever comes back into an answer or a
 /// ``ProviderError``: the part every provider client shares.

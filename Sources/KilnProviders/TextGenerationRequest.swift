@@ -1,4 +1,4 @@
-public import KilnCore
+public import KilnJSON
 
 /// What to ask a text model, in terms every text provider understands.
 public struct TextGenerationRequest: Sendable {

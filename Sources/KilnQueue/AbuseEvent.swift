@@ -1,5 +1,3 @@
-import KilnCore
-
 /// One trip of an abuse threshold, as the abuse log keeps it: what tripped, and what was done (or, in shadow mode,
 /// would have been done).
 public struct AbuseEvent: Sendable, Equatable {

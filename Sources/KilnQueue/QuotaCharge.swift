@@ -1,5 +1,4 @@
 public import Foundation
-import KilnCore
 public import KilnPolicy
 
 /// What admission checks and reserves for a metered submission, worked out from the tenant's policy before Redis is

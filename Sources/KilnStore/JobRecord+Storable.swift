@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 
 extension JobRecord {
     /// This record as PostgreSQL can hold it: U+0000 in its input, result or error (what a provider answered may hold

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 public import KilnQueue
 import Foundation
 import Synchronization

@@ -1,5 +1,4 @@
 import Foundation
-import KilnCore
 import KilnQueue
 import Logging
 

@@ -1,7 +1,6 @@
 public import KilnQueue
 public import Logging
 public import ServiceLifecycle
-import KilnCore
 
 /// `kiln worker`: claims the classes it serves, renews its leases, runs handlers, records results, and on
 /// graceful shutdown stops claiming, lets running jobs finish within the grace period and hands the rest back.

@@ -3,7 +3,6 @@ import Foundation
 import KilnAPI
 import KilnAssembly
 import KilnCommandLine
-import KilnCore
 import KilnHandlers
 import KilnIdentity
 import KilnPolicy

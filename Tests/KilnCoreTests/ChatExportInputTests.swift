@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 import Testing
 
 /// What `video.chat_export` accepts, as the API checks it before anything is charged.

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 import Testing
 
 @Suite struct JobKindTests {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import KilnAPI
 import KilnCore
+import KilnJSON
 import KilnStore
 import KilnQueue
 import PostgresClient

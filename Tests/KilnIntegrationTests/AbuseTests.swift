@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 import Testing

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnAdmission
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import KilnKeys
 import KilnQueue

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnAPI
 import KilnCore
+import KilnJSON
 import KilnStore
 import S3Client
 import S3Fixtures

@@ -3,6 +3,7 @@ import Foundation
 import KilnAPI
 import ServiceLifecycle
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 import PostgresClient

@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnHandlers
+import KilnJSON
 import KilnStore
 import KilnWorker
 import RenderingFixtures

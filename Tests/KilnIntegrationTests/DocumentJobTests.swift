@@ -1,5 +1,5 @@
 import Foundation
-import KilnCore
+import KilnJSON
 import RenderingFixtures
 import Testing
 

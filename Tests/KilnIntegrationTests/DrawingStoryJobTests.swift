@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnJSON
 import Testing
 
 /// Joanie's kinds end to end: drawings uploaded over HTTP, a story made from them by a worker against the provider

@@ -5,6 +5,7 @@ import KilnAssembly
 import KilnCore
 import KilnHandlers
 import KilnIdentity
+import KilnJSON
 import KilnPolicy
 import KilnPrivacy
 import KilnQueue

@@ -4,6 +4,7 @@ import Hummingbird
 import IdentityFixtures
 import KilnAPI
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 import RedisClient

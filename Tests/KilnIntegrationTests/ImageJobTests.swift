@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import KilnCore
 import KilnHandlers
+import KilnJSON
 import KilnPolicy
 import KilnProviders
 import KilnQueue

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import KilnCore
 import KilnHandlers
+import KilnJSON
 import KilnPolicy
 import KilnProviders
 import KilnQueue

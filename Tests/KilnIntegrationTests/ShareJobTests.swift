@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnJSON
 import KilnPrivacy
 import KilnQueue
 import KilnStore

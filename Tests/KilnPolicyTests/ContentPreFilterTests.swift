@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 import KilnPolicy
 import Testing
 

@@ -1,5 +1,5 @@
 import CurlClient
-import KilnCore
+import KilnJSON
 import KilnProviders
 import Testing
 

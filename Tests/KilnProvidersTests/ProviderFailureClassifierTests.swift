@@ -1,6 +1,6 @@
 import CurlClient
 import Foundation
-import KilnCore
+import KilnJSON
 import KilnProviders
 import Testing
 

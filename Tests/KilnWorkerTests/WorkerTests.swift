@@ -1,5 +1,6 @@
 import KilnCore
 import KilnHandlers
+import KilnJSON
 import KilnQueue
 import KilnWorker
 import Logging

@@ -1,5 +1,5 @@
 import Foundation
-import KilnCore
+import KilnJSON
 public import KilnQueue
 public import KilnWorker
 

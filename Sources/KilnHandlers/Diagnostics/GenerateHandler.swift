@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 import KilnProviders
 public import KilnQueue
 import KilnStore

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnJSON
 
 /// What WorldArchitect's two kinds share: the planning block, NPC attitudes, and the game state as the app receives it.
 enum CampaignSchemas {

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnJSON
 
 /// `chat.generate`: a text-message conversation between two characters whose `conversation` is a
 /// `video.chat_export` input's conversation as it is (``ChatConversation``, checked by ``ChatExportInput/validate()``),

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 
 /// Joanie's two kinds: a bedtime story told in paragraphs from a child's drawings (attached to the prompt as images)
 /// and where each drawing goes. The story has one paragraph per drawing and two more (a beginning and a calm end),

@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnJSON
 
 /// The prompt templates shipped with the handlers (`Prompts/<kind>.v<N>.txt`), parsed once. A kind names the exact
 /// version it uses, so changing a prompt is a new file and a deliberate switch, and results say which one made them.

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// JSON Schema fragments in the form every provider's structured output accepts: OpenAI's strict mode wants every
 /// object closed (`additionalProperties: false`) with all its properties required, so optional values are not

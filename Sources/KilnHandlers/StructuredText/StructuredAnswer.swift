@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// A model's answer read as the JSON document it should be: code fences that some models put around JSON are
 /// taken off, and the document is checked against the schema.

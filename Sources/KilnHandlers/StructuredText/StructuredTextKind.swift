@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 
 /// One kind whose answer is a JSON document from a text model: what it asks (a versioned prompt template and the
 /// values it is rendered with), the shape the answer must have (a JSON Schema, sent to providers that enforce one

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 
 /// `text.opening`: a new story's opening paragraph of 60–150 words, with its summary and tags; the text streams as
 /// `delta` events.

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// Word counts as a reader would make them (runs of non-whitespace), for the kinds whose texts have a length in
 /// words, which a JSON Schema cannot express.

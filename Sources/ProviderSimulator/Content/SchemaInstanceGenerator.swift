@@ -1,5 +1,5 @@
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// Generates a JSON instance that is valid for a JSON Schema, as structured-output models answer.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import KilnCore
+import KilnJSON
 
 /// What the simulator does with answers that must be JSON beyond generating them: a model's broken JSON on demand
 /// (the `invalid_json` fault), and Anthropic's way of asking for a schema, which has no parameter and travels in the

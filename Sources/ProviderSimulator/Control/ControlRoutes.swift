@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `/_simulator/…`: request counts, the scenario, and the files (images) the simulator serves.
 struct ControlRoutes {

@@ -1,5 +1,5 @@
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// One request being answered: its collected body, its ordinal, the provider whose dialect answers it, and the
 /// steps every provider route shares (counting, authentication, fault resolution, delays, error statuses).

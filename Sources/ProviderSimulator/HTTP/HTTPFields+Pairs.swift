@@ -1,6 +1,6 @@
 import HTTPTypes
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 extension HTTPFields {
     /// Fields from name/value pairs; a pair whose name is not a valid field name is skipped (names here are

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// One server-sent event, or a comment line, before framing.
 struct SSEEvent: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Hummingbird
-import KilnCore
+import KilnJSON
 import NIOCore
 
 /// Routes requests by method and path. The routes are the providers' own paths, and fal's

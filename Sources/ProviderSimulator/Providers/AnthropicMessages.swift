@@ -1,5 +1,5 @@
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `POST /v1/messages`: Anthropic's Messages API, JSON or SSE (§1 of the wire-format reference).
 enum AnthropicMessages {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// fal.ai's queue API (§5 of the wire-format reference): submit to `/{owner}/{app}[/{subpath}]`, poll
 /// `/{owner}/{app}/requests/{id}/status`, fetch `/{owner}/{app}/requests/{id}`, cancel with a PUT to `…/cancel`.

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 
 /// A request submitted to the simulated fal.ai queue.
 struct FalRequest: Sendable {

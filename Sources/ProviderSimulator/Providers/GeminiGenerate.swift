@@ -1,5 +1,5 @@
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `POST /v1beta/models/{model}:generateContent` and `:streamGenerateContent` (SSE with `?alt=sse`, else a JSON
 /// array), §6 of the wire-format reference. camelCase and snake_case request fields are both accepted.

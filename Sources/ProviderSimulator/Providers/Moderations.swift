@@ -1,5 +1,5 @@
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `POST /v1/moderations`, §4 of the wire-format reference.
 ///

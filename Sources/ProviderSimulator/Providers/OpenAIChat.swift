@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `POST /v1/chat/completions`: OpenAI's chat completions, also spoken by xAI, vLLM, Ollama and the other
 /// compatible servers (§2 of the wire-format reference).

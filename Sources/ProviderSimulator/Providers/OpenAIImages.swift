@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 /// `POST /v1/images/generations` (JSON) and `POST /v1/images/edits` (multipart), §3 of the wire-format reference.
 ///

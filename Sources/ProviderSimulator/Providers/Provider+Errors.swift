@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import KilnCore
+import KilnJSON
 
 extension Provider {
     /// An error body in the provider's own format.

@@ -4,6 +4,7 @@ import Foundation
 import Histogram
 import KilnCommandLine
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 import RedisClient

@@ -5,6 +5,7 @@ import Foundation
 import Histogram
 import KilnCommandLine
 import KilnCore
+import KilnJSON
 import KilnProviders
 import KilnQueue
 import KilnStore

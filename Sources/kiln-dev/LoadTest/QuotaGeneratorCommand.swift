@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import KilnCore
 import KilnPolicy
 import LoadTesting
 import RedisClient

@@ -1,5 +1,6 @@
 import CurlClient
 import KilnCore
+import KilnJSON
 import KilnPolicy
 import LoadTesting
 

@@ -1,4 +1,4 @@
-import KilnCore
+import KilnJSON
 import Testing
 
 @Suite struct JSONFieldStreamTests {
