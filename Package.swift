@@ -114,10 +114,52 @@ let package = Package(
             name: "KilnJSON",
             swiftSettings: hotLoopSettings
         ),
-        // Domain value types: ids, jobs, kinds and their inputs' checks, failures, records, entitlements, standing.
+        // The domain's vocabulary: ids, jobs, kinds (and Kiln's own diag.* inputs), input checks, failures, records, standing.
         .target(
             name: "KilnCore",
             dependencies: ["KilnJSON", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        // The image kinds' presets that Veramo's and Talevonia's inputs share: styles and aspect ratios.
+        .target(
+            name: "ImageOptions",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        // ChatTale's inputs: the conversation and export settings of video.chat_export, with its pacing and colours; chat.generate.
+        .target(
+            name: "ChatTaleInputs",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        // WorldArchitect's inputs: campaign.open and campaign.turn, the game state and the checks of a turn's update; the campaign export.
+        .target(
+            name: "WorldArchitectInputs",
+            dependencies: ["KilnCore", "KilnJSON"],
+            swiftSettings: swiftSettings
+        ),
+        // Talevonia's inputs: text.continue and text.opening, image.illustrate and image.cover, the reading path, share.card and share.publish.
+        .target(
+            name: "TalevoniaInputs",
+            dependencies: ["KilnCore", "ImageOptions"],
+            swiftSettings: swiftSettings
+        ),
+        // Veramo's input: image.generate, from text or from the caller's uploads.
+        .target(
+            name: "VeramoInputs",
+            dependencies: ["KilnCore", "ImageOptions"],
+            swiftSettings: swiftSettings
+        ),
+        // Joanie's inputs: story.from_drawings and story.continue.
+        .target(
+            name: "JoanieInputs",
+            dependencies: ["KilnCore"],
+            swiftSettings: swiftSettings
+        ),
+        // The input of document.export, which WorldArchitect and Talevonia share: a campaign or a reading path, and the format.
+        .target(
+            name: "DocumentInputs",
+            dependencies: ["KilnCore", "TalevoniaInputs", "WorldArchitectInputs"],
             swiftSettings: swiftSettings
         ),
         // Every Redis key name, for Swift and (as generated helpers) for the Lua scripts.
@@ -282,8 +324,8 @@ let package = Package(
         .executableTarget(
             name: "kiln-dev",
             dependencies: [
-                "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator", "LoadTesting",
-                "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
+                "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator",
+                "LoadTesting", "ChatTaleInputs", "TalevoniaInputs", "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -300,7 +342,7 @@ let package = Package(
         ),
         .testTarget(
             name: "KilnCoreTests",
-            dependencies: ["KilnCore", "KilnJSON"],
+            dependencies: ["KilnCore", "KilnJSON", "ChatTaleInputs", "WorldArchitectInputs", "DocumentInputs"],
             swiftSettings: swiftSettings
         ),
         // The worker's loop over an in-memory queue and records (fakes of WorkSource and WorkerRecords), without servers.
@@ -429,7 +471,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatVideoTests",
-            dependencies: ["ChatVideo", "KilnCore", "RenderingFixtures"],
+            dependencies: ["ChatVideo", "ChatTaleInputs", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),

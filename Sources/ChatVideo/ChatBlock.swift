@@ -1,6 +1,6 @@
 import CPangoCairo
 import Foundation
-import KilnCore
+import ChatTaleInputs
 import Drawing
 
 /// One message as the chat shows it — a bubble on its sender's side, or a Discord row with avatar and name — laid out

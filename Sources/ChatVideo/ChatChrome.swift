@@ -1,5 +1,5 @@
 import CPangoCairo
-import KilnCore
+import ChatTaleInputs
 import Drawing
 
 /// What surrounds the messages and never changes during a video: the status bar, the app's header with the contact's

@@ -1,4 +1,4 @@
-import KilnCore
+import ChatTaleInputs
 import Drawing
 
 /// Where things go on a frame, in pixels. Sizes are iPhone points times `scale`: the same phone screen at each of

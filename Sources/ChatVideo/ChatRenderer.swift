@@ -1,5 +1,5 @@
 import CPangoCairo
-public import KilnCore
+public import ChatTaleInputs
 import Drawing
 
 /// Draws the pictures of a chat video into one frame buffer, from cached layers: the status bar, header, input bar

@@ -1,4 +1,4 @@
-import KilnCore
+import ChatTaleInputs
 import Drawing
 
 /// The look of one chat app, light or dark: colours and shapes, modelled on the app's own screens.

@@ -1,4 +1,4 @@
-public import KilnCore
+public import ChatTaleInputs
 
 /// What the chat shows at one tick: the messages already sent and what is happening below them.
 public struct ChatFrameState: Hashable, Sendable {

@@ -1,7 +1,7 @@
 import BlockingWork
+public import ChatTaleInputs
 import Drawing
 import Foundation
-public import KilnCore
 import Synchronization
 
 /// Renders a conversation into an H.264 + AAC MP4: each distinct picture of the timeline drawn once, converted to

@@ -1,5 +1,5 @@
+import ChatTaleInputs
 import Drawing
-import KilnCore
 
 extension RGBColor {
     /// A character's colour, as ChatTale's input writes it.

@@ -1,5 +1,5 @@
 import Drawing
-public import KilnCore
+public import TalevoniaInputs
 
 /// Talevonia's share card: the story's title, cover, byline and path summary with the app's branding, as a PNG for
 /// link previews (Open Graph) and story posts. Free-tier cards carry a "Made with Talevonia · free" pill.

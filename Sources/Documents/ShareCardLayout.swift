@@ -1,5 +1,5 @@
 import Drawing
-import KilnCore
+import TalevoniaInputs
 
 /// Where each part of a share card goes at one size, and how large its text is.
 struct ShareCardLayout {

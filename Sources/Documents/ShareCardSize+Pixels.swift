@@ -1,4 +1,4 @@
-public import KilnCore
+public import TalevoniaInputs
 
 extension ShareCardSize {
     /// The card's picture size: 1200×630 is what Open Graph and X's large summary card show (cover left, text right);

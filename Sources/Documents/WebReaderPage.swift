@@ -1,4 +1,5 @@
 import KilnCore
+import TalevoniaInputs
 import WebReader
 
 /// The public, read-only page of a shared reading path (`/s/<slug>`): one self-contained HTML5 file with its style

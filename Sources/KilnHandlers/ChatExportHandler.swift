@@ -1,4 +1,5 @@
 import BlockingWork
+import ChatTaleInputs
 import ChatVideo
 import Foundation
 import KilnCore

@@ -1,6 +1,7 @@
 import Foundation
 import Documents
-import KilnCore
+import TalevoniaInputs
+import WorldArchitectInputs
 
 extension Document {
     /// WorldArchitect's campaign summary: a title page, a section per scene ("Scene #X", or "Scene #X: title"), then

@@ -1,4 +1,5 @@
 import BlockingWork
+import DocumentInputs
 import Documents
 import Drawing
 import Foundation
@@ -7,6 +8,8 @@ import KilnJSON
 public import KilnQueue
 public import KilnStore
 public import KilnWorker
+import TalevoniaInputs
+import WorldArchitectInputs
 
 /// `document.export`: WorldArchitect's campaign summary or Talevonia's reading path as PDF, DOCX, EPUB or text, stored
 /// as the job's artifact `campaign.<format>` or `story.<format>` (docs/documents.md). Pictures are the identity's

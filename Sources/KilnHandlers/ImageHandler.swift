@@ -1,4 +1,5 @@
 import Foundation
+import ImageOptions
 import KilnCore
 import KilnJSON
 public import KilnPolicy
@@ -6,6 +7,8 @@ public import KilnProviders
 public import KilnQueue
 public import KilnStore
 public import KilnWorker
+import TalevoniaInputs
+import VeramoInputs
 
 /// The image kinds: Veramo's `image.generate` (text to image, one upload edited, several combined) and Talevonia's
 /// `image.illustrate` and `image.cover`. The prompt comes from the kind's template with the style preset; the

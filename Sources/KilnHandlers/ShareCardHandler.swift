@@ -2,12 +2,12 @@ import BlockingWork
 import Documents
 import Drawing
 import Foundation
-import KilnCore
 import KilnJSON
 public import KilnPolicy
 public import KilnQueue
 public import KilnStore
 public import KilnWorker
+import TalevoniaInputs
 
 /// `share.card`: Talevonia's share card as PNG, `card-landscape.png` (1200×630) and/or `card-story.png` (1080×1920).
 /// An identity of the tenant's lowest tier gets the watermark.

@@ -8,6 +8,7 @@ public import KilnPolicy
 public import KilnQueue
 public import KilnStore
 public import KilnWorker
+import TalevoniaInputs
 
 /// `share.publish`: publishes a snapshot of a reading path as the web reader's page at `<public URL>/s/<slug>`, with
 /// its pictures and its landscape share card (the link preview's image), until it expires or its owner revokes it

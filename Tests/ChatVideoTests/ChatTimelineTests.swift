@@ -1,5 +1,5 @@
+import ChatTaleInputs
 import ChatVideo
-import KilnCore
 import RenderingFixtures
 import Testing
 

@@ -1,6 +1,6 @@
+import ChatTaleInputs
 import ChatVideo
 import Foundation
-import KilnCore
 import RenderingFixtures
 import Synchronization
 import Testing

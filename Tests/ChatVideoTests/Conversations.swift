@@ -1,4 +1,4 @@
-import KilnCore
+import ChatTaleInputs
 
 /// Conversations the tests export.
 enum Conversations {

@@ -4,6 +4,7 @@ import Drawing
 import Foundation
 import KilnCore
 import RenderingFixtures
+import TalevoniaInputs
 import Testing
 
 @Suite struct ShareCardTests {

@@ -2,8 +2,8 @@ import BlockingWork
 import Documents
 import Drawing
 import Foundation
-import KilnCore
 import RenderingFixtures
+import TalevoniaInputs
 import Testing
 import WebReader
 

@@ -1,7 +1,7 @@
 import Foundation
-import KilnCore
 import KilnJSON
 import Testing
+import WorldArchitectInputs
 
 @Suite struct CampaignStateUpdateTests {
     static func state(combat: CampaignState.Combat = .init(active: false, combatants: [])) -> CampaignState {

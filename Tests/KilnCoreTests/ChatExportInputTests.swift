@@ -1,3 +1,4 @@
+import ChatTaleInputs
 import KilnCore
 import KilnJSON
 import Testing

@@ -1,3 +1,5 @@
+import ChatTaleInputs
+import DocumentInputs
 import KilnCore
 import KilnJSON
 import Testing

@@ -1,3 +1,4 @@
+import ChatTaleInputs
 import CurlClient
 import Foundation
 import KilnCore
@@ -7,6 +8,7 @@ import KilnProviders
 import KilnStore
 import ProviderSimulator
 import Testing
+import WorldArchitectInputs
 
 /// The apps' text kinds end to end: submitted over HTTP, run by a worker against the provider simulator, read back
 /// as an app would — the result's shape, the streamed text, the repair of a malformed answer, bad inputs refused.

@@ -1,5 +1,9 @@
+import ChatTaleInputs
+import DocumentInputs
 public import KilnCore
 import KilnWorker
+import TalevoniaInputs
+import VeramoInputs
 
 extension KindDefinition {
     /// Every kind Kiln serves, each defined here once.

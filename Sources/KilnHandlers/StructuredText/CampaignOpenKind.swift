@@ -1,5 +1,5 @@
-import KilnCore
 import KilnJSON
+import WorldArchitectInputs
 
 /// `campaign.open`: "Scene #1" of a new campaign (its narrative streamed as `delta` events), the planning block, and
 /// the initial game state, checked to hold together before the app receives it.

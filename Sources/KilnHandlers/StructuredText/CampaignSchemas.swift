@@ -1,6 +1,7 @@
 import Foundation
 import KilnCore
 import KilnJSON
+import WorldArchitectInputs
 
 /// What WorldArchitect's two kinds share: the planning block, NPC attitudes, and the game state as the app receives it.
 enum CampaignSchemas {

@@ -1,5 +1,5 @@
-import KilnCore
 import KilnJSON
+import WorldArchitectInputs
 
 /// `campaign.turn`: the next scene's narrative (streamed as `delta` events), its number, the planning block, and
 /// the game-state update, which must be consistent with the state the app sent (``CampaignStateUpdate``): no unknown

@@ -1,3 +1,4 @@
+import ChatTaleInputs
 import Foundation
 import KilnCore
 import KilnJSON

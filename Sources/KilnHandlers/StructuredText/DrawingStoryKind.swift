@@ -1,3 +1,4 @@
+import JoanieInputs
 import KilnCore
 import KilnJSON
 

@@ -1,5 +1,5 @@
-import KilnCore
 import KilnJSON
+import TalevoniaInputs
 
 /// `text.continue`: exactly three candidate continuations of 80–200 words in distinct directions, each with a
 /// one-line summary and tags; each candidate's text streams as `delta` events with its index as `choice`.

@@ -1,5 +1,5 @@
-import KilnCore
 import KilnJSON
+import TalevoniaInputs
 
 /// `text.opening`: a new story's opening paragraph of 60–150 words, with its summary and tags; the text streams as
 /// `delta` events.

@@ -7,6 +7,7 @@ import Histogram
 import KilnCommandLine
 import KilnCore
 import KilnStore
+import TalevoniaInputs
 
 /// `kiln-dev bench documents`: issue 7's three targets in one run — a 200-page campaign PDF (under 2 s), a share card
 /// in each size (under 100 ms), and the web reader's page served by a running API node (p99 under 5 ms). Prints

@@ -1,7 +1,7 @@
 import ArgumentParser
+import ChatTaleInputs
 import ChatVideo
 import Foundation
-import KilnCore
 
 /// `kiln-dev bench video`: ChatTale's reference export (20 messages of about 40 characters, normal speed, 1080×1920,
 /// `veryfast`) through Kiln's pipeline at a constant and a variable frame rate, and through the naive pipeline the

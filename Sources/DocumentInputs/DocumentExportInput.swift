@@ -1,3 +1,7 @@
+public import KilnCore
+public import TalevoniaInputs
+public import WorldArchitectInputs
+
 /// The files `document.export` writes.
 public enum DocumentFormat: String, Codable, Sendable, InputChoice {
     case pdf, docx, epub, txt

@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// `video.chat_export`: ChatTale's conversation and export settings, rendered by a worker into a live-typing MP4.
 public struct ChatExportInput: KindInput, Equatable {
     public var conversation: ChatConversation

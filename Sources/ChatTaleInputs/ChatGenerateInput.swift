@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// `chat.generate`: ChatTale's AI story — a prompt, genre, mood and length → a conversation between two characters
 /// that `video.chat_export` takes unchanged.
 public struct ChatGenerateInput: KindInput, Equatable {

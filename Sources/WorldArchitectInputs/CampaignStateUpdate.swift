@@ -1,3 +1,4 @@
+public import KilnCore
 public import KilnJSON
 
 /// What a turn changes in the game state, as the game master (the model) writes it: checked against the state it

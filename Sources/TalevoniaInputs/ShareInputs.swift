@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// The sizes of Talevonia's share card.
 public enum ShareCardSize: String, Codable, Sendable, InputChoice {
     /// 1200×630: link previews (Open Graph), posts.

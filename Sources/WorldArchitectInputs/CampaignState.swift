@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// WorldArchitect's game state: the player's character, the NPCs met so far, where the party is, and the combat in
 /// progress. The app sends it with every turn and receives the next one, so it is the whole truth the game master
 /// (the model) works from; Kiln checks each change against it before returning it.

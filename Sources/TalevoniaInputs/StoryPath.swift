@@ -1,3 +1,5 @@
+import KilnCore
+
 /// Talevonia's reading path, as the app sends it to export, make a share card or publish: the story's title, and the
 /// nodes from the root to the one the reader chose, each with its text and perhaps an illustration. Pictures are
 /// upload ids (`POST /v1/uploads`) of the caller's own PNG or JPEG images.
@@ -37,7 +39,7 @@ public struct StoryPath: Codable, Sendable, Equatable {
     public var imageIDs: [String] { [cover].compactMap { $0 } + nodes.compactMap(\.image) }
 
     /// Checks every field, naming the first one out of range under `field` ("input.story").
-    func validate(field: String) throws {
+    package func validate(field: String) throws {
         try InputError.checkLength(title, field: "\(field).title", maximum: StoryTextLimits.title)
         try InputError.checkLength(author, field: "\(field).author", maximum: 200)
         try DocumentLanguage.validate(language, field: "\(field).language")

@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// `campaign.open`: a new WorldArchitect campaign — the setting, the player's character and the telling's style →
 /// "Scene #1" and the initial game state.
 public struct CampaignOpenInput: KindInput, Equatable {

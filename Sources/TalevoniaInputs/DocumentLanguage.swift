@@ -1,3 +1,5 @@
+import KilnCore
+
 /// The language tag a document declares (EPUB's `dc:language`, the page's `lang`).
 enum DocumentLanguage {
     /// A BCP 47 tag in its common shape: 2–3 letters, then subtags of 1–8 letters or digits ("en", "pt-BR", "zh-Hant").

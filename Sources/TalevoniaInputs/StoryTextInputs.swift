@@ -1,3 +1,5 @@
+public import KilnCore
+
 /// `text.continue`: Talevonia's "AI continue" — the story's path from the root to the selected node, which the
 /// three candidate continuations must follow on from.
 public struct TextContinueInput: KindInput, Equatable {

@@ -1,3 +1,5 @@
+import KilnCore
+
 /// WorldArchitect's campaign as the app exports it: the title, the scenes of its history ("Scene #X" in the app), and
 /// the game state whose player character becomes the character sheet. Pictures are upload ids of PNG or JPEG images.
 public struct CampaignSummary: Codable, Sendable, Equatable {
@@ -40,7 +42,7 @@ public struct CampaignSummary: Codable, Sendable, Equatable {
     }
 
     /// Checks every field, naming the first one out of range under `field` ("input.campaign").
-    func validate(field: String) throws {
+    package func validate(field: String) throws {
         try InputError.checkLength(title, field: "\(field).title", maximum: 200)
         try InputError.checkLength(subtitle, field: "\(field).subtitle", maximum: 300)
         try InputError.checkLength(player, field: "\(field).player", maximum: 200)
