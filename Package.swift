@@ -197,7 +197,8 @@ let package = Package(
         .target(
             name: "KilnStore",
             dependencies: [
-                "BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", "ServiceFailures", .product(name: "Logging", package: "swift-log"),
+                "KilnJSON", "BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", "ServiceFailures",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -217,7 +218,8 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "ServiceFailures", "WebReader",
+                "KilnJSON", "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "ServiceFailures",
+                "WebReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -246,7 +248,7 @@ let package = Package(
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
-            dependencies: ["BlockingWork", "CPangoCairo", "KilnCore", "Drawing", "Spawning"],
+            dependencies: ["ChatTaleInputs", "BlockingWork", "CPangoCairo", "Drawing", "Spawning"],
             swiftSettings: hotLoopSettings
         ),
         // The web reader's HTML that needs no drawing library: the page frame and its style, Talevonia's palette and mark as
@@ -254,19 +256,20 @@ let package = Package(
         // notice pages without linking Cairo, Pango or zlib.
         .target(
             name: "WebReader",
-            dependencies: ["KilnCore"],
             swiftSettings: swiftSettings
         ),
         // Documents and sharing: one document model written as PDF, DOCX, EPUB and text; share cards; the web reader page.
         .target(
             name: "Documents",
-            dependencies: ["CPangoCairo", "CZlib", "KilnCore", "Drawing", "WebReader"],
+            dependencies: ["TalevoniaInputs", "CPangoCairo", "CZlib", "KilnCore", "Drawing", "WebReader"],
             swiftSettings: hotLoopSettings
         ),
         // The job kinds that call providers and render.
         .target(
             name: "KilnHandlers",
-            dependencies: ["BlockingWork", 
+            dependencies: [
+                "ChatTaleInputs", "DocumentInputs", "ImageOptions", "JoanieInputs", "KilnJSON", "TalevoniaInputs", "VeramoInputs",
+                "WorldArchitectInputs", "BlockingWork",
                 "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "Drawing", "KilnPolicy",
             ],
             resources: [.copy("Prompts")],
@@ -310,7 +313,8 @@ let package = Package(
             name: "kiln",
             dependencies: [
                 "KilnAdmission",
-                "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "KilnHandlers",
+                "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
+                "KilnHandlers",
                 "KilnProviders", "KilnPrivacy", "CurlClient", "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -370,7 +374,8 @@ let package = Package(
         .testTarget(
             name: "KilnAPITests",
             dependencies: [
-                "KilnAPI", "KilnCore", "KilnHandlers", "KilnIdentity", "KilnPolicy", "KilnPrivacy", "KilnQueue", "KilnStore", "PostgresClient",
+                "KilnAPI", "KilnCore", "KilnHandlers", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnPrivacy", "KilnQueue", "KilnStore",
+                "PostgresClient",
                 "RedisClient", "ServiceFailures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -449,7 +454,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ProviderSimulatorTests",
-            dependencies: ["ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnJSON", .product(name: "Logging", package: "swift-log"), .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnJSON", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -477,7 +485,7 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentsTests",
-            dependencies: ["BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures", "WebReader"],
+            dependencies: ["TalevoniaInputs", "BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures", "WebReader"],
             resources: [.copy("Golden")],
             swiftSettings: hotLoopSettings
         ),
@@ -489,8 +497,9 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "KilnAdmission",
-                "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker", "RedisClient",
+                "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission",
+                "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
+                "RedisClient",
                 "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",
                 "RenderingFixtures", "Spawning",

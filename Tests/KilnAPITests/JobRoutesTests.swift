@@ -4,6 +4,7 @@ import KilnAPI
 import KilnCore
 import KilnHandlers
 import KilnIdentity
+import KilnJSON
 import KilnPolicy
 import KilnPrivacy
 import KilnQueue

@@ -1,4 +1,5 @@
 import KilnCore
+import KilnJSON
 
 /// Where a JSON answer departs from an OpenAPI 3.1 schema: fields the answer has that the schema does not name, fields
 /// it lacks (the schema's `required` ones, or every one it names when it lists none), and values of another JSON type.
