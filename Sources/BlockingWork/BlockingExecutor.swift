@@ -83,10 +83,11 @@ public final class BlockingExecutor: Sendable {
     }
 
     private func finished(_ id: UInt64) {
-        start(state.withLock { state in
-            state.running[id] = nil
-            return takeStartable(&state)
-        })
+        start(
+            state.withLock { state in
+                state.running[id] = nil
+                return takeStartable(&state)
+            })
     }
 
     /// The waiting pieces that may start now, marked running.

@@ -5,7 +5,9 @@ public struct ChatColor: Sendable, Equatable {
 
     /// `#RRGGBB`; nil for anything else.
     public init?(hex: String) {
-        guard hex.utf8.count == 7, hex.hasPrefix("#"), hex.dropFirst().allSatisfy(\.isHexDigit), let rgb = UInt32(hex.dropFirst(), radix: 16) else { return nil }
+        guard hex.utf8.count == 7, hex.hasPrefix("#"), hex.dropFirst().allSatisfy(\.isHexDigit), let rgb = UInt32(hex.dropFirst(), radix: 16) else {
+            return nil
+        }
         self.rgb = rgb
     }
 }

@@ -60,17 +60,22 @@ public struct ChatExportInput: KindInput, Equatable {
         guard seconds <= Self.maxDurationSeconds else {
             throw InputError(
                 field: "input.conversation.messages",
-                reason: "make a video of \(Int(seconds)) s; at most \(Int(Self.maxDurationSeconds)) s (fewer or shorter messages, or a faster typing speed)")
+                reason:
+                    "make a video of \(Int(seconds)) s; at most \(Int(Self.maxDurationSeconds)) s (fewer or shorter messages, or a faster typing speed)"
+            )
         }
     }
 
     /// ChatTale's free tier: iMessage only, two characters (and a watermark, which the worker adds).
     public var lowestTierRefusal: InputError? {
         if settings.theme != .imessage {
-            return InputError(field: "input.settings.theme", reason: "the \(settings.theme.rawValue) theme is for premium subscribers; the free tier has imessage")
+            return InputError(
+                field: "input.settings.theme", reason: "the \(settings.theme.rawValue) theme is for premium subscribers; the free tier has imessage")
         }
         if conversation.characters.count > 2 {
-            return InputError(field: "input.conversation.characters", reason: "the free tier makes videos of two characters; \(conversation.characters.count) need premium")
+            return InputError(
+                field: "input.conversation.characters",
+                reason: "the free tier makes videos of two characters; \(conversation.characters.count) need premium")
         }
         return nil
     }
@@ -165,8 +170,9 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
 
     /// Each character's side: as given, else the first character on the right and the others on the left.
     public func sides(of characters: [ChatCharacter]) -> [String: ChatSide] {
-        Dictionary(characters.enumerated().map { index, character in (character.id, character.side ?? (index == 0 ? .right : .left)) },
-                   uniquingKeysWith: { first, _ in first })
+        Dictionary(
+            characters.enumerated().map { index, character in (character.id, character.side ?? (index == 0 ? .right : .left)) },
+            uniquingKeysWith: { first, _ in first })
     }
 }
 

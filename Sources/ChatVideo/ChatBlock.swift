@@ -87,7 +87,9 @@ struct ChatBlockMaker {
                 canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
             }
             let color = sent ? style.sentBubble : style.receivedBubble
-            if style.tail, case .text = block.content { drawTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas) }
+            if style.tail, case .text = block.content {
+                drawTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
+            }
             canvas.fillRoundedRect(
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
             switch block.content {
@@ -116,7 +118,8 @@ struct ChatBlockMaker {
             let position = Double(phase) / Double(ChatTimeline.indicatorPhases) - Double(dot) / 6
             let wave = max(0, cos(2 * Double.pi * position))
             canvas.fillCircle(
-                centerX: centerX + px(Double(dot - 1) * 11), centerY: centerY - px(2) * wave, radius: px(4.2), style.typingDots, alpha: 0.4 + 0.6 * wave)
+                centerX: centerX + px(Double(dot - 1) * 11), centerY: centerY - px(2) * wave, radius: px(4.2), style.typingDots,
+                alpha: 0.4 + 0.6 * wave)
         }
     }
 

@@ -59,7 +59,8 @@ struct ChatChrome {
         // The "+" (or camera) button before the field.
         canvas.fillCircle(centerX: px(26), centerY: fieldY + fieldHeight / 2, radius: px(15), style.inputField)
         canvas.strokeLines([(px(19), fieldY + fieldHeight / 2), (px(33), fieldY + fieldHeight / 2)], width: px(2.2), style.secondaryText)
-        canvas.strokeLines([(px(26), fieldY + fieldHeight / 2 - px(7)), (px(26), fieldY + fieldHeight / 2 + px(7))], width: px(2.2), style.secondaryText)
+        canvas.strokeLines(
+            [(px(26), fieldY + fieldHeight / 2 - px(7)), (px(26), fieldY + fieldHeight / 2 + px(7))], width: px(2.2), style.secondaryText)
         canvas.fillRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, style.inputField)
         if let border = style.inputFieldBorder {
             canvas.strokeRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, lineWidth: px(1), border)
@@ -73,7 +74,8 @@ struct ChatChrome {
         let buttonY = fieldY + fieldHeight / 2
         canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
         canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
-        canvas.strokeLines([(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))
+        canvas.strokeLines(
+            [(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))
     }
 
     private func drawKeyboard(on canvas: Canvas) {

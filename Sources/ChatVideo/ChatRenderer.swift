@@ -41,7 +41,8 @@ public final class ChatRenderer {
             geometry: geometry, style: style, typesetter: typesetter, sides: sides, characters: characters,
             namesSenders: conversation.characters.count > 2)
         let contact = conversation.characters.first { sides[$0.id] == .left } ?? conversation.characters[0]
-        let title = conversation.characters.count > 2
+        let title =
+            conversation.characters.count > 2
             ? conversation.title ?? conversation.characters.filter { sides[$0.id] == .left }.map(\.name).joined(separator: ", ")
             : contact.name
         chrome = ChatChrome(geometry: geometry, style: style, typesetter: typesetter, title: title, avatar: ChatAvatar(contact))

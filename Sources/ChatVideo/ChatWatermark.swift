@@ -29,7 +29,8 @@ struct ChatWatermark {
     /// Lays out and draws the mark afresh (the naive path).
     func draw(on canvas: Canvas) {
         let label = typesetter.layout(Self.text, size: 15 * scale, weight: PANGO_WEIGHT_BOLD)
-        Self.drawMark(label, width: Double(layer.width), height: Double(layer.height), scale: scale, on: canvas, x: Double(origin.x), y: Double(origin.y))
+        Self.drawMark(
+            label, width: Double(layer.width), height: Double(layer.height), scale: scale, on: canvas, x: Double(origin.x), y: Double(origin.y))
     }
 
     private static func drawMark(_ label: TextLayout, width: Double, height: Double, scale: Double, on canvas: Canvas, x: Double, y: Double) {

@@ -53,8 +53,9 @@ extension DOCXWriter {
     func pictureParagraph(_ image: DocumentImage, relationshipID: String, drawingID: Int, description: String, keepWithCaption: Bool) -> String {
         let emuPerTwip = 635
         let emuPerPixel = 9_525
-        let scale = min(1, Double(Self.textWidth * emuPerTwip) / Double(image.width * emuPerPixel),
-                        Double(Self.textHeight * emuPerTwip * 2 / 3) / Double(image.height * emuPerPixel))
+        let scale = min(
+            1, Double(Self.textWidth * emuPerTwip) / Double(image.width * emuPerPixel),
+            Double(Self.textHeight * emuPerTwip * 2 / 3) / Double(image.height * emuPerPixel))
         let width = Int((Double(image.width * emuPerPixel) * scale).rounded())
         let height = Int((Double(image.height * emuPerPixel) * scale).rounded())
         let name = image.name.xmlEscaped

@@ -38,8 +38,9 @@ public struct DOCXWriter: Sendable {
         var drawingCount = 0
         func picture(_ image: DocumentImage, caption: String?, description: String) -> String {
             drawingCount += 1
-            return pictureParagraph(image, relationshipID: pictureIDs[image.name] ?? "", drawingID: drawingCount, description: description,
-                                    keepWithCaption: caption != nil)
+            return pictureParagraph(
+                image, relationshipID: pictureIDs[image.name] ?? "", drawingID: drawingCount, description: description,
+                keepWithCaption: caption != nil)
         }
 
         var xml = [paragraph(document.title, style: "Title")]

@@ -15,7 +15,8 @@ enum Deflate {
     /// guarantees is enough for `Z_FINISH` to complete.
     static func compress(_ bytes: [UInt8], level: Int32, framing: Framing, strategy: Int32 = Z_DEFAULT_STRATEGY) throws -> [UInt8] {
         var stream = z_stream()
-        let initialized = deflateInit2_(&stream, level, Z_DEFLATED, framing.windowBits, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let initialized = deflateInit2_(
+            &stream, level, Z_DEFLATED, framing.windowBits, 8, strategy, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard initialized == Z_OK else { throw DocumentError.renderingFailed("zlib deflateInit2 returned \(initialized)") }
         defer { deflateEnd(&stream) }
 

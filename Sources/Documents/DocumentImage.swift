@@ -49,7 +49,10 @@ public struct DocumentImage: Sendable, Equatable {
         while offset + 9 < data.count {
             guard data[offset] == 0xFF else { return nil }
             let marker = data[offset + 1]
-            if marker == 0xFF { offset += 1; continue }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
             if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
                 return (.jpeg, bigEndian(data, offset + 7, 2), bigEndian(data, offset + 5, 2))
             }

@@ -19,13 +19,15 @@ extension EPUBWriter {
         // `.iso8601` is the form EPUB's dcterms:modified requires, CCYY-MM-DDThh:mm:ssZ: UTC, whole seconds.
         let modifiedTime = modified.formatted(.iso8601)
         let creator = document.author.map { "<dc:creator>\($0.xmlEscaped)</dc:creator>" } ?? ""
-        let pages = [
-            #"<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>"#,
-            #"<item id="style" href="\#(Self.styleSheetFile)" media-type="text/css"/>"#,
-            #"<item id="title-page" href="\#(Self.titlePageFile)" media-type="application/xhtml+xml"/>"#,
-        ] + chapters.enumerated().map { index, chapter in
-            #"<item id="section-\#(index + 1)" href="\#(chapter.file)" media-type="application/xhtml+xml"/>"#
-        }
+        let pages =
+            [
+                #"<item id="nav" href="nav.xhtml" media-type="application/xhtml+xml" properties="nav"/>"#,
+                #"<item id="style" href="\#(Self.styleSheetFile)" media-type="text/css"/>"#,
+                #"<item id="title-page" href="\#(Self.titlePageFile)" media-type="application/xhtml+xml"/>"#,
+            ]
+            + chapters.enumerated().map { index, chapter in
+                #"<item id="section-\#(index + 1)" href="\#(chapter.file)" media-type="application/xhtml+xml"/>"#
+            }
         let images = document.images.enumerated().map { index, image in
             let properties = image == document.cover ? #" properties="cover-image""# : ""
             let href = Self.path(of: image).xmlEscaped
@@ -52,8 +54,10 @@ extension EPUBWriter {
         let entries = chapters.map { chapter in
             #"<li><a href="\#(chapter.file)">\#(chapter.title.xmlEscaped)</a></li>"#
         }
-        return xhtmlPage(title: document.title, language: document.language, body: """
-            <nav epub:type="toc" id="toc"><h1 dir="auto">\(document.title.xmlEscaped)</h1><ol>\(entries.joined())</ol></nav>
-            """)
+        return xhtmlPage(
+            title: document.title, language: document.language,
+            body: """
+                <nav epub:type="toc" id="toc"><h1 dir="auto">\(document.title.xmlEscaped)</h1><ol>\(entries.joined())</ol></nav>
+                """)
     }
 }

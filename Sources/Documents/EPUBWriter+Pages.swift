@@ -32,11 +32,13 @@ extension EPUBWriter {
         if let author = document.author {
             lines.append(#"<p class="author" dir="auto">\#(author.xmlEscaped)</p>"#)
         }
-        return xhtmlPage(title: document.title, language: document.language, body: """
-            <section epub:type="titlepage" class="title-page">
-            \(lines.joined(separator: "\n"))
-            </section>
-            """)
+        return xhtmlPage(
+            title: document.title, language: document.language,
+            body: """
+                <section epub:type="titlepage" class="title-page">
+                \(lines.joined(separator: "\n"))
+                </section>
+                """)
     }
 
     func page(of chapter: Chapter, in document: Document) -> String {
@@ -55,11 +57,13 @@ extension EPUBWriter {
                 lines.append(self.table(table))
             }
         }
-        return xhtmlPage(title: chapter.title, language: document.language, body: """
-            <section epub:type="chapter">
-            \(lines.joined(separator: "\n"))
-            </section>
-            """)
+        return xhtmlPage(
+            title: chapter.title, language: document.language,
+            body: """
+                <section epub:type="chapter">
+                \(lines.joined(separator: "\n"))
+                </section>
+                """)
     }
 
     /// An empty `alt` marks an uncaptioned picture as decoration, which screen readers skip rather than read its file name.

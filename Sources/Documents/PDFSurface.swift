@@ -23,12 +23,13 @@ final class PDFSurface {
         // `output` lives as long as this object, which finishes the Cairo surface (after which it never calls the write
         // function again) in its deinit, before its stored properties are released.
         let closure = Unmanaged.passUnretained(output).toOpaque()
-        let surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
-            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-            let output = Unmanaged<PDFOutput>.fromOpaque(closure).takeUnretainedValue()
-            output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
-            return CAIRO_STATUS_SUCCESS
-        }, closure, width, height)
+        let surface = cairo_pdf_surface_create_for_stream(
+            { closure, data, length in
+                guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+                let output = Unmanaged<PDFOutput>.fromOpaque(closure).takeUnretainedValue()
+                output.bytes.append(contentsOf: UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            }, closure, width, height)
         guard let surface else { throw DocumentError.renderingFailed("no PDF surface") }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             defer { cairo_surface_destroy(surface) }

@@ -23,9 +23,11 @@ extension ShareCard {
     }
 
     private static func drawSky(on canvas: Canvas, width: Double, height: Double) {
-        setLinearGradient(on: canvas, from: (0, 0), to: (width, height), [
-            (0, ShareCardPalette.night), (0.55, ShareCardPalette.violet), (1, ShareCardPalette.plum),
-        ])
+        setLinearGradient(
+            on: canvas, from: (0, 0), to: (width, height),
+            [
+                (0, ShareCardPalette.night), (0.55, ShareCardPalette.violet), (1, ShareCardPalette.plum),
+            ])
         cairo_paint(canvas.context)
         let reach = max(width, height)
         drawGlow(on: canvas, centerX: width * 0.88, centerY: height * 0.06, radius: reach * 0.55, ShareCardPalette.amber, alpha: 0.28)

@@ -33,9 +33,11 @@ extension ShareCard {
         let (x, y, width, height) = (Double(frame.x), Double(frame.y), Double(frame.width), Double(frame.height))
         drawShadow(on: canvas, layout: layout)
         canvas.roundedRectPath(x: x, y: y, width: width, height: height, radius: layout.coverRadius)
-        setLinearGradient(on: canvas, from: (x, y), to: (x + width, y + height), [
-            (0, ShareCardPalette.rose), (0.5, ShareCardPalette.plum), (1, ShareCardPalette.violet),
-        ])
+        setLinearGradient(
+            on: canvas, from: (x, y), to: (x + width, y + height),
+            [
+                (0, ShareCardPalette.rose), (0.5, ShareCardPalette.plum), (1, ShareCardPalette.violet),
+            ])
         cairo_fill_preserve(canvas.context)
         let (centerX, centerY) = (x + width / 2, y + height / 2)
         let markSize = min(width, height) * 0.36

@@ -18,9 +18,12 @@ extension ShareCard {
         let summaryGap = layout.summarySize * 1.1
         var used = accent.height + accent.gap + titleText.height + (bylineText.map { bylineGap + $0.height } ?? 0)
         let room = Double(column.height) - used - summaryGap
-        let summaryText = summary.allSatisfy(\.isWhitespace) ? nil : (1...4).reversed().lazy
-            .map { lines(summary, $0, size: layout.summarySize, weight: PANGO_WEIGHT_NORMAL) }
-            .first { $0.height <= room }
+        let summaryText =
+            summary.allSatisfy(\.isWhitespace)
+            ? nil
+            : (1...4).reversed().lazy
+                .map { lines(summary, $0, size: layout.summarySize, weight: PANGO_WEIGHT_NORMAL) }
+                .first { $0.height <= room }
         if let summaryText { used += summaryGap + summaryText.height }
 
         let x = Double(column.x)

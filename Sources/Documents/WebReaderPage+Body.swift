@@ -50,7 +50,8 @@ extension WebReaderPage {
                 html += "<p dir=\"auto\">\(text.xmlEscaped)</p>\n"
             case .image(let image, let caption):
                 // The width and height reserve the picture's place before it loads, so the text does not jump.
-                html += "<figure><img src=\"\(imageURL(image).xmlEscaped)\" alt=\"\((caption ?? "").xmlEscaped)\" loading=\"lazy\" "
+                html +=
+                    "<figure><img src=\"\(imageURL(image).xmlEscaped)\" alt=\"\((caption ?? "").xmlEscaped)\" loading=\"lazy\" "
                     + "width=\"\(image.width)\" height=\"\(image.height)\">"
                 if let caption { html += "<figcaption dir=\"auto\">\(caption.xmlEscaped)</figcaption>" }
                 html += "</figure>\n"

@@ -6,10 +6,11 @@ extension CairoSurface {
         var reader = ByteReader(bytes: png)
         // The closure is only called during this call, with `reader` alive on this stack.
         let surface = withUnsafeMutablePointer(to: &reader) { reader in
-            cairo_image_surface_create_from_png_stream({ closure, data, length in
-                guard let reader = closure?.assumingMemoryBound(to: ByteReader.self), let data else { return CAIRO_STATUS_READ_ERROR }
-                return reader.pointee.read(into: data, count: Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
-            }, reader)
+            cairo_image_surface_create_from_png_stream(
+                { closure, data, length in
+                    guard let reader = closure?.assumingMemoryBound(to: ByteReader.self), let data else { return CAIRO_STATUS_READ_ERROR }
+                    return reader.pointee.read(into: data, count: Int(length)) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+                }, reader)
         }
         guard let surface, cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
             if let surface { cairo_surface_destroy(surface) }

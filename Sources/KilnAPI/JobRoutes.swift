@@ -60,7 +60,8 @@ struct JobRoutes<Context: CallerRequestContext> {
             // Only a metered submission can be denied, so it has a charge.
             guard let charge = submission.charge else { throw Problem(.tooManyRequests, denial.reason.rawValue, "denied") }
             throw QuotaAnswers.denial(
-                denial, charge: charge, upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller.tenant.id),
+                denial, charge: charge,
+                upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller.tenant.id),
                 now: now)
         }
     }

@@ -76,15 +76,16 @@ struct JobView {
             "result": document(result),
             "error": error,
             "cancel_requested": .bool(cancelRequested),
-            "artifacts": .array(artifacts.map { artifact in
-                .object([
-                    "name": .string(artifact.name),
-                    "content_type": .string(artifact.contentType),
-                    "size": .number(Double(artifact.size)),
-                    "sha256": .string(artifact.sha256),
-                    "url": .string("/v1/jobs/\(id)/artifacts/\(artifact.name)"),
-                ])
-            }),
+            "artifacts": .array(
+                artifacts.map { artifact in
+                    .object([
+                        "name": .string(artifact.name),
+                        "content_type": .string(artifact.contentType),
+                        "size": .number(Double(artifact.size)),
+                        "sha256": .string(artifact.sha256),
+                        "url": .string("/v1/jobs/\(id)/artifacts/\(artifact.name)"),
+                    ])
+                }),
         ])
     }
 }

@@ -16,7 +16,9 @@ struct SubmissionParser {
     /// `Admission.checkTierRules(_:charge:)`).
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
         guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
-            throw Problem(.badRequest, "malformed_json", "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")
+            throw Problem(
+                .badRequest, "malformed_json",
+                "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")
         }
         let allowed: Set<String> = ["kind", "input", "priority", "delay_seconds"]
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
@@ -41,7 +43,8 @@ struct SubmissionParser {
         }
         if let rejection = preFilter?.check(input) {
             // Refused before anything is charged or queued; the moderation model judges the rest in the worker.
-            var problem = Problem(.unprocessableContent, "content_rejected", "\(rejection.field) is refused by the tenant's safety filter (\(rejection.category))")
+            var problem = Problem(
+                .unprocessableContent, "content_rejected", "\(rejection.field) is refused by the tenant's safety filter (\(rejection.category))")
             problem.extra["field"] = .string(rejection.field)
             problem.extra["category"] = .string(rejection.category)
             throw problem
@@ -67,9 +70,14 @@ struct SubmissionParser {
         }
         let canonicalInput = input.canonicalJSON()
         // Only an idempotency key needs the digest of what was submitted.
-        let bodyHash = idempotencyKey == nil ? "" : Digest.sha256Hex(
-            JSONValue.object(["kind": .string(kindName), "input": input, "priority": .string(priority.rawValue),
-                              "delay_ms": .number(Double(delay.milliseconds))]).canonicalJSON())
+        let bodyHash =
+            idempotencyKey == nil
+            ? ""
+            : Digest.sha256Hex(
+                JSONValue.object([
+                    "kind": .string(kindName), "input": input, "priority": .string(priority.rawValue),
+                    "delay_ms": .number(Double(delay.milliseconds)),
+                ]).canonicalJSON())
         let submission = Submission(
             tenant: caller.tenant.id, identity: caller.identity, kind: kindName, jobClass: kind.jobClass, priority: priority,
             input: canonicalInput, maxAttempts: kind.retry.maxAttempts, timeout: admission.deadline, delay: delay,

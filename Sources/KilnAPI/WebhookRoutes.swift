@@ -97,7 +97,9 @@ struct WebhookRoutes<Context: RequestContext> {
 
     private func apply(_ entitlement: Entitlement?, eventID: String) async throws -> Response {
         guard let entitlement else { return .json(.object(["status": .string("ignored")]), status: .ok) }
-        guard try await dependencies.entitlements.apply(entitlement, eventID: eventID) else { return .json(.object(["status": .string("duplicate")]), status: .ok) }
+        guard try await dependencies.entitlements.apply(entitlement, eventID: eventID) else {
+            return .json(.object(["status": .string("duplicate")]), status: .ok)
+        }
         // A partner draws on the same entitlement: its cached standing changes too.
         let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: entitlement.identity)?.partner
         try await dependencies.standings.forget(tenant: entitlement.tenant, identities: [entitlement.identity] + (partner.map { [$0] } ?? []))

@@ -1,4 +1,3 @@
-
 /// Tenants' API keys: shown once at creation, stored only as a SHA-256 hash.
 public enum APIKey {
     /// A new key: `kiln_` and 32 random bytes in hex.

@@ -15,18 +15,31 @@ extension Document {
         }
         if let state = campaign.state {
             let hero = state.character
-            sections.append(DocumentSection(heading: "Character sheet", blocks: [
-                .table(DocumentTable(
-                    header: ["Name", "Class", "Level", "HP", "Inventory"],
-                    rows: [[hero.name, hero.characterClass, String(hero.level), "\(hero.hp)/\(hero.maxHP)", hero.inventory.joined(separator: ", ")]])),
-                .paragraph("Location: \(state.location)"),
-            ]))
+            sections.append(
+                DocumentSection(
+                    heading: "Character sheet",
+                    blocks: [
+                        .table(
+                            DocumentTable(
+                                header: ["Name", "Class", "Level", "HP", "Inventory"],
+                                rows: [
+                                    [
+                                        hero.name, hero.characterClass, String(hero.level), "\(hero.hp)/\(hero.maxHP)",
+                                        hero.inventory.joined(separator: ", "),
+                                    ]
+                                ])),
+                        .paragraph("Location: \(state.location)"),
+                    ]))
             if !state.npcs.isEmpty {
-                sections.append(DocumentSection(heading: "People met", blocks: [
-                    .table(DocumentTable(
-                        header: ["Name", "Attitude", "HP"],
-                        rows: state.npcs.map { [$0.name, $0.attitude.rawValue, "\($0.hp)/\($0.maxHP)"] })),
-                ]))
+                sections.append(
+                    DocumentSection(
+                        heading: "People met",
+                        blocks: [
+                            .table(
+                                DocumentTable(
+                                    header: ["Name", "Attitude", "HP"],
+                                    rows: state.npcs.map { [$0.name, $0.attitude.rawValue, "\($0.hp)/\($0.maxHP)"] }))
+                        ]))
             }
         }
         self.init(

@@ -34,7 +34,8 @@ public struct ShareCardHandler: JobHandler {
             let png = try await DocumentFailure.translating { try await BlockingExecutor.rendering.run { try card.render(size) } }
             let name = "card-\(size.rawValue).png"
             try await context.saveArtifact(name, contentType: "image/png", bytes: png)
-            artifacts.append(.object(["name": .string(name), "width": .number(Double(size.pixels.width)), "height": .number(Double(size.pixels.height))]))
+            artifacts.append(
+                .object(["name": .string(name), "width": .number(Double(size.pixels.width)), "height": .number(Double(size.pixels.height))]))
         }
         return JSONValue.object(["artifacts": .array(artifacts), "watermark": .bool(watermark)]).canonicalJSON()
     }
@@ -47,7 +48,9 @@ public struct ShareCardHandler: JobHandler {
     ) async throws -> ShareCard {
         var cover: DocumentImage?
         if let image = images[story.cover] {
-            cover = try await DocumentFailure.translating { try await BlockingExecutor.rendering.run { try CoverPicture.png(image, in: workDirectory) } }
+            cover = try await DocumentFailure.translating {
+                try await BlockingExecutor.rendering.run { try CoverPicture.png(image, in: workDirectory) }
+            }
         }
         let parts = story.nodes.count == 1 ? "1 part" : "\(story.nodes.count) parts"
         return ShareCard(

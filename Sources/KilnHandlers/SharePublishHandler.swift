@@ -40,7 +40,9 @@ public struct SharePublishHandler: JobHandler {
 
         let expiresAt = Date().addingTimeInterval(Double(input.expiresInDays ?? SharePublishInput.defaultDays) * 86_400)
         // The slug is on record before any file is written; a retried attempt publishes under the one the first reserved.
-        let slug = try await Self.revocationEndsTheJob { try await shares.reserve(job: job.id, tenant: job.tenant, identity: job.identity, expiresAt: expiresAt) }
+        let slug = try await Self.revocationEndsTheJob {
+            try await shares.reserve(job: job.id, tenant: job.tenant, identity: job.identity, expiresAt: expiresAt)
+        }
         let path = "/s/\(slug)"
         let address = publicURL + path
         let cardURL = "\(address)/card.png"
@@ -52,9 +54,12 @@ public struct SharePublishHandler: JobHandler {
                 return (page.html, try card.render(.landscape))
             }
         }
-        let files = [SharedFile(name: "card.png", contentType: "image/png", bytes: cardPNG)]
+        let files =
+            [SharedFile(name: "card.png", contentType: "image/png", bytes: cardPNG)]
             + document.images.map { SharedFile(name: $0.name, contentType: $0.format.mediaType, bytes: $0.data) }
-        try await Self.revocationEndsTheJob { try await shares.publish(slug: slug, tenant: job.tenant, html: html, files: files, expiresAt: expiresAt) }
+        try await Self.revocationEndsTheJob {
+            try await shares.publish(slug: slug, tenant: job.tenant, html: html, files: files, expiresAt: expiresAt)
+        }
         return JSONValue.object([
             "share_url": .string(address),
             "slug": .string(slug),

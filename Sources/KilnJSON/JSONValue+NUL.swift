@@ -20,7 +20,8 @@ extension JSONValue {
         switch self {
         case .string(let text): .string(text.replacingNUL())
         case .array(let elements): .array(elements.map { $0.replacingNUL() })
-        case .object(let fields): .object(Dictionary(fields.map { ($0.key.replacingNUL(), $0.value.replacingNUL()) }, uniquingKeysWith: { first, _ in first }))
+        case .object(let fields):
+            .object(Dictionary(fields.map { ($0.key.replacingNUL(), $0.value.replacingNUL()) }, uniquingKeysWith: { first, _ in first }))
         case .null, .bool, .number: self
         }
     }

@@ -20,13 +20,15 @@ public struct AnthropicClient: TextProvider {
 
     public func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
         try await self.eachChoice(of: request) { _ in
-            let (json, headers) = try await self.transport.sendJSON(path: "/v1/messages", headers: self.headers, body: Self.body(request, stream: false))
+            let (json, headers) = try await self.transport.sendJSON(
+                path: "/v1/messages", headers: self.headers, body: Self.body(request, stream: false))
             guard json["type"]?.stringValue == "message", let content = json["content"]?.arrayValue else {
                 throw self.transport.malformed("the answer is not a message", headers: headers)
             }
             let text = content.compactMap { $0["type"]?.stringValue == "text" ? $0["text"]?.stringValue : nil }.joined()
             var answer = TextGeneration(
-                choices: [text], finishReason: Self.finishReason(json["stop_reason"]?.stringValue), usage: Self.usage(json["usage"]), provider: self.name,
+                choices: [text], finishReason: Self.finishReason(json["stop_reason"]?.stringValue), usage: Self.usage(json["usage"]),
+                provider: self.name,
                 model: json["model"]?.stringValue ?? request.model, requestID: ProviderFailureClassifier.requestID(headers))
             answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
             return answer
@@ -85,7 +87,8 @@ public struct AnthropicClient: TextProvider {
         var system = request.system ?? ""
         if let schema = request.responseSchema {
             // Messages has no schema parameter: the schema goes into the instructions, and the caller validates.
-            system += (system.isEmpty ? "" : "\n\n") + "Answer with one JSON document, and nothing else, that satisfies this JSON Schema:\n"
+            system +=
+                (system.isEmpty ? "" : "\n\n") + "Answer with one JSON document, and nothing else, that satisfies this JSON Schema:\n"
                 + schema.schema.canonicalJSON()
         }
         if !system.isEmpty { fields["system"] = .string(system) }
@@ -177,7 +180,8 @@ private struct StreamAccumulator {
 
     func generation(requestID: String?) -> TextGeneration {
         TextGeneration(
-            choices: [self.text], finishReason: AnthropicClient.finishReason(self.stopReason), usage: self.usage, provider: self.provider, model: self.model,
+            choices: [self.text], finishReason: AnthropicClient.finishReason(self.stopReason), usage: self.usage, provider: self.provider,
+            model: self.model,
             requestID: requestID)
     }
 }

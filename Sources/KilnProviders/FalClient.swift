@@ -36,7 +36,8 @@ public struct FalClient: ImageProvider {
             throw CancellationError()
         }
         let result = try await self.transport.send("GET", url: responseURL, headers: headers, body: nil)
-        guard let json = JSONValue.parse(String(decoding: result.body, as: UTF8.self)), let entries = json["images"]?.arrayValue, !entries.isEmpty else {
+        guard let json = JSONValue.parse(String(decoding: result.body, as: UTF8.self)), let entries = json["images"]?.arrayValue, !entries.isEmpty
+        else {
             throw self.transport.malformed("the result has no images", headers: result.headers)
         }
         var images: [GeneratedImages.Image] = []

@@ -32,10 +32,11 @@ public final class ImageRouter: ImageProvider {
 
     /// Makes the images with the first provider that answers; `request.model` is replaced by each step's model.
     public func generate(_ request: ImageGenerationRequest) async throws -> GeneratedImages {
-        try await self.walker.walk({ index, _ in
-            var asked = request
-            asked.model = self.steps[index].model
-            return try await self.steps[index].provider.generate(asked)
-        }, rateLimitWait: { _ in nil })
+        try await self.walker.walk(
+            { index, _ in
+                var asked = request
+                asked.model = self.steps[index].model
+                return try await self.steps[index].provider.generate(asked)
+            }, rateLimitWait: { _ in nil })
     }
 }

@@ -24,7 +24,8 @@ public struct OpenAIChatClient: TextProvider {
     }
 
     public func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
-        let (json, headers) = try await self.transport.sendJSON(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: false, lengthField: self.lengthField))
+        let (json, headers) = try await self.transport.sendJSON(
+            path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: false, lengthField: self.lengthField))
         guard let choices = json["choices"]?.arrayValue, !choices.isEmpty else {
             throw self.transport.malformed("the answer has no choices", headers: headers)
         }
@@ -56,7 +57,9 @@ public struct OpenAIChatClient: TextProvider {
         var reasons = [String?](repeating: nil, count: texts.count)
         var usage = TokenUsage()
         var model = request.model
-        let headers = try await self.transport.stream(path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: true, lengthField: self.lengthField)) {
+        let headers = try await self.transport.stream(
+            path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: true, lengthField: self.lengthField)
+        ) {
             event, headers in
             // Chunks carry no event name; the stream ends with a bare `[DONE]`.
             if event.data == "[DONE]" { return true }

@@ -22,7 +22,8 @@ public struct OpenAIImagesClient: ImageProvider {
                 "model": .string(request.model), "prompt": .string(request.prompt), "n": .number(Double(request.count)),
             ]
             if let size = Self.size(request.size, model: request.model) { fields["size"] = .string(size) }
-            response = try await self.transport.send(path: "/v1/images/generations", headers: headers, body: Array(JSONValue.object(fields).canonicalJSON().utf8))
+            response = try await self.transport.send(
+                path: "/v1/images/generations", headers: headers, body: Array(JSONValue.object(fields).canonicalJSON().utf8))
         } else {
             var form = MultipartForm()
             form.add(name: "model", value: request.model)
@@ -52,7 +53,8 @@ public struct OpenAIImagesClient: ImageProvider {
                 throw self.transport.malformed("an image with neither b64_json nor url", headers: response.headers)
             }
         }
-        let usage = TokenUsage(inputTokens: json["usage"]?["input_tokens"]?.intValue ?? 0, outputTokens: json["usage"]?["output_tokens"]?.intValue ?? 0)
+        let usage = TokenUsage(
+            inputTokens: json["usage"]?["input_tokens"]?.intValue ?? 0, outputTokens: json["usage"]?["output_tokens"]?.intValue ?? 0)
         return GeneratedImages(
             images: images, provider: self.name, model: request.model, usage: usage, seed: nil,
             requestID: ProviderFailureClassifier.requestID(response.headers))

@@ -60,7 +60,8 @@ public struct ProviderConfiguration: Sendable {
         let routes = try routeValues.enumerated().map { (index, value) throws(ProviderConfigurationError) in
             try Self.route(index, value, providers: providers)
         }
-        return ProviderConfiguration(providers: providers, routes: routes, moderation: try Self.moderation(fields["moderation"], providers: providers))
+        return ProviderConfiguration(
+            providers: providers, routes: routes, moderation: try Self.moderation(fields["moderation"], providers: providers))
     }
 
     /// Where in ``routes`` the route for `kind` of `tenant` is: the tenant's own, else the one for every tenant;

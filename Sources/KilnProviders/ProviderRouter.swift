@@ -31,9 +31,10 @@ public final class ProviderRouter: TextProvider {
     public static var busyWait: Duration { RouteWalker.busyWait }
 
     public func generate(_ request: TextGenerationRequest) async throws -> TextGeneration {
-        try await self.walker.walk({ index, _ in
-            try await self.models[index].provider.generate(request.asking(self.models[index].model))
-        }, rateLimitWait: \.rateLimitWait)
+        try await self.walker.walk(
+            { index, _ in
+                try await self.models[index].provider.generate(request.asking(self.models[index].model))
+            }, rateLimitWait: \.rateLimitWait)
     }
 
     /// Streams from the first provider that answers. Once a delta has reached `onDelta`, a failure is not retried
@@ -41,12 +42,13 @@ public final class ProviderRouter: TextProvider {
     public func stream(
         _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
     ) async throws -> TextGeneration {
-        try await self.walker.walk({ index, delivered in
-            try await self.models[index].provider.stream(request.asking(self.models[index].model)) { delta in
-                delivered.markDelivered()
-                try await onDelta(delta)
-            }
-        }, rateLimitWait: \.rateLimitWait)
+        try await self.walker.walk(
+            { index, delivered in
+                try await self.models[index].provider.stream(request.asking(self.models[index].model)) { delta in
+                    delivered.markDelivered()
+                    try await onDelta(delta)
+                }
+            }, rateLimitWait: \.rateLimitWait)
     }
 }
 

@@ -45,7 +45,8 @@ final class RouteWalker: Sendable {
         self.parking = parking
         self.concurrency = concurrency
         self.clock = clock
-        self.breakers = Mutex(Dictionary(steps.map { ($0.provider, CircuitBreaker(configuration: breaker)) }, uniquingKeysWith: { first, _ in first }))
+        self.breakers = Mutex(
+            Dictionary(steps.map { ($0.provider, CircuitBreaker(configuration: breaker)) }, uniquingKeysWith: { first, _ in first }))
     }
 
     /// Where each provider's circuit stands, by name.

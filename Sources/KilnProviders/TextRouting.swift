@@ -20,7 +20,9 @@ public struct TextRouting: Sendable {
         var routers: [Int: ProviderRouter] = [:]
         for (index, route) in configuration.routes.enumerated() {
             let models = route.models.compactMap { step in
-                clients[step.provider].map { RoutedModel(provider: $0, model: step.model, maxConcurrent: configuration.providers[step.provider]?.maxConcurrent) }
+                clients[step.provider].map {
+                    RoutedModel(provider: $0, model: step.model, maxConcurrent: configuration.providers[step.provider]?.maxConcurrent)
+                }
             }
             routers[index] = ProviderRouter(name: "\(route.tenant)/\(route.kind)", models: models, parking: parking, concurrency: concurrency)
         }

@@ -3,9 +3,9 @@ import BlockingWork
 import KilnCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Objects' bytes in a local directory, at relative paths such as `tenants/<tenant>/jobs/<job>/<attempt>/<name>`:

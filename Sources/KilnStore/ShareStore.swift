@@ -98,9 +98,11 @@ public struct ShareStore: Sendable {
     /// The page at `slug`, and until when it is up; not found while its job is still publishing it.
     public func page(_ slug: String) async throws -> Lookup<(html: String, expiresAt: Date)> {
         guard Self.isWellFormed(slug) else { return .notFound }
-        guard let row = try await pool.query(
-            "SELECT html, expires_at, (revoked_at IS NOT NULL OR expires_at <= now()) AS ended FROM shares WHERE slug = $1", [slug]
-        ).first else { return .notFound }
+        guard
+            let row = try await pool.query(
+                "SELECT html, expires_at, (revoked_at IS NOT NULL OR expires_at <= now()) AS ended FROM shares WHERE slug = $1", [slug]
+            ).first
+        else { return .notFound }
         if try row.decode("ended", as: Bool.self) { return .gone }
         guard let html = try row.decode("html", as: String?.self) else { return .notFound }
         return .live((html, try row.decode("expires_at", as: Date.self)))
@@ -109,13 +111,15 @@ public struct ShareStore: Sendable {
     /// The file `name` of the page at `slug`: its bytes and content type.
     public func file(_ slug: String, name: String) async throws -> Lookup<(contentType: String, bytes: [UInt8])> {
         guard Self.isWellFormed(slug) else { return .notFound }
-        guard let row = try await pool.query(
-            """
-            SELECT s.revoked_at IS NOT NULL OR s.expires_at <= now() AS ended, f.content_type, f.path
-            FROM shares s LEFT JOIN share_files f ON f.slug = s.slug AND f.name = $2 WHERE s.slug = $1
-            """,
-            [slug, name]
-        ).first else { return .notFound }
+        guard
+            let row = try await pool.query(
+                """
+                SELECT s.revoked_at IS NOT NULL OR s.expires_at <= now() AS ended, f.content_type, f.path
+                FROM shares s LEFT JOIN share_files f ON f.slug = s.slug AND f.name = $2 WHERE s.slug = $1
+                """,
+                [slug, name]
+            ).first
+        else { return .notFound }
         if try row.decode("ended", as: Bool.self) { return .gone }
         guard let path = try row.decode("path", as: String?.self), let contentType = try row.decode("content_type", as: String?.self) else {
             return .notFound

@@ -191,7 +191,8 @@ final class ClassRunner: Sendable {
         } else if failure.isCancellation {
             outcome = .cancelled(message: failure.message)
         } else if failure.isRetryable {
-            outcome = .retry(code: failure.code, message: failure.message, delay: policy.delay(afterAttempt: job.tries, unitRandom: .random(in: 0..<1)))
+            outcome = .retry(
+                code: failure.code, message: failure.message, delay: policy.delay(afterAttempt: job.tries, unitRandom: .random(in: 0..<1)))
         } else {
             outcome = .failed(code: failure.code, message: failure.message)
         }

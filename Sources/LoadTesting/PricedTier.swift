@@ -12,4 +12,3 @@ struct PricedKind: Sendable {
     let quotaClass: QuotaClass
     let cost: Int
 }
-

@@ -145,9 +145,10 @@ public final class RedisConnection: PooledConnection, @unchecked Sendable {
             return .integer(node.integer)
         case chiredis_reply_array():
             guard let elements = node.element else { return .array([]) }
-            return .array((0..<node.elements).map { index in
-                elements[index].map { value(of: $0) } ?? .null
-            })
+            return .array(
+                (0..<node.elements).map { index in
+                    elements[index].map { value(of: $0) } ?? .null
+                })
         default:
             return .null
         }

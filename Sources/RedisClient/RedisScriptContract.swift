@@ -5,7 +5,7 @@
 /// They encode the call (``keyValues``, ``argumentValues``), bind `KEYS` and `ARGV` to local names in front of the
 /// script's body (``luaBindings``), and read the reply (``RedisReply``), so Swift and Lua cannot disagree on an index.
 /// The script's header comment states the same names (`-- KEYS:`, `-- ARGV:`, `-- ARGV each:`, `-- RETURNS …:`) for
-/// its readers, and ``RedisScriptHeader`` reads it back so a test can hold the two together.
+/// its readers, and the tests read it back (`ScriptContractTests`) to hold the two together.
 public protocol RedisScriptContract: Sendable {
     /// One entry of the list of items a script takes after its fixed arguments; `Never` when it takes none.
     associatedtype Item = Never

@@ -6,7 +6,8 @@ enum DocumentLanguage {
     static func validate(_ tag: String?, field: String) throws {
         guard let tag else { return }
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
-        let valid = parts.count <= 4 && (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
+        let valid =
+            parts.count <= 4 && (2...3).contains(parts[0].count) && parts[0].allSatisfy { $0.isASCII && $0.isLetter }
             && parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
         guard valid else { throw InputError(field: field, reason: "must be a language tag such as en or pt-BR") }
     }

@@ -10,12 +10,14 @@ public enum NoticePage {
         title: "Story not found", detail: "There is no shared story at this address. Check that the link is complete.")
 
     private static func html(title: String, detail: String) -> String {
-        ReaderPageFrame.html(language: "en", head: "<title>\("\(title) · Talevonia".xmlEscaped)</title>", body: """
-            <main class="notice">
-            \(TalevoniaMark.svg(size: 56))
-            <h1>\(title.xmlEscaped)</h1>
-            <p>\(detail.xmlEscaped)</p>
-            </main>
-            """)
+        ReaderPageFrame.html(
+            language: "en", head: "<title>\("\(title) · Talevonia".xmlEscaped)</title>",
+            body: """
+                <main class="notice">
+                \(TalevoniaMark.svg(size: 56))
+                <h1>\(title.xmlEscaped)</h1>
+                <p>\(detail.xmlEscaped)</p>
+                </main>
+                """)
     }
 }

@@ -17,7 +17,9 @@ struct DeadCommand: AsyncParsableCommand {
             let jobs = try await Runtime.with(connections) { try await $0.namespace.admin.deadLetters(limit: limit) }
             print("id\ttenant\tkind\tstate\ttries\terror")
             for job in jobs {
-                print("\(job.id)\t\(job.tenant)\t\(job.kind)\t\(job.state.rawValue)\t\(job.tries)/\(job.maxAttempts)\t\(job.errorCode ?? "-"): \(job.errorMessage ?? "")")
+                print(
+                    "\(job.id)\t\(job.tenant)\t\(job.kind)\t\(job.state.rawValue)\t\(job.tries)/\(job.maxAttempts)\t\(job.errorCode ?? "-"): \(job.errorMessage ?? "")"
+                )
             }
         }
     }

@@ -38,7 +38,9 @@ struct PurgeCommand: AsyncParsableCommand {
         }
         print("tenant\tinputs\tresults\tartifacts\tuploads\tshares\tdead_letters")
         for counts in report {
-            print("\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.deadLetters)")
+            print(
+                "\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.deadLetters)"
+            )
         }
     }
 }

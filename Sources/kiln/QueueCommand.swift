@@ -15,7 +15,9 @@ struct QueueCommand: AsyncParsableCommand {
             let stats = try await Runtime.with(connections) { try await $0.namespace.admin.stats() }
             print("tenant\tclass\tpriority\tready\toldest_wait_ms")
             for depth in stats.ready {
-                print("\(depth.tenant)\t\(depth.jobClass.rawValue)\t\(depth.priority.rawValue)\t\(depth.count)\t\(depth.oldestWaitMilliseconds.map(String.init) ?? "-")")
+                print(
+                    "\(depth.tenant)\t\(depth.jobClass.rawValue)\t\(depth.priority.rawValue)\t\(depth.count)\t\(depth.oldestWaitMilliseconds.map(String.init) ?? "-")"
+                )
             }
             print("in_flight \(stats.inFlight)\ndelayed \(stats.delayed)\ndead \(stats.dead)\nunrecorded \(stats.unrecorded)")
         }

@@ -39,7 +39,10 @@ struct QuotaCommand: AsyncParsableCommand {
             }
             print("subject\tcounter\tredis\tledger")
             for drift in drifts { print("\(drift.subject)\t\(drift.counter)\t\(drift.redis)\t\(drift.ledger)") }
-            print(drifts.isEmpty ? "no drift on \(quotaDay)" : "\(drifts.count) counter(s) differ on \(quotaDay)\(repair ? "; those behind the ledger were raised" : "")")
+            print(
+                drifts.isEmpty
+                    ? "no drift on \(quotaDay)"
+                    : "\(drifts.count) counter(s) differ on \(quotaDay)\(repair ? "; those behind the ledger were raised" : "")")
         }
     }
 }

@@ -19,7 +19,9 @@ struct WebhookCommand: AsyncParsableCommand {
             guard let platform = Entitlement.Source(rawValue: source), platform != .appStore else {
                 throw ValidationError("the source is revenuecat or adapty")
             }
-            let secret = try await Runtime.with(connections) { try await WebhookSecretStore(pool: $0.database).create(tenant: tenantID, source: platform) }
+            let secret = try await Runtime.with(connections) {
+                try await WebhookSecretStore(pool: $0.database).create(tenant: tenantID, source: platform)
+            }
             print(secret)
             print("webhook URL: <api>/v1/webhooks/\(platform.rawValue)/\(tenantID)")
         }

@@ -68,9 +68,10 @@ struct WorkerCommand: AsyncParsableCommand {
         let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
         let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
         // Shut down in reverse: the metrics, then the worker (draining its jobs), then the HTTP client and the pools.
-        var services: [any Service] = runtime.services + [
-            ClosingService { http.shutdown() }, runtime.assembly.worker(handlers: handlers, configuration: configuration, logger: logger),
-        ]
+        var services: [any Service] =
+            runtime.services + [
+                ClosingService { http.shutdown() }, runtime.assembly.worker(handlers: handlers, configuration: configuration, logger: logger),
+            ]
         if metricsPort > 0 {
             let router = Router()
             router.get("/metrics") { _, _ in metricsText() }

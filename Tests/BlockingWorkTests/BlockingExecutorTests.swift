@@ -20,7 +20,10 @@ import Testing
             for _ in 0..<12 {
                 group.addTask {
                     try await executor.run {
-                        counts.update { $0.now += 1; $0.most = max($0.most, $0.now) }
+                        counts.update {
+                            $0.now += 1
+                            $0.most = max($0.most, $0.now)
+                        }
                         usleep(2_000)
                         counts.update { $0.now -= 1 }
                     }
@@ -50,7 +53,12 @@ import Testing
     @Test func cancellingARunningPieceCallsItsOnCancel() async throws {
         let executor = BlockingExecutor(name: "test", threads: 1)
         let gate = Gate()
-        let running = Task { try await executor.run(onCancel: gate.open) { gate.wait(); return "stopped" } }
+        let running = Task {
+            try await executor.run(onCancel: gate.open) {
+                gate.wait()
+                return "stopped"
+            }
+        }
         try await gate.waitUntilEntered()
         running.cancel()
         #expect(try await running.value == "stopped")

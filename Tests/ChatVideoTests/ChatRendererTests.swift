@@ -14,7 +14,10 @@ import Testing
     /// pictures are written into `Tests/ChatVideoTests/Golden` instead, to be looked at and committed.
     @Test(arguments: ChatTheme.allCases, [false, true])
     func aFrameOfEachThemeMatchesItsGoldenPicture(theme: ChatTheme, dark: Bool) throws {
-        let input = Conversations.short { $0.theme = theme; $0.darkMode = dark }
+        let input = Conversations.short {
+            $0.theme = theme
+            $0.darkMode = dark
+        }
         let renderer = ChatRenderer(input, watermark: false)
         renderer.render(Self.goldenState)
         let name = "\(theme.rawValue)-\(dark ? "dark" : "light").png"
@@ -31,7 +34,10 @@ import Testing
     /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
     @Test(arguments: [ChatVideoFormat.portrait, .landscape])
     func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat) {
-        let input = Conversations.short { $0.format = format; $0.keyboard = format == .portrait }
+        let input = Conversations.short {
+            $0.format = format
+            $0.keyboard = format == .portrait
+        }
         let timeline = ChatTimeline(input)
         let cached = ChatRenderer(input, watermark: true)
         let scratch = ChatRenderer(input, watermark: true)

@@ -51,7 +51,8 @@ struct ChatSoundTrackTests {
 
     @Test("a sound that runs past the end is cut there")
     func soundCutAtTheEnd() {
-        let track = ChatSoundTrack(events: [ChatSoundEvent(tick: 59, kind: .receive), ChatSoundEvent(tick: 60, kind: .send)], totalTicks: 60, fps: 60)
+        let track = ChatSoundTrack(
+            events: [ChatSoundEvent(tick: 59, kind: .receive), ChatSoundEvent(tick: 60, kind: .send)], totalTicks: 60, fps: 60)
         #expect(track.samples.count == 48_000)
         #expect(track.samples[47_200...].contains { $0 != 0 })
     }

@@ -34,7 +34,10 @@ import Testing
     }
 
     @Test func theTypingPaceFollowsTheSpeedAndThePauseIsTenTimesIt() {
-        let input = Conversations.short { $0.typingSpeed = .slow; $0.fps = 30 }
+        let input = Conversations.short {
+            $0.typingSpeed = .slow
+            $0.fps = 30
+        }
         let timeline = ChatTimeline(input)
         let typing = timeline.segments.filter { if case .typing = $0.state.activity { true } else { false } }
         // 0.08 s a character at 30 fps is 2.4 ticks, rounded to 2.

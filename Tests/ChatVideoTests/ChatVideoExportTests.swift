@@ -44,7 +44,13 @@ import Testing
     ])
     func anExportHasTheRightSizeFrameRateFrameCountAndDuration(format: ChatVideoFormat, fps: Int, sounds: Bool) async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.short { $0.format = format; $0.fps = fps; $0.sounds = sounds; $0.typingSpeed = .fast; $0.typingIndicator = false }
+        let input = Conversations.short {
+            $0.format = format
+            $0.fps = fps
+            $0.sounds = sounds
+            $0.typingSpeed = .fast
+            $0.typingIndicator = false
+        }
         let path = directory.path + "/chat.mp4"
         let result = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
         let timeline = ChatTimeline(input)
@@ -68,7 +74,11 @@ import Testing
 
     @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.short { $0.frameRate = .variable; $0.typingSpeed = .fast; $0.format = .square }
+        let input = Conversations.short {
+            $0.frameRate = .variable
+            $0.typingSpeed = .fast
+            $0.format = .square
+        }
         let path = directory.path + "/chat.mp4"
         let result = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
         let probe = try await Self.probe(path)
@@ -82,7 +92,11 @@ import Testing
     /// What is encoded is what the timeline says: frames decoded at chosen ticks match the renderer's own picture.
     @Test func framesDecodedAtChosenTicksMatchTheRenderersPicture() async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.short { $0.format = .square; $0.fps = 30; $0.sounds = false }
+        let input = Conversations.short {
+            $0.format = .square
+            $0.fps = 30
+            $0.sounds = false
+        }
         let path = directory.path + "/chat.mp4"
         _ = try await ChatVideoExporter(input, watermark: true, preset: Self.preset).export(to: path) { _ in }
         let timeline = ChatTimeline(input)

@@ -12,11 +12,13 @@ enum Conversations {
         var settings = ChatExportSettings()
         configure(&settings)
         return ChatExportInput(
-            conversation: ChatConversation(characters: characters, messages: [
-                ChatMessageLine(character: "sam", text: "Are you coming tonight?"),
-                ChatMessageLine(character: "me", text: "Yes! 👍🏽👨‍👩‍👧"),
-                ChatMessageLine(character: "sam", text: "Café at 8 — « bring snacks »"),
-            ]),
+            conversation: ChatConversation(
+                characters: characters,
+                messages: [
+                    ChatMessageLine(character: "sam", text: "Are you coming tonight?"),
+                    ChatMessageLine(character: "me", text: "Yes! 👍🏽👨‍👩‍👧"),
+                    ChatMessageLine(character: "sam", text: "Café at 8 — « bring snacks »"),
+                ]),
             settings: settings)
     }
 

@@ -41,14 +41,20 @@ struct MatroskaWriterTests {
         // Variable frame rate: one output frame per picture, on the tick ffmpeg read for it.
         try encode(pictures, arguments: ["-fps_mode", "vfr", "-r", "60", "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p", output])
 
-        let timeBase = try await Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", output])
+        let timeBase = try await Command.run([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=time_base", "-of", "csv=p=0", output,
+        ])
         let unitsPerSecond = try #require(Int(String(decoding: timeBase, as: UTF8.self).split(separator: "/").last?.trimmed ?? ""))
-        let timestamps = try await Command.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", output])
+        let timestamps = try await Command.run([
+            "ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", output,
+        ])
         let outputTicks = String(decoding: timestamps, as: UTF8.self).split(separator: "\n").compactMap { Int($0.trimmed) }
             .map { $0 * 60 / unitsPerSecond }
         #expect(outputTicks == ticks)
 
-        let frames = try await Command.run(["ffmpeg", "-v", "error", "-i", output, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
+        let frames = try await Command.run([
+            "ffmpeg", "-v", "error", "-i", output, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-",
+        ])
         let lumas = stride(from: 0, to: frames.count, by: 64 * 32 * 3 / 2).map { averageLuma(frames[$0..<$0 + 64 * 32]) }
         #expect(lumas.count == pictures.count)
         for (luma, picture) in zip(lumas, pictures) {
@@ -90,7 +96,8 @@ struct MatroskaWriterTests {
         let encoder = try FFmpegProcess(arguments: ["-hide_banner", "-loglevel", "error", "-f", "matroska", "-i", "-"] + arguments)
         try writer.header().withUnsafeBytes { try encoder.write($0) }
         for picture in pictures {
-            let frame = [UInt8](repeating: UInt8(picture.luma), count: width * height)
+            let frame =
+                [UInt8](repeating: UInt8(picture.luma), count: width * height)
                 + [UInt8](repeating: 128, count: writer.framePayloadSize - width * height)
             try writer.blockHeader(tick: picture.tick, payloadSize: frame.count).withUnsafeBytes { try encoder.write($0) }
             try frame.withUnsafeBytes { try encoder.write($0) }

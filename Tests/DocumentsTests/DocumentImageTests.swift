@@ -11,9 +11,10 @@ import Testing
 
     /// A JPEG made by ffmpeg, with an EXIF (APP1) segment holding ``secret`` right after its start marker.
     static func jpegWithEXIF() async throws -> [UInt8] {
-        let jpeg = Array(try await Command.run([
-            "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=160x100", "-frames:v", "1", "-c:v", "mjpeg", "-f", "mjpeg", "-",
-        ]))
+        let jpeg = Array(
+            try await Command.run([
+                "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=red:s=160x100", "-frames:v", "1", "-c:v", "mjpeg", "-f", "mjpeg", "-",
+            ]))
         return CameraMetadata.insertingEXIF(secret, into: jpeg)
     }
 
@@ -29,7 +30,9 @@ import Testing
         return Array(png[0..<33]) + chunk + png[33...]
     }
 
-    static func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+    static func bigEndian(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
 
     @Test func aJPEGIsReadWithoutDecodingIt() async throws {
         let image = try DocumentImage(baseName: "cover", data: try await Self.jpegWithEXIF())
@@ -79,6 +82,8 @@ import Testing
     @Test func bytesThatAreNoPictureAreRefused() {
         #expect(throws: DocumentError.unreadableImage("x")) { try DocumentImage(baseName: "x", data: Array("not a picture".utf8)) }
         // A JPEG's start whose segments run past the end.
-        #expect(throws: DocumentError.unreadableImage("y")) { try DocumentImage(baseName: "y", data: [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10]) }
+        #expect(throws: DocumentError.unreadableImage("y")) {
+            try DocumentImage(baseName: "y", data: [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10])
+        }
     }
 }

@@ -115,11 +115,13 @@ import Testing
     }
 
     @Test func aSectionWithoutHeadingIsListedAsItsPartNumber() async throws {
-        let document = Document(identifier: "not-a-uuid", title: "Runs & <on>", language: "fr", sections: [
-            DocumentSection(heading: "Début", blocks: [.paragraph("Il était une fois…")]),
-            // A vertical tab and U+FFFE have no place in XML: they are dropped rather than breaking the page.
-            DocumentSection(heading: nil, blocks: [.paragraph("Et\u{0B} puis \"enfin\" l'été…\u{FFFE}")]),
-        ])
+        let document = Document(
+            identifier: "not-a-uuid", title: "Runs & <on>", language: "fr",
+            sections: [
+                DocumentSection(heading: "Début", blocks: [.paragraph("Il était une fois…")]),
+                // A vertical tab and U+FFFE have no place in XML: they are dropped rather than breaking the page.
+                DocumentSection(heading: nil, blocks: [.paragraph("Et\u{0B} puis \"enfin\" l'été…\u{FFFE}")]),
+            ])
         let directory = try TemporaryDirectory()
         let path = directory.path + "/book.epub"
         try await Self.write(document, to: path)

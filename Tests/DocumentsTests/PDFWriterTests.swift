@@ -39,7 +39,8 @@ import Testing
                 #expect(extracted.contains(expected))
             }
         }
-        for phrase in [SampleDocuments.rightToLeft, SampleDocuments.arabic] where document.sections.contains(where: { section in
+        for phrase in [SampleDocuments.rightToLeft, SampleDocuments.arabic]
+        where document.sections.contains(where: { section in
             section.blocks.contains { if case .paragraph(let text) = $0 { text.contains(phrase) } else { false } }
         }) {
             #expect(extracted.contains(phrase), "\(phrase) in logical order")
@@ -110,10 +111,12 @@ import Testing
         let photo = try DocumentImage(baseName: "photo", data: jpegBytes)
         let map = try SampleDocuments.picture("image-1", color: RGBColor(0x2E6B3F))
         let filler = Array(repeating: DocumentBlock.paragraph(SampleDocuments.accented), count: 60)
-        let document = Document(identifier: "pictures", title: "Pictures", sections: [
-            DocumentSection(heading: "First", blocks: [.image(photo, caption: "A red photo"), .image(map, caption: nil)] + filler),
-            DocumentSection(heading: "Again", blocks: [.image(photo, caption: nil), .image(map, caption: "The map again")]),
-        ])
+        let document = Document(
+            identifier: "pictures", title: "Pictures",
+            sections: [
+                DocumentSection(heading: "First", blocks: [.image(photo, caption: "A red photo"), .image(map, caption: nil)] + filler),
+                DocumentSection(heading: "Again", blocks: [.image(photo, caption: nil), .image(map, caption: "The map again")]),
+            ])
         let pdf = try await Self.write(document, in: directory)
         let images = try await Self.images(in: pdf)
         let jpegs = images.filter { $0.encoding == "jpeg" }
@@ -137,11 +140,15 @@ import Testing
 
     /// A paragraph in a right-to-left script aligns right; a left-to-right one left.
     @Test func aRightToLeftParagraphAlignsRight() async throws {
-        let document = Document(identifier: "directions", title: "Directions", sections: [
-            DocumentSection(heading: nil, blocks: [
-                .paragraph("\(SampleDocuments.rightToLeft) \(SampleDocuments.rightToLeft)"), .paragraph("Left to right"),
+        let document = Document(
+            identifier: "directions", title: "Directions",
+            sections: [
+                DocumentSection(
+                    heading: nil,
+                    blocks: [
+                        .paragraph("\(SampleDocuments.rightToLeft) \(SampleDocuments.rightToLeft)"), .paragraph("Left to right"),
+                    ])
             ])
-        ])
         let directory = try TemporaryDirectory()
         let pdf = try await Self.write(document, in: directory)
         let boxes = try await Self.output(["pdftotext", "-enc", "UTF-8", "-bbox", "-f", "2", "-l", "2", pdf, "-"])
@@ -267,9 +274,11 @@ import Testing
             let blocks = Array(repeating: DocumentBlock.paragraph(text), count: 3 + scene % 5) + [.paragraph(paragraphs[scene % paragraphs.count])]
             return DocumentSection(heading: "Scene #\(scene)", blocks: blocks + (scene % 10 == 0 ? [.image(map, caption: "The map, once more")] : []))
         }
-        let table = DocumentTable(header: ["Name", "Class", "Level", "HP", "Inventory"], rows: (1...tableRows).map { hero in
-            ["Hero \(hero)", "Rogue", "\(hero % 20 + 1)", "18/24", "Dagger, rope, map"]
-        })
+        let table = DocumentTable(
+            header: ["Name", "Class", "Level", "HP", "Inventory"],
+            rows: (1...tableRows).map { hero in
+                ["Hero \(hero)", "Rogue", "\(hero % 20 + 1)", "18/24", "Dagger, rope, map"]
+            })
         return Document(
             identifier: "long", title: campaign.title, author: campaign.author,
             sections: sections + [DocumentSection(heading: "Character sheet", blocks: [.table(table)])])
@@ -330,4 +339,3 @@ import Testing
         (0x0590...0x08FF).contains(scalar.value)
     }
 }
-

@@ -8,17 +8,22 @@ import Testing
         let document = Document(
             identifier: "tiny", title: "Café Zoë 🐉", subtitle: "A test", author: "Mira",
             sections: [
-                DocumentSection(heading: "One", blocks: [
-                    .paragraph("First “para” — ok."),
-                    .paragraph("Second \(SampleDocuments.rightToLeft)."),
-                    .image(picture, caption: "A map"),
-                    .image(picture, caption: nil),
-                ]),
+                DocumentSection(
+                    heading: "One",
+                    blocks: [
+                        .paragraph("First “para” — ok."),
+                        .paragraph("Second \(SampleDocuments.rightToLeft)."),
+                        .image(picture, caption: "A map"),
+                        .image(picture, caption: nil),
+                    ]),
                 DocumentSection(heading: nil, blocks: [.paragraph("Runs on.")]),
-                DocumentSection(heading: "Sheet", blocks: [
-                    .table(DocumentTable(
-                        header: ["Name", "Class", "HP"], rows: [["Aria Zoë", "Rogue", "18/24"], ["Bo", "Wizard of the Tower", "7"]])),
-                ]),
+                DocumentSection(
+                    heading: "Sheet",
+                    blocks: [
+                        .table(
+                            DocumentTable(
+                                header: ["Name", "Class", "HP"], rows: [["Aria Zoë", "Rogue", "18/24"], ["Bo", "Wizard of the Tower", "7"]]))
+                    ]),
             ]
         )
         let expected = """

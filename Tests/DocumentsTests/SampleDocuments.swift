@@ -23,18 +23,26 @@ enum SampleDocuments {
     static func campaign() throws -> Document {
         let map = try picture("image-1", color: RGBColor(0x2E6B3F))
         let scenes: [DocumentSection] = [
-            DocumentSection(heading: "Scene #1", blocks: [
-                .paragraph("The party meets at the Gilded Griffin. \(accented)."),
-                .paragraph("A stranger whispers: “\(rightToLeft)” and leaves a map. \(emoji)"),
-            ]),
-            DocumentSection(heading: "Scene #2", blocks: [
-                .paragraph("They follow the map into the Whispering Woods, where the trees speak \(arabic)."),
-                .image(map, caption: "The map to the ruins"),
-            ]),
+            DocumentSection(
+                heading: "Scene #1",
+                blocks: [
+                    .paragraph("The party meets at the Gilded Griffin. \(accented)."),
+                    .paragraph("A stranger whispers: “\(rightToLeft)” and leaves a map. \(emoji)"),
+                ]),
+            DocumentSection(
+                heading: "Scene #2",
+                blocks: [
+                    .paragraph("They follow the map into the Whispering Woods, where the trees speak \(arabic)."),
+                    .image(map, caption: "The map to the ruins"),
+                ]),
             DocumentSection(heading: "Scene #3", blocks: [.paragraph("At the ruins, a dragon wakes — and it is hungry.")]),
-            DocumentSection(heading: "Character sheet", blocks: [
-                .table(DocumentTable(header: ["Name", "Class", "Level", "HP", "Inventory"], rows: [["Aria Zoë", "Rogue", "3", "18/24", "Dagger, rope, map"]])),
-            ]),
+            DocumentSection(
+                heading: "Character sheet",
+                blocks: [
+                    .table(
+                        DocumentTable(
+                            header: ["Name", "Class", "Level", "HP", "Inventory"], rows: [["Aria Zoë", "Rogue", "3", "18/24", "Dagger, rope, map"]]))
+                ]),
         ]
         return Document(
             identifier: "0f3c5a2e-1d4b-4c6e-9a7b-5e2d1c0b9a87", title: "The Dragon of Émberfall", subtitle: "A WorldArchitect campaign",
@@ -50,11 +58,15 @@ enum SampleDocuments {
             identifier: "7c1e2d3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f", title: "The Lantern Keeper’s Daughter", author: "Mira",
             cover: cover,
             sections: [
-                DocumentSection(heading: "The lighthouse", blocks: [.paragraph("Élodie climbed the stairs — 212 of them — and said “hello” to the lamp. \(emoji)")]),
-                DocumentSection(heading: "The storm", blocks: [
-                    .paragraph("A ship’s bell rang in the dark; its sailors sang \(rightToLeft)."),
-                    .image(illustration, caption: nil),
-                ]),
+                DocumentSection(
+                    heading: "The lighthouse",
+                    blocks: [.paragraph("Élodie climbed the stairs — 212 of them — and said “hello” to the lamp. \(emoji)")]),
+                DocumentSection(
+                    heading: "The storm",
+                    blocks: [
+                        .paragraph("A ship’s bell rang in the dark; its sailors sang \(rightToLeft)."),
+                        .image(illustration, caption: nil),
+                    ]),
                 DocumentSection(heading: "Morning", blocks: [.paragraph("By dawn the sea was calm, and the gulls said \(arabic).")]),
             ]
         )

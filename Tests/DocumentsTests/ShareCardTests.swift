@@ -86,11 +86,13 @@ import Testing
     @Test func aJPEGCoverOrABrokenPNGIsRefused() throws {
         // A JPEG's start-of-image, baseline start-of-frame (16×16, three components) and a start of scan: enough for
         // DocumentImage, which reads headers only.
-        let jpeg = try DocumentImage(baseName: "cover", data: [
-            0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10, 0x03,
-            0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
-            0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9,
-        ])
+        let jpeg = try DocumentImage(
+            baseName: "cover",
+            data: [
+                0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10, 0x03,
+                0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+                0xFF, 0xDA, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3F, 0x00, 0x00, 0xFF, 0xD9,
+            ])
         #expect(jpeg.format == .jpeg)
         #expect(throws: DocumentError.unreadableImage("cover.jpg")) {
             try ShareCard(title: "T", summary: "S", cover: jpeg, byline: nil, watermark: false).render(.landscape)
@@ -104,7 +106,6 @@ import Testing
             try ShareCard(title: "T", summary: "S", cover: broken, byline: nil, watermark: false).render(.story)
         }
     }
-
 
     /// Renders `card` and compares it with `Golden/<name>.png`, or writes it there with `KILN_UPDATE_GOLDEN=1`.
     static func expectGolden(_ name: String, card: ShareCard, size: ShareCardSize) async throws {

@@ -41,8 +41,9 @@ import WebReader
         let html = Self.page(document).html
         let cover = try #require(document.cover)
         #expect(html.contains("<img class=\"cover\" src=\"\(Self.imageURL(cover))\" alt=\"\" width=\"400\" height=\"600\">"))
-        #expect(html.contains(
-            "<figure><img src=\"https://kiln.example.com/s/Lk3vQ9/image-2.png\" alt=\"\" loading=\"lazy\" width=\"320\" height=\"200\">"))
+        #expect(
+            html.contains(
+                "<figure><img src=\"https://kiln.example.com/s/Lk3vQ9/image-2.png\" alt=\"\" loading=\"lazy\" width=\"320\" height=\"200\">"))
     }
 
     @Test func theLinkPreviewTagsCarryTheGivenAddresses() throws {
@@ -109,12 +110,15 @@ import WebReader
         let picture = try SampleDocuments.picture("image-1", color: RGBColor(0x333333))
         let document = Document(
             identifier: "x", title: "<script>alert(1)</script>", subtitle: "\"><img src=x onerror=alert(1)>", author: "' onmouseover='alert(1)",
-            language: "en\"><script>", sections: [
-                DocumentSection(heading: "</h2><a href=\"https://evil.example\">click</a>", blocks: [
-                    .paragraph("<iframe src=\"https://evil.example\"></iframe> & <style>body{display:none}</style>"),
-                    .image(picture, caption: "\" onload=\"alert(1)"),
-                    .table(DocumentTable(header: ["<b>"], rows: [["</table><script>"]])),
-                ]),
+            language: "en\"><script>",
+            sections: [
+                DocumentSection(
+                    heading: "</h2><a href=\"https://evil.example\">click</a>",
+                    blocks: [
+                        .paragraph("<iframe src=\"https://evil.example\"></iframe> & <style>body{display:none}</style>"),
+                        .image(picture, caption: "\" onload=\"alert(1)"),
+                        .table(DocumentTable(header: ["<b>"], rows: [["</table><script>"]])),
+                    ])
             ])
         let html = Self.page(document).html
         #expect(html.contains("<h1 dir=\"auto\">&lt;script&gt;alert(1)&lt;/script&gt;</h1>"))

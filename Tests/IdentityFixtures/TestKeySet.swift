@@ -25,10 +25,14 @@ public struct TestKeySet: Sendable {
             let rsa = try rsaKey.publicKey.getKeyPrimitives()
             let ec = ecKey.publicKey.rawRepresentation
             let keys: [[String: Any]] = [
-                ["kty": "RSA", "alg": "RS256", "use": "sig", "kid": rsaKID, "n": SignedToken.base64URL(rsa.modulus),
-                 "e": SignedToken.base64URL(rsa.publicExponent)],
-                ["kty": "EC", "alg": "ES256", "use": "sig", "kid": ecKID, "crv": "P-256", "x": SignedToken.base64URL(ec.prefix(32)),
-                 "y": SignedToken.base64URL(ec.suffix(32))],
+                [
+                    "kty": "RSA", "alg": "RS256", "use": "sig", "kid": rsaKID, "n": SignedToken.base64URL(rsa.modulus),
+                    "e": SignedToken.base64URL(rsa.publicExponent),
+                ],
+                [
+                    "kty": "EC", "alg": "ES256", "use": "sig", "kid": ecKID, "crv": "P-256", "x": SignedToken.base64URL(ec.prefix(32)),
+                    "y": SignedToken.base64URL(ec.suffix(32)),
+                ],
             ]
             return String(decoding: try SignedToken.json(["keys": keys]), as: UTF8.self)
         }

@@ -7,9 +7,11 @@ import Testing
 @Suite struct ChatExportInputTests {
     static let kind = testKind(ChatExportInput.self)
 
-    static func input(messages: String = ##"[{"character":"me","text":"hi"},{"character":"sam","text":"hello"}]"##,
-                      characters: String = ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"}]"##,
-                      settings: String = "{}") -> JSONValue {
+    static func input(
+        messages: String = ##"[{"character":"me","text":"hi"},{"character":"sam","text":"hello"}]"##,
+        characters: String = ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"}]"##,
+        settings: String = "{}"
+    ) -> JSONValue {
         JSONValue.parse(##"{"conversation":{"characters":\##(characters),"messages":\##(messages)},"settings":\##(settings)}"##)!
     }
 
@@ -45,8 +47,9 @@ import Testing
         #expect(Self.refusedField(Self.input(settings: ##"{"format":"4:3"}"##)) == "input.settings.format")
         #expect(Self.refusedField(Self.input(characters: "[]")) == "input.conversation.characters")
         #expect(Self.refusedField(Self.input(characters: ##"[{"id":"me","name":"Me","color":"blue"}]"##)) == "input.conversation.characters[0].color")
-        #expect(Self.refusedField(Self.input(characters: ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"me","name":"Me 2","color":"#0A84FF"}]"##))
-            == "input.conversation.characters[1].id")
+        #expect(
+            Self.refusedField(Self.input(characters: ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"me","name":"Me 2","color":"#0A84FF"}]"##))
+                == "input.conversation.characters[1].id")
     }
 
     @Test func aVideoLongerThanFifteenMinutesIsRefused() {
@@ -59,7 +62,8 @@ import Testing
     @Test func theFreeTierGetsIMessageAndTwoCharacters() {
         #expect(Self.lowestTierRefusal(Self.input()) == nil)
         #expect(Self.lowestTierRefusal(Self.input(settings: ##"{"theme":"discord"}"##))?.field == "input.settings.theme")
-        let three = ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"},{"id":"kim","name":"Kim","color":"#FF9500"}]"##
+        let three =
+            ##"[{"id":"me","name":"Me","color":"#0A84FF"},{"id":"sam","name":"Sam","color":"#34C759"},{"id":"kim","name":"Kim","color":"#FF9500"}]"##
         #expect(Self.lowestTierRefusal(Self.input(characters: three))?.field == "input.conversation.characters")
     }
 }

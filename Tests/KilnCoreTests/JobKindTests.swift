@@ -20,8 +20,10 @@ import Testing
     }
 
     @Test(arguments: [
-        (testKind(ChatGenerateInput.self), #"{"prompt":"a heist","genre":"western","mood":"funny","length":"short"}"#, "input.genre",
-         #"must be one of drama, comedy, romance, horror, mystery, not "western""#),
+        (
+            testKind(ChatGenerateInput.self), #"{"prompt":"a heist","genre":"western","mood":"funny","length":"short"}"#, "input.genre",
+            #"must be one of drama, comedy, romance, horror, mystery, not "western""#
+        ),
         (testKind(DocumentExportInput.self), #"{"format":"odt"}"#, "input.format", #"must be one of pdf, docx, epub, txt, not "odt""#),
     ])
     func anUnknownWordNamesTheWordsAccepted(kind: JobKind, input: String, field: String, reason: String) throws {
@@ -34,7 +36,10 @@ import Testing
     @Test(arguments: [
         (#"{"seconds":"soon"}"#, "input.seconds", "must be a number"),
         (#"{"seconds":1,"progress_steps":"two"}"#, "input.progress_steps", "must be a whole number"),
-        (#"{"seconds":1,"progress_steps":1.5}"#, "input", "holds a number its field cannot take: a fraction where a whole number goes, or one too large"),
+        (
+            #"{"seconds":1,"progress_steps":1.5}"#, "input",
+            "holds a number its field cannot take: a fraction where a whole number goes, or one too large"
+        ),
         (#"[]"#, "input", "must be an object"),
     ])
     func aValueOfTheWrongKindIsNamedInJSONsWords(input: String, field: String, reason: String) throws {

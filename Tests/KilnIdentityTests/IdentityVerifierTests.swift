@@ -31,8 +31,10 @@ import Testing
     func userToken(subject: String = "user-42", expires: Date? = nil) throws -> Credential {
         .userToken(
             try TestKeySet.hs256(
-                ["sub": subject, "iss": TestPolicy.issuer, "aud": TestPolicy.audience,
-                 "exp": SignedToken.seconds(expires ?? now.addingTimeInterval(3600))],
+                [
+                    "sub": subject, "iss": TestPolicy.issuer, "aud": TestPolicy.audience,
+                    "exp": SignedToken.seconds(expires ?? now.addingTimeInterval(3600)),
+                ],
                 secret: Self.secret))
     }
 

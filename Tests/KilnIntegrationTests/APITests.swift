@@ -63,15 +63,18 @@ import Testing
                 (#"{"kind":"diag.echo","input":{"message":"\#(String(repeating: "x", count: 2000))"}}"#, [], 413, "body_too_large"),
             ]
             for bad in cases {
-                let (status, json, response) = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: bad.body, headers: bad.headers))
+                let (status, json, response) = try await harness.send(
+                    try harness.request("POST", "/v1/jobs", as: client, body: bad.body, headers: bad.headers))
                 #expect(status == bad.status, "\(bad.code)")
                 #expect(json?["code"]?.stringValue == bad.code)
                 #expect(response.header("Content-Type") == "application/problem+json")
             }
-            let field = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.sleep","input":{"seconds":"ten"}}"#))
+            let field = try await harness.send(
+                try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.sleep","input":{"seconds":"ten"}}"#))
             #expect(field.json?["field"]?.stringValue == "input.seconds")
             // Valid JSON that PostgreSQL cannot store: accepted, the job could never have been recorded.
-            let nul = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"notes":["a","b\u0000"]}}"#))
+            let nul = try await harness.send(
+                try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"notes":["a","b\u0000"]}}"#))
             #expect(nul.status == 400)
             #expect(nul.json?["field"]?.stringValue == "input.notes[1]")
 
@@ -89,20 +92,25 @@ import Testing
             #expect(stranger.status == 404)
             let otherUser = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: client, identity: "user-2"))
             #expect(otherUser.status == 404)
-            let conflict = try await harness.send(try harness.request(
-                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            let conflict = try await harness.send(
+                try harness.request(
+                    "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
             #expect(conflict.status == 202)
-            let reused = try await harness.send(try harness.request(
-                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":2}}"#, headers: [("Idempotency-Key", "k1")]))
+            let reused = try await harness.send(
+                try harness.request(
+                    "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":2}}"#, headers: [("Idempotency-Key", "k1")]))
             #expect(reused.status == 422)
             #expect(reused.json?["code"]?.stringValue == "idempotency_conflict")
             // Keys belong to one end user: another identity's same key makes a job of its own.
-            let otherIdentity = try await harness.send(try harness.request(
-                "POST", "/v1/jobs", as: client, identity: "user-2", body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            let otherIdentity = try await harness.send(
+                try harness.request(
+                    "POST", "/v1/jobs", as: client, identity: "user-2", body: #"{"kind":"diag.echo","input":{"a":1}}"#,
+                    headers: [("Idempotency-Key", "k1")]))
             #expect(otherIdentity.status == 202)
             #expect(otherIdentity.json?["id"] != conflict.json?["id"])
-            let replay = try await harness.send(try harness.request(
-                "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
+            let replay = try await harness.send(
+                try harness.request(
+                    "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"a":1}}"#, headers: [("Idempotency-Key", "k1")]))
             #expect(replay.status == 202)
             #expect(replay.json?["id"] == conflict.json?["id"])
         }
@@ -174,9 +182,14 @@ import Testing
         }
     }
 
-    struct Event { let id: String; let type: String; let data: String }
+    struct Event {
+        let id: String
+        let type: String
+        let data: String
+    }
 
-    static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?, identity: String = "user-1") async throws -> [Event] {
+    static func events(_ harness: Harness, _ id: JobID, _ client: Harness.Client, after: String?, identity: String = "user-1") async throws -> [Event]
+    {
         let request = try harness.request(
             "GET", "/v1/jobs/\(id)/events", as: client, identity: identity, headers: after.map { [("Last-Event-ID", $0)] } ?? [])
         let response = try await harness.http.execute(request, timeout: .seconds(10))

@@ -10,8 +10,11 @@ import Testing
 /// ratio, escalation from a cooldown to a block, shadow mode, and lifting a block.
 @Suite struct AbuseTests {
     /// `acme`'s policy with generous quotas, so only abuse detection says no.
-    static func policy(shadow: Bool = false, maxDevices: Int = 2, identitiesPerDevice: Int = 2, velocity: String = #"{"count": 600, "period_seconds": 60, "burst": 100}"#,
-                       refundRatio: String = #"{"min_count": 100, "ratio": 0.9}"#) -> String {
+    static func policy(
+        shadow: Bool = false, maxDevices: Int = 2, identitiesPerDevice: Int = 2,
+        velocity: String = #"{"count": 600, "period_seconds": 60, "burst": 100}"#,
+        refundRatio: String = #"{"min_count": 100, "ratio": 0.9}"#
+    ) -> String {
         """
         {"acme": {
           "identity_modes": ["trusted_server"], "reset_time_zone": "UTC", "safety": "standard",
@@ -33,10 +36,13 @@ import Testing
         return client
     }
 
-    static func post(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", device: String? = nil,
-                     body: String = #"{"kind":"diag.echo","input":{}}"#) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
-        try await harness.send(try harness.request(
-            "POST", "/v1/jobs", as: client, identity: identity, body: body, headers: device.map { [("Kiln-Device", $0)] } ?? []))
+    static func post(
+        _ harness: Harness, _ client: Harness.Client, identity: String = "user-1", device: String? = nil,
+        body: String = #"{"kind":"diag.echo","input":{}}"#
+    ) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
+        try await harness.send(
+            try harness.request(
+                "POST", "/v1/jobs", as: client, identity: identity, body: body, headers: device.map { [("Kiln-Device", $0)] } ?? []))
     }
 
     @Test func aThirdDeviceCoolsTheIdentityDownThenABlockFollowsAndCanBeLifted() async throws {

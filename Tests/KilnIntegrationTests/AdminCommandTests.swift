@@ -36,7 +36,9 @@ import Testing
             #expect(try await Self.kiln(harness, ["key", "revoke", APIKey.displayPrefix(key)]).status == 0)
             #expect(try await Self.kiln(harness, ["key", "list", "cli-app"]).output.contains("\t-") == false)
 
-            guard case .created(let id, _) = try await harness.queue.enqueue(QueueEngineTests.submission("cli-app", kind: "diag.fail", maxAttempts: 1)) else {
+            guard
+                case .created(let id, _) = try await harness.queue.enqueue(QueueEngineTests.submission("cli-app", kind: "diag.fail", maxAttempts: 1))
+            else {
                 throw TestFailure("not created")
             }
             let stats = try await Self.kiln(harness, ["queue", "stats"]).output

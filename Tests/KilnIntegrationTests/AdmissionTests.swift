@@ -44,8 +44,10 @@ import Testing
         return client
     }
 
-    static func post(_ harness: Harness, _ client: Harness.Client, _ body: String = echo, identity: String = "user-1",
-                     headers: [(String, String)] = []) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
+    static func post(
+        _ harness: Harness, _ client: Harness.Client, _ body: String = echo, identity: String = "user-1",
+        headers: [(String, String)] = []
+    ) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
         try await harness.send(try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: body, headers: headers))
     }
 
@@ -58,7 +60,12 @@ import Testing
         try await Harness.with { harness in
             let client = try await Self.start(harness)
             let statuses = try await withThrowingTaskGroup(of: (Int, JSONValue?).self) { group in
-                for _ in 0..<50 { group.addTask { let reply = try await Self.post(harness, client); return (reply.status, reply.json) } }
+                for _ in 0..<50 {
+                    group.addTask {
+                        let reply = try await Self.post(harness, client)
+                        return (reply.status, reply.json)
+                    }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(statuses.filter { $0.0 == 202 }.count == 3)

@@ -30,8 +30,10 @@ import Testing
 
     /// A short square video, quick to make.
     static func body(theme: String = "imessage", characters: Int = 2) -> String {
-        let cast = [##"{"id":"me","name":"Me","color":"#0A84FF","avatar":"😎"}"##, ##"{"id":"sam","name":"Sam","color":"#34C759"}"##,
-                    ##"{"id":"kim","name":"Kim","color":"#FF9500"}"##].prefix(characters).joined(separator: ",")
+        let cast = [
+            ##"{"id":"me","name":"Me","color":"#0A84FF","avatar":"😎"}"##, ##"{"id":"sam","name":"Sam","color":"#34C759"}"##,
+            ##"{"id":"kim","name":"Kim","color":"#FF9500"}"##,
+        ].prefix(characters).joined(separator: ",")
         return """
             {"kind":"video.chat_export","input":{
               "conversation":{"characters":[\(cast)],
@@ -48,10 +50,13 @@ import Testing
         return client
     }
 
-    static func submit(_ harness: Harness, _ client: Harness.Client, tier: String, body: String = body(), identity: String = "user-1")
+    static func submit(
+        _ harness: Harness, _ client: Harness.Client, tier: String, body: String = body(), identity: String = "user-1"
+    )
         async throws -> (status: Int, json: JSONValue?)
     {
-        let reply = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: body, headers: [("Kiln-Tier", tier)]))
+        let reply = try await harness.send(
+            try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: body, headers: [("Kiln-Tier", tier)]))
         return (reply.status, reply.json)
     }
 
@@ -96,7 +101,8 @@ import Testing
             let third = try await Self.submit(harness, client, tier: "free", body: Self.body(characters: 3))
             #expect(third.status == 403)
             #expect(third.json?["field"]?.stringValue == "input.conversation.characters")
-            let quota = try #require(try await harness.send(try harness.request("GET", "/v1/quota", as: client, headers: [("Kiln-Tier", "free")])).json)
+            let quota = try #require(
+                try await harness.send(try harness.request("GET", "/v1/quota", as: client, headers: [("Kiln-Tier", "free")])).json)
             #expect(quota["classes"]?["video"]?["remaining"] == .number(3))
             // Premium identities may.
             #expect(try await Self.submit(harness, client, tier: "premium", body: Self.body(theme: "discord", characters: 3)).status == 202)

@@ -93,13 +93,16 @@ import Testing
             var configuration = APIConfiguration()
             configuration.port = 0
             let first = ServiceGroup(
-                services: [APIServer.application(dependencies: harness.dependencies(), configuration: configuration, logger: harness.logger) { port.set($0) }],
+                services: [
+                    APIServer.application(dependencies: harness.dependencies(), configuration: configuration, logger: harness.logger) { port.set($0) }
+                ],
                 gracefulShutdownSignals: [], logger: harness.logger)
             let running = Task { try await first.run() }
-            let response = try await harness.http.execute(CurlClient.HTTPRequest(
-                method: "POST", url: "http://127.0.0.1:\(try await port.wait())/v1/jobs",
-                headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": "application/json"],
-                body: Array(#"{"kind":"diag.echo","input":{"message":"survives"}}"#.utf8)))
+            let response = try await harness.http.execute(
+                CurlClient.HTTPRequest(
+                    method: "POST", url: "http://127.0.0.1:\(try await port.wait())/v1/jobs",
+                    headers: ["Authorization": "Bearer \(client.key)", "Kiln-Identity": "user-1", "Content-Type": "application/json"],
+                    body: Array(#"{"kind":"diag.echo","input":{"message":"survives"}}"#.utf8)))
             #expect(response.status == 202)
             guard case .string(let text)? = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"],
                 let id = JobID(validating: text)

@@ -49,13 +49,17 @@ enum DocumentFixtures {
     /// A picture of one colour made by ffmpeg, as PNG (`png`) or JPEG (`mjpeg`).
     static func picture(color: String, width: Int = 320, height: Int = 200, codec: String = "png") async throws -> [UInt8] {
         let format = codec == "png" ? "image2pipe" : "mjpeg"
-        return Array(try await Command.run([
-            "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=\(color):s=\(width)x\(height)", "-frames:v", "1", "-c:v", codec, "-f", format, "-",
-        ]))
+        return Array(
+            try await Command.run([
+                "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=c=\(color):s=\(width)x\(height)", "-frames:v", "1", "-c:v", codec, "-f", format,
+                "-",
+            ]))
     }
 
     /// Uploads `bytes` as `identity`'s and returns the upload's id.
-    static func upload(_ harness: Harness, _ client: Harness.Client, _ bytes: [UInt8], contentType: String = "image/png", identity: String = "user-1")
+    static func upload(
+        _ harness: Harness, _ client: Harness.Client, _ bytes: [UInt8], contentType: String = "image/png", identity: String = "user-1"
+    )
         async throws -> String
     {
         let request = HTTPRequest(
@@ -71,14 +75,17 @@ enum DocumentFixtures {
         _ harness: Harness, _ client: Harness.Client, kind: String, input: String, tier: String = "pro", identity: String = "user-1"
     ) async throws -> (id: JobID, job: JSONValue) {
         let body = #"{"kind":"\#(kind)","input":\#(input)}"#
-        let reply = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: body, headers: [("Kiln-Tier", tier)]))
+        let reply = try await harness.send(
+            try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: body, headers: [("Kiln-Tier", tier)]))
         try #require(reply.status == 202, "submission answered \(reply.status): \(String(describing: reply.json))")
         let id = try #require(reply.json?["id"]?.stringValue.flatMap(JobID.init(validating:)))
         return (id, try await harness.awaitFinished(id, as: client, identity: identity))
     }
 
     /// The artifact `name` of a finished job, written to `directory`; returns its path and content type.
-    static func artifact(_ harness: Harness, _ client: Harness.Client, _ id: JobID, _ name: String, into directory: String, identity: String = "user-1")
+    static func artifact(
+        _ harness: Harness, _ client: Harness.Client, _ id: JobID, _ name: String, into directory: String, identity: String = "user-1"
+    )
         async throws -> (path: String, contentType: String?)
     {
         let reply = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/artifacts/\(name)", as: client, identity: identity))

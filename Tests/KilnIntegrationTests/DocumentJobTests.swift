@@ -32,8 +32,10 @@ import Testing
             let pdf = try await DocumentFixtures.artifact(harness, client, id, "campaign.pdf", into: directory.path)
             #expect(pdf.contentType == "application/pdf")
             let text = String(decoding: try await Command.run(["pdftotext", "-enc", "UTF-8", pdf.path, "-"]), as: UTF8.self)
-            for expected in ["The Dragon of Émberfall", "Scene #1", "Scene #2: The woods", "Scene #7", "Zoë’s café — “hello”", "Character sheet", "Aria Zoë",
-                             "Brannoc", "They follow the map into the Whispering Woods."] {
+            for expected in [
+                "The Dragon of Émberfall", "Scene #1", "Scene #2: The woods", "Scene #7", "Zoë’s café — “hello”", "Character sheet", "Aria Zoë",
+                "Brannoc", "They follow the map into the Whispering Woods.",
+            ] {
                 #expect(text.contains(expected), "the PDF's text has no \(expected)")
             }
             let images = String(decoding: try await Command.run(["pdfimages", "-list", pdf.path]), as: UTF8.self)
@@ -44,7 +46,8 @@ import Testing
     @Test func aCampaignBecomesADOCXThatWordProcessorsRead() async throws {
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
-            let map = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "green", codec: "mjpeg"), contentType: "image/jpeg")
+            let map = try await DocumentFixtures.upload(
+                harness, client, try await DocumentFixtures.picture(color: "green", codec: "mjpeg"), contentType: "image/jpeg")
             let (id, job) = try await DocumentFixtures.run(
                 harness, client, kind: "document.export", input: #"{"format":"docx","campaign":\#(Self.campaign(image: map))}"#)
             try #require(job["status"]?.stringValue == "succeeded", "\(job)")
@@ -57,11 +60,15 @@ import Testing
                 print(json.dumps({"paragraphs": [[p.style.name, p.text] for p in d.paragraphs], "pictures": len(d.inline_shapes),
                                   "cells": [c.text for t in d.tables for r in t.rows for c in r.cells]}))
                 """
-            let read = try #require(JSONValue.parse(String(decoding: try await Command.run(["/usr/bin/python3", "-c", script, docx.path]), as: UTF8.self)))
-            let paragraphs = read["paragraphs"]?.arrayValue?.compactMap { pair -> (String, String)? in
-                guard let pair = pair.arrayValue, pair.count == 2, let style = pair[0].stringValue, let text = pair[1].stringValue else { return nil }
-                return (style, text)
-            } ?? []
+            let read = try #require(
+                JSONValue.parse(String(decoding: try await Command.run(["/usr/bin/python3", "-c", script, docx.path]), as: UTF8.self)))
+            let paragraphs =
+                read["paragraphs"]?.arrayValue?.compactMap { pair -> (String, String)? in
+                    guard let pair = pair.arrayValue, pair.count == 2, let style = pair[0].stringValue, let text = pair[1].stringValue else {
+                        return nil
+                    }
+                    return (style, text)
+                } ?? []
             #expect(paragraphs.contains { $0 == ("Title", "The Dragon of Émberfall") })
             #expect(paragraphs.filter { $0.0 == "Heading 1" }.map(\.1).prefix(3) == ["Scene #1", "Scene #2: The woods", "Scene #7"])
             #expect(paragraphs.contains { $0.1 == DocumentFixtures.tricky })
@@ -73,11 +80,13 @@ import Testing
     @Test func aStoryBecomesAnEPUBAndPlainText() async throws {
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
-            let cover = try await DocumentFixtures.upload(harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600))
+            let cover = try await DocumentFixtures.upload(
+                harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600))
             let story = DocumentFixtures.story(cover: cover, illustration: nil)
             let directory = try TemporaryDirectory()
 
-            let (epubID, epubJob) = try await DocumentFixtures.run(harness, client, kind: "document.export", input: #"{"format":"epub","story":\#(story)}"#)
+            let (epubID, epubJob) = try await DocumentFixtures.run(
+                harness, client, kind: "document.export", input: #"{"format":"epub","story":\#(story)}"#)
             try #require(epubJob["status"]?.stringValue == "succeeded", "\(epubJob)")
             let epub = try await DocumentFixtures.artifact(harness, client, epubID, "story.epub", into: directory.path)
             #expect(epub.contentType == "application/epub+zip")
@@ -87,7 +96,8 @@ import Testing
             let chapters = String(decoding: try await Command.run(["unzip", "-p", epub.path, "*.xhtml"]), as: UTF8.self)
             #expect(chapters.contains(DocumentFixtures.tricky))
 
-            let (textID, textJob) = try await DocumentFixtures.run(harness, client, kind: "document.export", input: #"{"format":"txt","story":\#(story)}"#)
+            let (textID, textJob) = try await DocumentFixtures.run(
+                harness, client, kind: "document.export", input: #"{"format":"txt","story":\#(story)}"#)
             try #require(textJob["status"]?.stringValue == "succeeded", "\(textJob)")
             let text = try await DocumentFixtures.artifact(harness, client, textID, "story.txt", into: directory.path)
             #expect(text.contentType == "text/plain; charset=utf-8")
@@ -102,7 +112,10 @@ import Testing
         ("document.export", #"{"format":"odt","story":{"title":"T","nodes":[{"text":"x"}]}}"#, "input.format"),
         ("document.export", #"{"format":"pdf"}"#, "input"),
         ("document.export", #"{"format":"pdf","story":{"title":"T","nodes":[]}}"#, "input.story.nodes"),
-        ("document.export", #"{"format":"pdf","campaign":{"title":"T","scenes":[{"text":"x","image":"map.png"}]}}"#, "input.campaign.scenes[0].image"),
+        (
+            "document.export", #"{"format":"pdf","campaign":{"title":"T","scenes":[{"text":"x","image":"map.png"}]}}"#,
+            "input.campaign.scenes[0].image"
+        ),
         ("document.export", #"{"format":"pdf","story":{"title":"T","language":"english!","nodes":[{"text":"x"}]}}"#, "input.story.language"),
         ("share.card", #"{"story":{"title":"T","nodes":[{"text":"x"}]},"sizes":["story","story"]}"#, "input.sizes"),
         ("share.card", #"{"story":{"title":"","nodes":[{"text":"x"}]}}"#, "input.story.title"),
@@ -127,7 +140,8 @@ import Testing
             for (bytes, code) in [(Array("not a picture".utf8), "upload_not_an_image"), (huge, "image_too_large")] {
                 let upload = try await DocumentFixtures.upload(harness, client, bytes)
                 let (_, job) = try await DocumentFixtures.run(
-                    harness, client, kind: "document.export", input: #"{"format":"pdf","story":\#(DocumentFixtures.story(cover: upload, illustration: nil))}"#)
+                    harness, client, kind: "document.export",
+                    input: #"{"format":"pdf","story":\#(DocumentFixtures.story(cover: upload, illustration: nil))}"#)
                 #expect(job["status"]?.stringValue == "failed", "\(job)")
                 #expect(job["error"]?["code"]?.stringValue == code)
             }

@@ -50,13 +50,16 @@ import Testing
     }
 
     static func webhook(_ harness: Harness, _ platform: String, secret: String, _ body: String) async throws -> (status: Int, json: JSONValue?) {
-        let reply = try await harness.send(HTTPRequest(
-            method: "POST", url: try harness.apiURL + "/v1/webhooks/\(platform)/acme",
-            headers: ["Authorization": secret, "Content-Type": "application/json"], body: Array(body.utf8)))
+        let reply = try await harness.send(
+            HTTPRequest(
+                method: "POST", url: try harness.apiURL + "/v1/webhooks/\(platform)/acme",
+                headers: ["Authorization": secret, "Content-Type": "application/json"], body: Array(body.utf8)))
         return (reply.status, reply.json)
     }
 
-    static func post(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1") async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
+    static func post(
+        _ harness: Harness, _ client: Harness.Client, identity: String = "user-1"
+    ) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
         try await harness.send(try harness.request("POST", "/v1/jobs", as: client, identity: identity, body: #"{"kind":"diag.echo","input":{}}"#))
     }
 
@@ -72,7 +75,9 @@ import Testing
             let purchase = Self.revenueCatEvent(id: "evt-1", type: "INITIAL_PURCHASE", at: now, expires: now + 30 * 86_400_000)
             #expect(try await Self.webhook(harness, "revenuecat", secret: secret, purchase).json?["status"]?.stringValue == "applied")
             // RevenueCat retries with the same id: applied once.
-            for _ in 0..<3 { #expect(try await Self.webhook(harness, "revenuecat", secret: secret, purchase).json?["status"]?.stringValue == "duplicate") }
+            for _ in 0..<3 {
+                #expect(try await Self.webhook(harness, "revenuecat", secret: secret, purchase).json?["status"]?.stringValue == "duplicate")
+            }
             let upgraded = try await Self.post(harness, client)
             #expect(upgraded.status == 202)
             #expect(upgraded.response.headers["Kiln-Quota-Limit"] == "100")
@@ -98,7 +103,8 @@ import Testing
             let event = Self.revenueCatEvent(id: "evt-1", type: "INITIAL_PURCHASE", at: Self.nowMilliseconds)
             #expect(try await Self.webhook(harness, "revenuecat", secret: "wrong", event).status == 401)
             #expect(try await Self.webhook(harness, "revenuecat", secret: "", event).status == 401)
-            let other = try await harness.send(HTTPRequest(method: "POST", url: try harness.apiURL + "/v1/webhooks/revenuecat/nobody", body: Array(event.utf8)))
+            let other = try await harness.send(
+                HTTPRequest(method: "POST", url: try harness.apiURL + "/v1/webhooks/revenuecat/nobody", body: Array(event.utf8)))
             #expect(other.status == 404)
         }
     }
@@ -176,8 +182,9 @@ import Testing
             #expect(try await Self.post(harness, client, identity: "bob").json?["reason"]?.stringValue == "daily_quota_exhausted")
             // One entitlement: alice subscribes, bob has premium.
             let now = Self.nowMilliseconds
-            _ = try await Self.webhook(harness, "revenuecat", secret: secret,
-                                       Self.revenueCatEvent(id: "evt-1", type: "INITIAL_PURCHASE", user: "alice", at: now, expires: now + 86_400_000))
+            _ = try await Self.webhook(
+                harness, "revenuecat", secret: secret,
+                Self.revenueCatEvent(id: "evt-1", type: "INITIAL_PURCHASE", user: "alice", at: now, expires: now + 86_400_000))
             #expect(try await Self.post(harness, client, identity: "bob").response.headers["Kiln-Quota-Limit"] == "100")
 
             #expect(try await call("DELETE", "/v1/partners", as: "bob").json?["unlinked"]?.stringValue == "alice")

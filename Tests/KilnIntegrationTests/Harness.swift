@@ -176,7 +176,8 @@ final class Harness: Sendable {
 
     /// Polls the job over HTTP until it reaches a terminal state; the limit is generous, since the suites share two
     /// cores and it only bounds a hung test.
-    func awaitFinished(_ id: JobID, as client: Client, identity: String = "user-1", within limit: Duration = .seconds(120)) async throws -> JSONValue {
+    func awaitFinished(_ id: JobID, as client: Client, identity: String = "user-1", within limit: Duration = .seconds(120)) async throws -> JSONValue
+    {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let (_, json, _) = try await send(try request("GET", "/v1/jobs/\(id)", as: client, identity: identity))

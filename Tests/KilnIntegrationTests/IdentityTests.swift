@@ -162,9 +162,10 @@ import Testing
             #expect(try await harness.send(Self.request("GET", "/v1/quota", base: base, as: store, paying)).json?["tier"]?.stringValue == "pro")
 
             func notify(_ body: String) async throws -> (status: Int, json: JSONValue?) {
-                let reply = try await harness.send(CurlClient.HTTPRequest(
-                    method: "POST", url: base + "/v1/webhooks/app-store/store", headers: ["Content-Type": "application/json"],
-                    body: Array(body.utf8)))
+                let reply = try await harness.send(
+                    CurlClient.HTTPRequest(
+                        method: "POST", url: base + "/v1/webhooks/app-store/store", headers: ["Content-Type": "application/json"],
+                        body: Array(body.utf8)))
                 return (reply.status, reply.json)
             }
             let refund = try Self.notification(apple, type: "REFUND", uuid: "6e8f0a7b-refund", transaction: transaction)

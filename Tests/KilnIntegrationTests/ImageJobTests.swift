@@ -42,7 +42,8 @@ import Testing
     /// with OpenAI's moderation judging when `judged`.
     static func start(_ harness: Harness, judged: Bool = false) async throws {
         let base = try await harness.startSimulator()
-        let configuration = try harness.providerConfiguration("""
+        let configuration = try harness.providerConfiguration(
+            """
             {"providers": {"fal": {"api": "fal", "base_url": "\(base)", "api_key": "k"},
                            "openai": {"api": "openai_chat", "base_url": "\(base)", "api_key": "k"}},
              "routes": [
@@ -77,7 +78,9 @@ import Testing
     }
 
     /// The PNG a job stored as `image.png`, and the job.
-    static func image(_ harness: Harness, _ client: Harness.Client, _ id: JobID, identity: String = "user-1") async throws -> (job: JSONValue, png: [UInt8]) {
+    static func image(
+        _ harness: Harness, _ client: Harness.Client, _ id: JobID, identity: String = "user-1"
+    ) async throws -> (job: JSONValue, png: [UInt8]) {
         let job = try await harness.awaitFinished(id, as: client, identity: identity, within: .seconds(60))
         try #require(job["status"]?.stringValue == "succeeded", "\(job)")
         let served = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/artifacts/image.png", as: client, identity: identity))
@@ -125,7 +128,9 @@ import Testing
             try await harness.startAPI()
             let client = try await harness.tenant("veramo")
             let theirs = try await Self.upload(harness, client, identity: "someone-else")
-            let body = JSONValue.object(["kind": "image.generate", "input": .object(["prompt": "Make it snow", "images": .array([.string(theirs)])])])
+            let body = JSONValue.object([
+                "kind": "image.generate", "input": .object(["prompt": "Make it snow", "images": .array([.string(theirs)])]),
+            ])
             let id = try await harness.submit(body.canonicalJSON(), as: client)
             let job = try await harness.awaitFinished(id, as: client, within: .seconds(60))
             #expect(["failed", "dead"].contains(job["status"]?.stringValue))
@@ -198,7 +203,8 @@ import Testing
             #expect(proJob.job["result"]?["width"] == .number(1536))
             #expect(proJob.job["result"]?["style"]?.stringValue == "oil_painting")
 
-            let free = try await submit(.object(["text": "The dragon woke up.", "style": "watercolor", "aspect_ratio": "1:1", "replaces": proID]), tier: "free")
+            let free = try await submit(
+                .object(["text": "The dragon woke up.", "style": "watercolor", "aspect_ratio": "1:1", "replaces": proID]), tier: "free")
             let freeJob = try await Self.image(harness, client, try #require(free.json?["id"]?.stringValue.flatMap(JobID.init(validating:))))
             #expect(freeJob.job["result"]?["width"] == .number(1024))
             #expect(freeJob.job["result"]?["replaces"] == proID)

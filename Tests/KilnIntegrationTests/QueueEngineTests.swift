@@ -5,9 +5,11 @@ import Testing
 
 /// The Redis queue engine alone, against the real Redis.
 @Suite struct QueueEngineTests {
-    static func submission(_ tenant: String, identity: String = "user-1", kind: String = "diag.echo", key: String? = nil,
-                           input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1,
-                           priority: Priority = .normal, delay: Duration = .zero) -> Submission {
+    static func submission(
+        _ tenant: String, identity: String = "user-1", kind: String = "diag.echo", key: String? = nil,
+        input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1,
+        priority: Priority = .normal, delay: Duration = .zero
+    ) -> Submission {
         Submission(
             tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: .io, priority: priority,
             input: input, maxAttempts: maxAttempts, timeout: .seconds(30), delay: delay, runningCap: cap, weight: weight, idempotencyKey: key,
@@ -20,12 +22,13 @@ import Testing
                 for _ in 0..<50 { group.addTask { try await harness.queue.enqueue(Self.submission("a", key: "same-key")) } }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
-            let ids = Set(outcomes.compactMap { outcome -> JobID? in
-                switch outcome {
-                case .created(let id, _), .replayed(let id), .conflict(let id): id
-                case .denied: nil
-                }
-            })
+            let ids = Set(
+                outcomes.compactMap { outcome -> JobID? in
+                    switch outcome {
+                    case .created(let id, _), .replayed(let id), .conflict(let id): id
+                    case .denied: nil
+                    }
+                })
             #expect(ids.count == 1)
             #expect(outcomes.filter { if case .created = $0 { true } else { false } }.count == 1)
             let conflict = try await harness.queue.enqueue(Self.submission("a", key: "same-key", input: #"{"other":1}"#))
@@ -79,7 +82,9 @@ import Testing
             for outcome: Settlement.Outcome in [.succeeded(result: #"{"from":"zombie"}"#), .retry(code: "x", message: "x", delay: .zero)] {
                 #expect(try await harness.queue.settle([Settlement(job: first.id, attempt: first.attempt, outcome: outcome)]) == [nil])
             }
-            #expect(try await harness.queue.settle([Settlement(job: second.id, attempt: second.attempt, outcome: .succeeded(result: #"{"from":"live"}"#))]).map { $0?.state } == [.succeeded])
+            #expect(
+                try await harness.queue.settle([Settlement(job: second.id, attempt: second.attempt, outcome: .succeeded(result: #"{"from":"live"}"#))]
+                ).map { $0?.state } == [.succeeded])
             let job = try #require(try await harness.queue.snapshots([first.id]).first ?? nil)
             #expect(job.result == #"{"from":"live"}"#)
         }
@@ -100,7 +105,9 @@ import Testing
             try await Task.sleep(for: .milliseconds(2100))
             let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             #expect(second.tries == 2)
-            let final = try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .retry(code: "boom", message: "boom", delay: .zero))])
+            let final = try await harness.queue.settle([
+                Settlement(job: id, attempt: second.attempt, outcome: .retry(code: "boom", message: "boom", delay: .zero))
+            ])
             #expect(final.map { $0?.state } == [.dead])
             #expect(final.first??.errorCode == "boom")
             #expect(try await harness.redisNamespace.admin.deadLetters().map(\.id) == [id])
@@ -211,14 +218,17 @@ import Testing
                 throw TestFailure("not created")
             }
             let first = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
-            let failed = try #require(try await harness.queue.settle([Settlement(job: id, attempt: first.attempt, outcome: .failed(code: "boom", message: "boom"))]).first ?? nil)
+            let failed = try #require(
+                try await harness.queue.settle([Settlement(job: id, attempt: first.attempt, outcome: .failed(code: "boom", message: "boom"))]).first
+                    ?? nil)
             let earlier = try #require(first.finished(failed, result: nil))
             #expect(earlier.record.errorCode == "boom")
             #expect(try await harness.redisNamespace.admin.replay(id))
             let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             // The replayed attempt ends a millisecond or more later than the first, so its finish time differs.
             try await Task.sleep(for: .milliseconds(5))
-            let succeeded = try #require(try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .succeeded(result: "{}"))]).first ?? nil)
+            let succeeded = try #require(
+                try await harness.queue.settle([Settlement(job: id, attempt: second.attempt, outcome: .succeeded(result: "{}"))]).first ?? nil)
             let later = try #require(second.finished(succeeded, result: "{}"))
 
             try await harness.queue.markRecorded([earlier])

@@ -13,8 +13,10 @@ import Testing
     static func loadtest(_ harness: Harness, _ arguments: [String]) async throws -> (status: Int32, output: String) {
         try await AdminCommandTests.kiln(
             harness,
-            ["loadtest", "quota", "--identities", "40", "--requests", "12", "--processes", "3", "--connections", "4", "--policies", policies,
-             "--output-directory", harness.objects.root.appendingPathComponent("loadtest").path] + arguments, program: "kiln-dev")
+            [
+                "loadtest", "quota", "--identities", "40", "--requests", "12", "--processes", "3", "--connections", "4", "--policies", policies,
+                "--output-directory", harness.objects.root.appendingPathComponent("loadtest").path,
+            ] + arguments, program: "kiln-dev")
     }
 
     /// The number the audit's verdict gives before `label`.
@@ -48,7 +50,8 @@ import Testing
             // The checked-in file, with stand-ins for the JWT secrets it names (the loadtest tenant needs none).
             let secret = String(repeating: "s", count: 32)
             try harness.usePolicies(
-                try String(contentsOfFile: Self.policies, encoding: .utf8), directory: URL(fileURLWithPath: Self.policies).deletingLastPathComponent(),
+                try String(contentsOfFile: Self.policies, encoding: .utf8),
+                directory: URL(fileURLWithPath: Self.policies).deletingLastPathComponent(),
                 environment: ["KILN_JOANIE_JWT_SECRET": secret, "KILN_VERAMO_JWT_SECRET": secret])
             let client = try await harness.tenant("loadtest")
             try await harness.startAPI()

@@ -17,7 +17,9 @@ import Testing
     static let cameraNotes = "GPS 48.8584 N 2.2945 E, iPhone of user-1"
 
     /// Publishes the three-node story with a JPEG cover and a PNG illustration; returns the result and the two uploads' ids.
-    static func publishWithUploads(_ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = "")
+    static func publishWithUploads(
+        _ harness: Harness, _ client: Harness.Client, identity: String = "user-1", extra: String = ""
+    )
         async throws -> (result: JSONValue, uploads: [String])
     {
         let taken = try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg")
@@ -42,7 +44,8 @@ import Testing
         try await Harness.with { harness in
             let client = try await DocumentFixtures.start(harness)
             let cover = try await DocumentFixtures.upload(
-                harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"), contentType: "image/jpeg")
+                harness, client, try await DocumentFixtures.picture(color: "purple", width: 400, height: 600, codec: "mjpeg"),
+                contentType: "image/jpeg")
             let input = #"{"story":\#(DocumentFixtures.story(cover: cover, illustration: nil))}"#
             let directory = try TemporaryDirectory()
             var landscapes: [String: Picture] = [:]
@@ -132,7 +135,8 @@ import Testing
             let base = try harness.apiURL + "/s/"
 
             // Only the owner may revoke.
-            #expect(try await harness.send(try harness.request("DELETE", "/v1/shares/\(revoked)", as: client, identity: "someone-else")).status == 404)
+            #expect(
+                try await harness.send(try harness.request("DELETE", "/v1/shares/\(revoked)", as: client, identity: "someone-else")).status == 404)
             #expect(try await Self.get(harness, base + revoked).status == 200)
             #expect(try await harness.send(try harness.request("DELETE", "/v1/shares/\(revoked)", as: client)).status == 204)
             #expect(try await Self.get(harness, base + revoked).status == 410)
@@ -148,7 +152,8 @@ import Testing
 
             // The purge takes the expired page's files down; the address still answers 410 for 30 days, then 404.
             let purger = RetentionPurger(
-                admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects), policies: harness.policies.withLock { $0 })
+                admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects),
+                policies: harness.policies.withLock { $0 })
             _ = try await purger.purge(tenants: [client.tenant.id], now: Date())
             #expect(try await harness.objects.list(under: "tenants/\(client.tenant.id)/shares/\(expired)").isEmpty)
             #expect(try await Self.get(harness, base + expired).status == 410)

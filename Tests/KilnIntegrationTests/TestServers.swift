@@ -9,13 +9,16 @@ import Testing
 enum TestServers {
     static var redisURL: String {
         get throws {
-            try #require(ProcessInfo.processInfo.environment["KILN_TEST_REDIS_URL"], "KILN_TEST_REDIS_URL is not set: run the tests with deploy/local/test.sh")
+            try #require(
+                ProcessInfo.processInfo.environment["KILN_TEST_REDIS_URL"], "KILN_TEST_REDIS_URL is not set: run the tests with deploy/local/test.sh")
         }
     }
 
     static var databaseURL: String {
         get throws {
-            try #require(ProcessInfo.processInfo.environment["KILN_TEST_DATABASE_URL"], "KILN_TEST_DATABASE_URL is not set: run the tests with deploy/local/test.sh")
+            try #require(
+                ProcessInfo.processInfo.environment["KILN_TEST_DATABASE_URL"],
+                "KILN_TEST_DATABASE_URL is not set: run the tests with deploy/local/test.sh")
         }
     }
 

@@ -75,12 +75,14 @@ import Testing
             case 2: return .number(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)) / 64)
             case 3:
                 let scalars = (0..<Int.random(in: 0...8, using: &generator)).compactMap { _ in
-                    Unicode.Scalar(UInt32.random(in: [0x01...0x7F, 0xA0...0xD7FF, 0x1F300...0x1F5FF].randomElement(using: &generator) ?? 0x41...0x41))
+                    Unicode.Scalar(
+                        UInt32.random(in: [0x01...0x7F, 0xA0...0xD7FF, 0x1F300...0x1F5FF].randomElement(using: &generator) ?? 0x41...0x41))
                 }
                 return .string(String(String.UnicodeScalarView(scalars)))
             case 4: return .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in document(depth + 1) })
             default:
-                return .object(Dictionary((0..<Int.random(in: 0...4, using: &generator)).map { ("k\($0)", document(depth + 1)) }, uniquingKeysWith: { $1 }))
+                return .object(
+                    Dictionary((0..<Int.random(in: 0...4, using: &generator)).map { ("k\($0)", document(depth + 1)) }, uniquingKeysWith: { $1 }))
             }
         }
         for _ in 0..<500 {

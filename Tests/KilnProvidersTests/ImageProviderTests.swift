@@ -22,7 +22,8 @@ import Testing
     @Test func openAIEditsSendEveryImageAsMultipart() async throws {
         try await SimulatorFixture.with { fixture in
             let client = OpenAIImagesClient(http: fixture.http, endpoint: fixture.endpoint())
-            let request = ImageGenerationRequest(model: "gpt-image-2", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
+            let request = ImageGenerationRequest(
+                model: "gpt-image-2", prompt: "Both of us as cartoons", size: (64, 64), inputs: [Self.drawing, Self.drawing])
             let answer = try await client.generate(request)
             #expect(answer.images.count == 1)
             #expect(answer.images[0].pngSize.map { $0 == (64, 64) } == true)
@@ -43,7 +44,8 @@ import Testing
         try await SimulatorFixture.with { fixture in
             let client = FalClient(http: fixture.http, endpoint: fixture.endpoint(), firstPoll: .milliseconds(10))
             let model = inputs.count > 1 ? "fal-ai/flux-pro/kontext/multi" : inputs.isEmpty ? "fal-ai/flux/dev" : "fal-ai/flux-pro/kontext"
-            let answer = try await client.generate(ImageGenerationRequest(model: model, prompt: "A dreamy garden", size: (80, 48), count: 2, inputs: inputs))
+            let answer = try await client.generate(
+                ImageGenerationRequest(model: model, prompt: "A dreamy garden", size: (80, 48), count: 2, inputs: inputs))
             #expect(answer.images.count == 2)
             #expect(answer.images.allSatisfy { $0.pngSize.map { $0 == (80, 48) } == true })
             #expect(answer.requestID != nil)

@@ -41,7 +41,6 @@ import Testing
     }
 }
 
-
 @Suite struct CircuitBreakerTests {
     let start = ContinuousClock.now
     let configuration = CircuitBreaker.Configuration(window: 10, minimumCalls: 4, failureRatio: 0.5, openDuration: .seconds(30))

@@ -9,7 +9,8 @@ import Testing
         try ProviderConfiguration.load(Data(json.utf8), environment: environment, directory: self.directory)
     }
 
-    static let routes = #""routes": [{"tenant": "*", "kind": "text.x", "models": [{"provider": "a", "model": "m1"}]},"#
+    static let routes =
+        #""routes": [{"tenant": "*", "kind": "text.x", "models": [{"provider": "a", "model": "m1"}]},"#
         + #" {"tenant": "joanie", "kind": "text.x", "models": [{"provider": "a", "model": "m2"}]}]"#
 
     @Test func theCheckedInFilesAreValid() throws {

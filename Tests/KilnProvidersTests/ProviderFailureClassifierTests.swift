@@ -24,12 +24,14 @@ import Testing
     }
 
     @Test func moneyRelated429sAreNotRetried() {
-        let openAI = self.error(429, body: #"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#)
+        let openAI = self.error(
+            429, body: #"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#)
         #expect(openAI.kind == .quotaExhausted)
         #expect(!openAI.isRetryable)
         let anthropic = self.error(
             429,
-            body: #"{"type":"error","error":{"type":"rate_limit_error","message":"spend limit","details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_1"}"#
+            body:
+                #"{"type":"error","error":{"type":"rate_limit_error","message":"spend limit","details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_1"}"#
         )
         #expect(anthropic.kind == .quotaExhausted)
         #expect(anthropic.requestID == "req_1")
@@ -61,7 +63,8 @@ import Testing
         #expect(self.error(429, ["retry-after": "soon"]).retryAfter == nil)
         let gemini = self.error(
             429,
-            body: #"{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"22s"}]}}"#
+            body:
+                #"{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"22s"}]}}"#
         )
         #expect(gemini.retryAfter == .seconds(22))
         #expect(gemini.code == "RESOURCE_EXHAUSTED")
@@ -82,7 +85,8 @@ import Testing
     }
 
     @Test func errorBodiesOfEachProviderAreRead() {
-        let anthropic = self.error(529, ["request-id": "req_9"], body: #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
+        let anthropic = self.error(
+            529, ["request-id": "req_9"], body: #"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#)
         #expect(anthropic.code == "overloaded_error")
         #expect(anthropic.message == "Overloaded")
         #expect(anthropic.requestID == "req_9")

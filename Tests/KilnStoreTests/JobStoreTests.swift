@@ -97,7 +97,13 @@ import Testing
                 #expect(found.result.flatMap(JSONValue.parse) == jobs[index].result.flatMap(JSONValue.parse))
             }
             // Recording the batch again as attempt 2 updates every row.
-            #expect(try await store.record(jobs.map { var job = $0; job.attempt = 2; return job }) == 1000)
+            #expect(
+                try await store.record(
+                    jobs.map {
+                        var job = $0
+                        job.attempt = 2
+                        return job
+                    }) == 1000)
         }
     }
 

@@ -20,10 +20,11 @@ import Testing
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
                 [pool.configuration.searchPath]
             ).map { try $0.decode("table_name", as: String.self) }
-            #expect(tables == [
-                "api_keys", "artifacts", "entitlements", "jobs", "partner_invitations", "partner_links", "processed_events", "provider_usage",
-                "quota_ledger", "schema_migrations", "share_files", "shares", "tenants", "uploads", "webhook_secrets",
-            ])
+            #expect(
+                tables == [
+                    "api_keys", "artifacts", "entitlements", "jobs", "partner_invitations", "partner_links", "processed_events", "provider_usage",
+                    "quota_ledger", "schema_migrations", "share_files", "shares", "tenants", "uploads", "webhook_secrets",
+                ])
             let recorded = try #require(try await pool.query("SELECT name, checksum FROM schema_migrations WHERE version = 1").first)
             #expect(try recorded.decode("name", as: String.self) == "0001_core.sql")
             #expect(try recorded.decode("checksum", as: String.self).count == 64)

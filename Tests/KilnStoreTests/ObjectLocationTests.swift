@@ -41,7 +41,9 @@ import Testing
         #expect(configuration.region == "us-east-1")
         #expect(!configuration.usesPathStyle)
         #expect(configuration.sessionToken == nil)
-        guard case .s3(let regional) = try ObjectLocation(store: "s3://kiln.objects?region=eu-west-3&path_style=true", root: "", environment: Self.credentials)
+        guard
+            case .s3(let regional) = try ObjectLocation(
+                store: "s3://kiln.objects?region=eu-west-3&path_style=true", root: "", environment: Self.credentials)
         else { throw TestFailure("not S3") }
         #expect(regional.endpoint == "https://s3.eu-west-3.amazonaws.com")
         #expect(regional.usesPathStyle)
@@ -71,7 +73,10 @@ import Testing
     }
 
     @Test func credentialsComeFromTheEnvironmentOnly() throws {
-        for environment in [[:], ["KILN_S3_ACCESS_KEY_ID": "AKIAEXAMPLE"], ["KILN_S3_SECRET_ACCESS_KEY": "x"], ["KILN_S3_ACCESS_KEY_ID": "", "KILN_S3_SECRET_ACCESS_KEY": "x"]] {
+        for environment in [
+            [:], ["KILN_S3_ACCESS_KEY_ID": "AKIAEXAMPLE"], ["KILN_S3_SECRET_ACCESS_KEY": "x"],
+            ["KILN_S3_ACCESS_KEY_ID": "", "KILN_S3_SECRET_ACCESS_KEY": "x"],
+        ] {
             let error = try #require(throws: StoreError.self) { try ObjectLocation(store: "s3://kiln", root: "", environment: environment) }
             #expect(error.message.contains("KILN_S3_ACCESS_KEY_ID and KILN_S3_SECRET_ACCESS_KEY"))
         }

@@ -14,7 +14,9 @@ enum LoadTestPolicy {
         return try #require(try PolicySet.load(path: path)[tenant])
     }
 
-    static func plan(_ scenarios: [QuotaScenario], identities: Int = 3, requests: Int = 20, processes: Int = 4, waveSize: Int = 100) throws
+    static func plan(
+        _ scenarios: [QuotaScenario], identities: Int = 3, requests: Int = 20, processes: Int = 4, waveSize: Int = 100
+    ) throws
         -> QuotaLoadPlan
     {
         try QuotaLoadPlan(

@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Anthropic Messages")
 struct AnthropicMessagesTests {
-    static func body(stream: Bool, maxTokens: Int = 1024, prompt: String = "Describe the map and what the party sees.", extra: String = "")
+    static func body(
+        stream: Bool, maxTokens: Int = 1024, prompt: String = "Describe the map and what the party sees.", extra: String = ""
+    )
         -> String
     {
         #"{"model":"claude-sonnet-4-5","max_tokens":\#(maxTokens),"stream":\#(stream),"system":"You are the dungeon master.","#
@@ -69,7 +71,8 @@ struct AnthropicMessagesTests {
 
     @Test func maxTokensCutsTheAnswer() async throws {
         try await withSimulator { simulator in
-            let response = try await simulator.send("/v1/messages", json: Self.body(stream: false, maxTokens: 5), headers: SimulatorHarness.anthropicHeaders)
+            let response = try await simulator.send(
+                "/v1/messages", json: Self.body(stream: false, maxTokens: 5), headers: SimulatorHarness.anthropicHeaders)
             let message = try jsonObject(response.body)
             #expect(message["stop_reason"] as? String == "max_tokens")
             let text = try #require((message["content"] as? [[String: Any]])?.first?["text"] as? String)

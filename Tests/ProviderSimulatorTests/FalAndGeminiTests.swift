@@ -38,7 +38,11 @@ struct FalAndGeminiTests {
             #expect(states.last == "COMPLETED")
             #expect(positions == positions.sorted(by: >))
 
-            let result = try jsonObject(try await simulator.send(try #require(submitted["response_url"] as? String).replacingOccurrences(of: simulator.baseURL, with: ""), method: "GET", headers: Self.falHeaders).body)
+            let result = try jsonObject(
+                try await simulator.send(
+                    try #require(submitted["response_url"] as? String).replacingOccurrences(of: simulator.baseURL, with: ""), method: "GET",
+                    headers: Self.falHeaders
+                ).body)
             let images = try #require(result["images"] as? [[String: Any]])
             #expect(images.count == 2)
             #expect(result["has_nsfw_concepts"] as? [Bool] == [false, false])
@@ -58,7 +62,9 @@ struct FalAndGeminiTests {
     @Test func falCancelAndErrors() async throws {
         try await withSimulator { simulator in
             let submitted = try jsonObject(
-                try await simulator.send("/fal-ai/flux-pro/kontext", json: #"{"prompt":"p","image_url":"data:image/png;base64,AA=="}"#, headers: Self.falHeaders).body)
+                try await simulator.send(
+                    "/fal-ai/flux-pro/kontext", json: #"{"prompt":"p","image_url":"data:image/png;base64,AA=="}"#, headers: Self.falHeaders
+                ).body)
             let id = try #require(submitted["request_id"] as? String)
             let cancel = try await simulator.send("/fal-ai/flux-pro/requests/\(id)/cancel", method: "PUT", headers: Self.falHeaders)
             #expect(cancel.status == 202)
@@ -138,7 +144,8 @@ struct FalAndGeminiTests {
             #expect(details.contains { $0["retryDelay"] as? String == "22s" })
 
             let overloaded = try await simulator.send(
-                "/v1beta/models/gemini-2.5-pro:generateContent", json: schemaRequest, headers: SimulatorHarness.headers(["x-goog-api-key": "g"], fault: "overloaded"))
+                "/v1beta/models/gemini-2.5-pro:generateContent", json: schemaRequest,
+                headers: SimulatorHarness.headers(["x-goog-api-key": "g"], fault: "overloaded"))
             #expect(overloaded.status == 503)
             #expect((try jsonObject(overloaded.body)["error"] as? [String: Any])?["status"] as? String == "UNAVAILABLE")
 
@@ -154,10 +161,13 @@ struct FalAndGeminiTests {
             var statuses: [Int] = []
             for _ in 0..<4 {
                 statuses.append(
-                    try await simulator.send("/v1/chat/completions", json: OpenAIChatTests.body(stream: false), headers: SimulatorHarness.openAIHeaders).status)
+                    try await simulator.send(
+                        "/v1/chat/completions", json: OpenAIChatTests.body(stream: false), headers: SimulatorHarness.openAIHeaders
+                    ).status)
             }
             #expect(statuses == [200, 503, 200, 503])
-            let anthropic = try await simulator.send("/v1/messages", json: AnthropicMessagesTests.body(stream: false), headers: SimulatorHarness.anthropicHeaders)
+            let anthropic = try await simulator.send(
+                "/v1/messages", json: AnthropicMessagesTests.body(stream: false), headers: SimulatorHarness.anthropicHeaders)
             #expect(anthropic.status == 200)
             let stats = try jsonObject(try await simulator.send("/_simulator/stats", method: "GET").body)
             let requests = try #require(stats["requests"] as? [String: Int])

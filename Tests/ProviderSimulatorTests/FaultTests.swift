@@ -10,7 +10,8 @@ struct FaultTests {
 
     func anthropic(_ simulator: SimulatorHarness, fault: String?, timeout: Duration = .seconds(30)) async throws -> CurlClient.HTTPResponse {
         try await simulator.send(
-            "/v1/messages", json: Self.anthropic, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: fault), timeout: timeout)
+            "/v1/messages", json: Self.anthropic, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: fault), timeout: timeout
+        )
     }
 
     @Test func rateLimitAnswers429WithRetryAfterAndEmptyBuckets() async throws {
@@ -64,7 +65,8 @@ struct FaultTests {
             #expect((try jsonObject(first.body)["error"] as? [String: Any])?["type"] as? String == "api_error")
             let second = try await simulator.send("/v1/messages", json: body, headers: SimulatorHarness.anthropicHeaders)
             #expect(second.status == 200)
-            let plain = try await simulator.send("/v1/messages", json: AnthropicMessagesTests.body(stream: false), headers: SimulatorHarness.anthropicHeaders)
+            let plain = try await simulator.send(
+                "/v1/messages", json: AnthropicMessagesTests.body(stream: false), headers: SimulatorHarness.anthropicHeaders)
             #expect(try jsonObject(second.body)["content"] as? [[String: String]] == jsonObject(plain.body)["content"] as? [[String: String]])
         }
     }
@@ -148,7 +150,8 @@ struct FaultTests {
     @Test func cutDropsTheConnectionMidStream() async throws {
         try await withSimulator { simulator in
             let (response, body, error) = try await simulator.stream(
-                "/v1/messages", json: Self.anthropicStream, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "cut; after_events=4"))
+                "/v1/messages", json: Self.anthropicStream,
+                headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "cut; after_events=4"))
             #expect(response.status == 200)
             let failure = try #require(error)
             #expect([18, 56].contains(failure.code ?? 0))
@@ -166,14 +169,16 @@ struct FaultTests {
     @Test func noFinalEventEndsCleanlyWithoutTheMarker() async throws {
         try await withSimulator { simulator in
             let (_, body, error) = try await simulator.stream(
-                "/v1/messages", json: Self.anthropicStream, headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "no_final_event"))
+                "/v1/messages", json: Self.anthropicStream,
+                headers: SimulatorHarness.headers(SimulatorHarness.anthropicHeaders, fault: "no_final_event"))
             #expect(error == nil)
             let names = SSEParser.parse(body).events.compactMap(\.name)
             #expect(names.last == "message_delta")
             #expect(!names.contains("message_stop"))
 
             let (_, openAIBody, openAIError) = try await simulator.stream(
-                "/v1/chat/completions", json: Self.openAIStream, headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "no_final_event"))
+                "/v1/chat/completions", json: Self.openAIStream,
+                headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "no_final_event"))
             #expect(openAIError == nil)
             let events = SSEParser.parse(openAIBody).events
             #expect(!events.isEmpty)
@@ -195,7 +200,8 @@ struct FaultTests {
             #expect((data["error"] as? [String: Any])?["type"] as? String == "overloaded_error")
 
             let (_, openAIBody, _) = try await simulator.stream(
-                "/v1/chat/completions", json: Self.openAIStream, headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "stream_error"))
+                "/v1/chat/completions", json: Self.openAIStream,
+                headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "stream_error"))
             let last = try #require(SSEParser.parse(openAIBody).events.last)
             #expect((try jsonObject(Array(last.data.utf8))["error"] as? [String: Any])?["type"] as? String == "server_error")
         }
@@ -254,7 +260,8 @@ struct FaultTests {
             #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: Data(response.body)) }
 
             let (_, body, error) = try await simulator.stream(
-                "/v1/chat/completions", json: Self.openAIStream, headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "malformed"))
+                "/v1/chat/completions", json: Self.openAIStream, headers: SimulatorHarness.headers(SimulatorHarness.openAIHeaders, fault: "malformed")
+            )
             #expect(error == nil)
             let events = SSEParser.parse(body).events
             let invalid = events.filter { event in

@@ -56,7 +56,9 @@ struct ImagesAndModerationTests {
         field("prompt", "Add a dragon to the sky")
         field("size", "256x384")
         for index in 0..<2 {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"image[]\"; filename=\"\(index).png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"image[]\"; filename=\"\(index).png\"\r\nContent-Type: image/png\r\n\r\n".utf8
+            )
             body += [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)--\r\n".utf8)
@@ -85,7 +87,8 @@ struct ImagesAndModerationTests {
     @Test func moderationFlagsLexiconWordsPerInput() async throws {
         try await withSimulator { simulator in
             let response = try await simulator.send(
-                "/v1/moderations", json: #"{"model":"omni-moderation-latest","input":["The knight will KILL the dragon.","A quiet walk in the park."]}"#,
+                "/v1/moderations",
+                json: #"{"model":"omni-moderation-latest","input":["The knight will KILL the dragon.","A quiet walk in the park."]}"#,
                 headers: SimulatorHarness.openAIHeaders)
             #expect(response.status == 200)
             let body = try jsonObject(response.body)

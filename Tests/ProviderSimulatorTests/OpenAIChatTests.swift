@@ -12,7 +12,8 @@ struct OpenAIChatTests {
 
     @Test func nonStreamingAnswerWithTwoChoices() async throws {
         try await withSimulator { simulator in
-            let response = try await simulator.send("/v1/chat/completions", json: Self.body(stream: false, n: 2), headers: SimulatorHarness.openAIHeaders)
+            let response = try await simulator.send(
+                "/v1/chat/completions", json: Self.body(stream: false, n: 2), headers: SimulatorHarness.openAIHeaders)
             #expect(response.status == 200)
             #expect(response.header("x-request-id")?.hasPrefix("req_") == true)
             #expect(response.header("x-ratelimit-reset-requests") == "1s")

@@ -241,7 +241,9 @@ struct MultipartFormTests {
         let boundary = "----kiln7MA4YWxkTrZu0gW"
         var body = Array("preamble\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\nAdd a dragon\r\n".utf8)
         for (index, bytes) in [[0x89, 0x50, 0x0D, 0x0A], [0x00, 0x2D, 0x2D]].enumerated() {
-            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"image[]\"; filename=\"in\(index).png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
+            body += Array(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"image[]\"; filename=\"in\(index).png\"\r\nContent-Type: image/png\r\n\r\n"
+                    .utf8)
             body += bytes.map(UInt8.init) + Array("\r\n".utf8)
         }
         body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"size\"\r\n\r\n1024x1536\r\n--\(boundary)--\r\n".utf8)

@@ -51,9 +51,13 @@ import Testing
     @Test func theGeneratedHelpersSpellTheSameKeysAsSwift() throws {
         let keys = KeySpace(namespace: "ns")
         let tenant = try #require(TenantID(validating: "acme"))
-        #expect(KeySpace.luaHelpers.contains("local function quota_key(base, tenant, subject, day) return base .. ':quota:' .. tenant .. ':' .. subject .. ':' .. day end"))
+        #expect(
+            KeySpace.luaHelpers.contains(
+                "local function quota_key(base, tenant, subject, day) return base .. ':quota:' .. tenant .. ':' .. subject .. ':' .. day end"))
         #expect(keys.quota(tenant, "user-1", "20261125") == "{ns}:quota:acme:user-1:20261125")
-        #expect(KeySpace.luaHelpers.contains("local function provider_slots_key(base, provider, model) return base .. ':provider:' .. provider .. ':' .. model .. ':slots' end"))
+        #expect(
+            KeySpace.luaHelpers.contains(
+                "local function provider_slots_key(base, provider, model) return base .. ':provider:' .. provider .. ':' .. model .. ':slots' end"))
         #expect(keys.providerSlots("openai", model: "gpt") == "{ns}:provider:openai:gpt:slots")
         #expect(keys.prefix(.quota, "acme", "user-1") == "{ns}:quota:acme:user-1:")
         #expect(keys.prefix(.job) == "{ns}:job:")
@@ -87,8 +91,13 @@ import Testing
 
     @Test func repliesAreReadByTheirDeclaredFieldNames() throws {
         let denied = try EnqueueCall.outcome(
-            of: .array([.bulk(Array("denied".utf8)), .bulk(Array("device_cooldown".utf8)), .integer(10), .integer(4), .integer(1), .integer(2500), .bulk([])]))
-        guard case .denied(let denial) = denied else { Issue.record("not a denial: \(denied)"); return }
+            of: .array([
+                .bulk(Array("denied".utf8)), .bulk(Array("device_cooldown".utf8)), .integer(10), .integer(4), .integer(1), .integer(2500), .bulk([]),
+            ]))
+        guard case .denied(let denial) = denied else {
+            Issue.record("not a denial: \(denied)")
+            return
+        }
         #expect(denial.reason == .deviceCooldown)
         #expect(denial.usage == QuotaUsage(limit: 10, used: 4, pending: 1))
         #expect(denial.retryAfter == .milliseconds(2500))

@@ -28,12 +28,15 @@ public struct GenerateHandler: JobHandler {
         let deltas: TextGenerator.DeltaShaping? = streamed ? TextGenerator.unchanged : nil
         let answer: TextGeneration = try await generator.judged(request, job: job, context: context, streamed: { _ in streamed }) { request in
             try await generator.generate(request, router: router, job: job, context: context, deltas: deltas)
-        } texts: { $0.choices }
+        } texts: {
+            $0.choices
+        }
         var result: [String: JSONValue] = [
             "text": .string(answer.text),
             "provider": .string(answer.provider),
             "model": .string(answer.model),
-            "usage": .object(["input_tokens": .number(Double(answer.usage.inputTokens)), "output_tokens": .number(Double(answer.usage.outputTokens))]),
+            "usage": .object(["input_tokens": .number(Double(answer.usage.inputTokens)), "output_tokens": .number(Double(answer.usage.outputTokens))]
+            ),
         ]
         if answer.choices.count > 1 { result["choices"] = .array(answer.choices.map(JSONValue.string)) }
         if let requestID = answer.requestID { result["request_id"] = .string(requestID) }

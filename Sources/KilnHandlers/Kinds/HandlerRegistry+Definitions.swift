@@ -21,9 +21,10 @@ extension HandlerRegistry {
     /// The handlers of the kinds of `definitions` that `dependencies` can serve, leaving the others out: for a worker
     /// that serves part of the catalog on purpose (tests, a benchmark).
     public static func available(_ definitions: [KindDefinition] = KindDefinition.all, dependencies: HandlerDependencies) -> HandlerRegistry {
-        HandlerRegistry(definitions.compactMap { definition in
-            (try? definition.handler(with: dependencies)).map { Entry(kind: definition.kind, handler: $0) }
-        })
+        HandlerRegistry(
+            definitions.compactMap { definition in
+                (try? definition.handler(with: dependencies)).map { Entry(kind: definition.kind, handler: $0) }
+            })
     }
 
     /// The kinds whose handlers need nothing from the worker: `diag.echo`, `diag.sleep` and `diag.fail`.

@@ -71,7 +71,8 @@ struct MultipartForm: Sendable, Equatable {
             for parameter in value.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
                 guard pair.count == 2 else { continue }
-                let unquoted = pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2 ? String(pair[1].dropFirst().dropLast()) : pair[1]
+                let unquoted =
+                    pair[1].hasPrefix("\"") && pair[1].hasSuffix("\"") && pair[1].count >= 2 ? String(pair[1].dropFirst().dropLast()) : pair[1]
                 switch pair[0].lowercased() {
                 case "name": name = unquoted
                 case "filename": filename = unquoted

@@ -53,7 +53,10 @@ struct SimulatorResponder: HTTPResponder {
             return try await FalQueue.respond(to: &request, path: path, responder: self)
         default:
             return .json(
-                404, .object(["error": .object(["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"])]))
+                404,
+                .object([
+                    "error": .object(["message": .string("No route for \(method.rawValue) \(request.uri.path)"), "type": "invalid_request_error"])
+                ]))
         }
     }
 

@@ -54,13 +54,16 @@ enum FalQueue {
             switch queued.status(steps: steps) {
             case .inQueue(let position):
                 return exchange.answer(
-                    .object(["status": "IN_QUEUE", "queue_position": .number(Double(position)), "response_url": .string(urls.response)]), fault: fault,
+                    .object(["status": "IN_QUEUE", "queue_position": .number(Double(position)), "response_url": .string(urls.response)]),
+                    fault: fault,
                     status: 202)
             case .inProgress:
-                return exchange.answer(.object(["status": "IN_PROGRESS", "logs": logs, "response_url": .string(urls.response)]), fault: fault, status: 202)
+                return exchange.answer(
+                    .object(["status": "IN_PROGRESS", "logs": logs, "response_url": .string(urls.response)]), fault: fault, status: 202)
             case .completed:
                 var body: [String: JSONValue] = [
-                    "status": "COMPLETED", "logs": logs, "response_url": .string(urls.response), "metrics": .object(["inference_time": .number(1.42)]),
+                    "status": "COMPLETED", "logs": logs, "response_url": .string(urls.response),
+                    "metrics": .object(["inference_time": .number(1.42)]),
                 ]
                 if queued.cancelled { body["error"] = "Request was cancelled" }
                 return exchange.answer(.object(body), fault: fault)
@@ -98,7 +101,9 @@ enum FalQueue {
     static func logs(polls: Int) -> JSONValue {
         .array(
             (1...max(polls, 1)).map { step in
-                .object(["message": .string("step \(step * 7)/28"), "timestamp": .string(Provider.rfc3339(Date())), "labels": .object(["level": "INFO"])])
+                .object([
+                    "message": .string("step \(step * 7)/28"), "timestamp": .string(Provider.rfc3339(Date())), "labels": .object(["level": "INFO"]),
+                ])
             })
     }
 

@@ -43,7 +43,8 @@ enum Moderations {
         guard let authorization = exchange.header("authorization"), authorization.hasPrefix("Bearer "), authorization.count > 7 else {
             throw Rejection(
                 exchange.provider.errorResponse(
-                    status: 401, message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
+                    status: 401,
+                    message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
                     requestID: exchange.requestID))
         }
         let body = try exchange.json()

@@ -9,11 +9,12 @@ enum OpenAIChat {
 
     static func respond(to exchange: Exchange) async throws -> Response {
         guard let authorization = exchange.header("authorization"), authorization.hasPrefix("Bearer "), authorization.count > 7 else {
-            throw Rejection(exchange.provider.errorResponse(
-                status: 401,
-                message:
-                    "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username.",
-                requestID: exchange.requestID))
+            throw Rejection(
+                exchange.provider.errorResponse(
+                    status: 401,
+                    message:
+                        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY), or as the password field (with blank username) if you're accessing the API from your browser and are prompted for a username.",
+                    requestID: exchange.requestID))
         }
         let body = try exchange.json()
         guard let model = body["model"]?.stringValue else { throw exchange.badRequest("you must provide a model parameter") }
@@ -32,7 +33,10 @@ enum OpenAIChat {
         let refusing = fault?.mode == .refusal
         let choices = (0..<choiceCount).map { index in
             let seed = "\(model)\n\(cleanPrompt)\n\(index)"
-            let text = refusing ? Self.refusalText : Self.content(format: body["response_format"], seed: seed, fenced: fault?.mode == .fencedJSON, broken: fault?.mode == .invalidJSON)
+            let text =
+                refusing
+                ? Self.refusalText
+                : Self.content(format: body["response_format"], seed: seed, fenced: fault?.mode == .fencedJSON, broken: fault?.mode == .invalidJSON)
             return Completion(generated: text, maxTokens: maxTokens, stopSequences: refusing ? [] : stops)
         }
         let promptTokens = TokenCount.words(in: cleanPrompt)

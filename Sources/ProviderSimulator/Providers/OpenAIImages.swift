@@ -55,7 +55,8 @@ enum OpenAIImages {
         guard let authorization = exchange.header("authorization"), authorization.hasPrefix("Bearer "), authorization.count > 7 else {
             throw Rejection(
                 exchange.provider.errorResponse(
-                    status: 401, message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
+                    status: 401,
+                    message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth.",
                     requestID: exchange.requestID))
         }
     }
@@ -65,7 +66,8 @@ enum OpenAIImages {
         if let response = try await exchange.interrupt(for: fault) { return response }
         guard (1...10).contains(parameters.count) else { throw exchange.badRequest("\(parameters.count) is not a valid value for 'n'.") }
         guard let size = GeneratedImage.size(parameters.size) else {
-            throw exchange.badRequest("Invalid value: '\(parameters.size ?? "")'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.")
+            throw exchange.badRequest(
+                "Invalid value: '\(parameters.size ?? "")'. Supported values are: '1024x1024', '1024x1536', '1536x1024', and 'auto'.")
         }
         let gptImage = parameters.model.hasPrefix("gpt-image")
         let prompt = FaultDirective.stripped(parameters.prompt)

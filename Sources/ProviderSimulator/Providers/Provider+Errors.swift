@@ -15,19 +15,23 @@ extension Provider {
             let (type, standard) = Self.anthropicError(status)
             var error: [String: JSONValue] = ["type": .string(type), "message": .string(message ?? standard)]
             if quota {
-                error["message"] = .string(message ?? "You have reached your specified API usage limits. You will regain access on the first day of next month.")
+                error["message"] = .string(
+                    message ?? "You have reached your specified API usage limits. You will regain access on the first day of next month.")
                 error["details"] = .object(["error_code": "enforced_spend_limit_reached"])
             }
             return .object(["type": "error", "error": .object(error), "request_id": .string(requestID)])
         case .openAI:
             var (standard, type, code) = Self.openAIError(status)
             if quota {
-                standard = "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
+                standard =
+                    "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors."
                 type = "insufficient_quota"
                 code = "insufficient_quota"
             }
             return .object([
-                "error": .object(["message": .string(message ?? standard), "type": .string(type), "param": .null, "code": code.map(JSONValue.string) ?? .null])
+                "error": .object([
+                    "message": .string(message ?? standard), "type": .string(type), "param": .null, "code": code.map(JSONValue.string) ?? .null,
+                ])
             ])
         case .gemini:
             let (state, standard) = Self.geminiError(status)
@@ -39,7 +43,8 @@ extension Provider {
                         "violations": .array([
                             .object([
                                 "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
-                                "quotaId": quota ? "GenerateRequestsPerDayPerProjectPerModel-FreeTier" : "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
+                                "quotaId": quota
+                                    ? "GenerateRequestsPerDayPerProjectPerModel-FreeTier" : "GenerateRequestsPerMinutePerProjectPerModel-FreeTier",
                             ])
                         ]),
                     ]))
@@ -95,12 +100,19 @@ extension Provider {
     private static func openAIError(_ status: Int) -> (message: String, type: String, code: String?) {
         switch status {
         case 401:
-            ("Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error", "invalid_api_key")
+            (
+                "Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.", "invalid_request_error",
+                "invalid_api_key"
+            )
         case 403: ("Country, region, or territory not supported", "request_forbidden", "unsupported_country_region_territory")
         case 404: ("The model does not exist or you do not have access to it.", "invalid_request_error", "model_not_found")
         case 413: ("Request too large for this model. Please reduce the size of your request.", "invalid_request_error", "request_too_large")
         case 422: ("Unprocessable entity: the request was well-formed but could not be processed.", "invalid_request_error", nil)
-        case 429: ("Rate limit reached for requests per min (RPM): Limit 60, Used 60, Requested 1. Please try again later.", "requests", "rate_limit_exceeded")
+        case 429:
+            (
+                "Rate limit reached for requests per min (RPM): Limit 60, Used 60, Requested 1. Please try again later.", "requests",
+                "rate_limit_exceeded"
+            )
         case 503: ("The engine is currently overloaded, please try again later.", "server_error", nil)
         case 400..<500: ("Invalid request.", "invalid_request_error", nil)
         default: ("The server had an error while processing your request. Sorry about that!", "server_error", nil)
@@ -110,14 +122,19 @@ extension Provider {
     private static func geminiError(_ status: Int) -> (status: String, message: String) {
         switch status {
         case 401: ("UNAUTHENTICATED", "Request had invalid authentication credentials.")
-        case 403: ("PERMISSION_DENIED", "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.")
+        case 403:
+            (
+                "PERMISSION_DENIED",
+                "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API."
+            )
         case 404: ("NOT_FOUND", "models/unknown is not found for API version v1beta, or is not supported for generateContent.")
         case 409: ("ABORTED", "The request was aborted.")
         case 429: ("RESOURCE_EXHAUSTED", "You exceeded your current quota, please check your plan and billing details.")
         case 503: ("UNAVAILABLE", "The model is overloaded. Please try again later.")
         case 504: ("DEADLINE_EXCEEDED", "Deadline expired before operation could complete.")
         case 400..<500: ("INVALID_ARGUMENT", "Request contains an invalid argument.")
-        default: ("INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting")
+        default:
+            ("INTERNAL", "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting")
         }
     }
 

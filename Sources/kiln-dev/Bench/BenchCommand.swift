@@ -14,7 +14,8 @@ import RedisClient
 /// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench", abstract: "Measure throughput and latency; prints figures.", subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self])
+        commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
+        subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000
@@ -42,14 +43,19 @@ struct BenchCommand: AsyncParsableCommand {
             try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
-            print(String(format: "redis cpu per job: enqueue %.1f µs, claim %.1f µs, settle %.1f µs, recorded %.1f µs (10000 jobs, one script at a time)",
-                         costs.enqueue, costs.claim, costs.settle, costs.recorded))
+            print(
+                String(
+                    format: "redis cpu per job: enqueue %.1f µs, claim %.1f µs, settle %.1f µs, recorded %.1f µs (10000 jobs, one script at a time)",
+                    costs.enqueue, costs.claim, costs.settle, costs.recorded))
             try await runtime.namespace.deleteAll()
 
             for workers in [1, 2] {
                 let (processed, cpu) = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
-                print(String(format: "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
-                             workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
+                print(
+                    String(
+                        format:
+                            "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
+                        workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
                 try await runtime.namespace.deleteAll()
             }
 
@@ -58,8 +64,10 @@ struct BenchCommand: AsyncParsableCommand {
             let start = try await latency(namespace: namespace, key: key, followEvents: false)
             let readable = try await latency(namespace: namespace, key: key, followEvents: true)
             for (name, histogram) in [("submit→handler start", start), ("submit→result readable (its event stream)", readable)] {
-                print(String(format: "latency at %d jobs/s through HTTP, %@: p50 %.2f ms p99 %.2f ms (%llu jobs)", rate, name,
-                             Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000, histogram.totalCount))
+                print(
+                    String(
+                        format: "latency at %d jobs/s through HTTP, %@: p50 %.2f ms p99 %.2f ms (%llu jobs)", rate, name,
+                        Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000, histogram.totalCount))
             }
             try await runtime.namespace.deleteAll()
         }
@@ -80,10 +88,11 @@ struct BenchCommand: AsyncParsableCommand {
             for slice in 0..<32 {
                 group.addTask {
                     for index in 0..<(slice == 31 ? count - perTask * 31 : perTask) {
-                        _ = try await runtime.namespace.queue.enqueue(Submission(
-                            tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
-                            priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
-                            weight: tenant.weight))
+                        _ = try await runtime.namespace.queue.enqueue(
+                            Submission(
+                                tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
+                                priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: tenant.runningCap,
+                                weight: tenant.weight))
                     }
                 }
             }
@@ -205,8 +214,11 @@ struct BenchCommand: AsyncParsableCommand {
             return nil
         }
         try await Task.sleep(for: .seconds(1))
-        let job = JSONValue.parse(String(decoding: try await client.execute(
-            HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: headers)).body, as: UTF8.self))
+        let job = JSONValue.parse(
+            String(
+                decoding: try await client.execute(
+                    HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: headers)
+                ).body, as: UTF8.self))
         guard case .number(let startedAt)? = job?["result"]?["started_at_us"] else { return nil }
         return Int64(startedAt) - sentAt
     }

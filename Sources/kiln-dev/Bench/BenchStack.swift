@@ -22,8 +22,10 @@ struct BenchStack {
     }
 
     func childArguments(_ command: String, namespace: String) -> [String] {
-        [command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
-         "--object-root", connections.objectRoot, "--schema", connections.schema] + (command == "worker" ? ["--metrics-port", "0"] : [])
+        [
+            command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
+            "--object-root", connections.objectRoot, "--schema", connections.schema,
+        ] + (command == "worker" ? ["--metrics-port", "0"] : [])
     }
 
     /// Starts an API node on ``port`` and returns once it answers `/readyz`.

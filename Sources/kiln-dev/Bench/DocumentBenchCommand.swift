@@ -33,8 +33,10 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         var pdf: [UInt8] = []
         let pdfTimes = try (0..<repeats).map { _ in try Self.seconds { pdf = try PDFWriter().write(campaign) } }
         try Data(pdf).write(to: URL(fileURLWithPath: "\(directory)/campaign.pdf"))
-        print(String(format: "campaign PDF: %d pages (%d scenes), %.0f KB; best %.2f s, median %.2f s, worst %.2f s of %d", Self.pageCount(pdf), scenes,
-                     Double(pdf.count) / 1000, pdfTimes.min() ?? 0, Self.median(pdfTimes), pdfTimes.max() ?? 0, repeats))
+        print(
+            String(
+                format: "campaign PDF: %d pages (%d scenes), %.0f KB; best %.2f s, median %.2f s, worst %.2f s of %d", Self.pageCount(pdf), scenes,
+                Double(pdf.count) / 1000, pdfTimes.min() ?? 0, Self.median(pdfTimes), pdfTimes.max() ?? 0, repeats))
         for (name, write) in [("DOCX", { try DOCXWriter().write(campaign) }), ("EPUB", { try EPUBWriter().write(campaign, modified: Date()) })] {
             var bytes: [UInt8] = []
             let time = try Self.seconds { bytes = try write() }
@@ -42,20 +44,26 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         }
 
         let card = ShareCard(
-            title: "The Lantern Keeper’s Daughter 🏮", summary: Self.sentences.joined(separator: " "), cover: try Self.picture(width: 800, height: 1200),
+            title: "The Lantern Keeper’s Daughter 🏮", summary: Self.sentences.joined(separator: " "),
+            cover: try Self.picture(width: 800, height: 1200),
             byline: "by Mira · 12 parts", watermark: true)
         for size in ShareCardSize.allCases {
             var png: [UInt8] = []
             let times = try (0..<max(repeats, 20)).map { _ in try Self.seconds { png = try card.render(size) } }
             try Data(png).write(to: URL(fileURLWithPath: "\(directory)/card-\(size.rawValue).png"))
-            print(String(format: "share card %@ (%d×%d): median %.1f ms, worst %.1f ms of %d, %.0f KB", size.rawValue, size.pixels.width, size.pixels.height,
-                         Self.median(times) * 1000, (times.max() ?? 0) * 1000, times.count, Double(png.count) / 1000))
+            print(
+                String(
+                    format: "share card %@ (%d×%d): median %.1f ms, worst %.1f ms of %d, %.0f KB", size.rawValue, size.pixels.width,
+                    size.pixels.height,
+                    Self.median(times) * 1000, (times.max() ?? 0) * 1000, times.count, Double(png.count) / 1000))
         }
 
         for run in try await servePage() {
-            print(String(format: "web reader page from the API, %d in flight: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.0f pages/s (%llu requests)",
-                         run.concurrency, Double(run.latency.valueAtPercentile(50)) / 1000, Double(run.latency.valueAtPercentile(99)) / 1000,
-                         Double(run.latency.max) / 1000, run.perSecond, run.latency.totalCount))
+            print(
+                String(
+                    format: "web reader page from the API, %d in flight: p50 %.2f ms, p99 %.2f ms, max %.2f ms; %.0f pages/s (%llu requests)",
+                    run.concurrency, Double(run.latency.valueAtPercentile(50)) / 1000, Double(run.latency.valueAtPercentile(99)) / 1000,
+                    Double(run.latency.max) / 1000, run.perSecond, run.latency.totalCount))
         }
     }
 
@@ -74,7 +82,8 @@ struct DocumentBenchCommand: AsyncParsableCommand {
             let slug = try await store.reserve(job: JobID(), tenant: tenant.id, identity: owner, expiresAt: expiresAt)
             let address = "http://127.0.0.1:\(port)/s/\(slug)"
             let story = Document(
-                identifier: UUID().uuidString.lowercased(), title: "The Lantern Keeper’s Daughter", author: "Mira", cover: try Self.picture(width: 400, height: 600),
+                identifier: UUID().uuidString.lowercased(), title: "The Lantern Keeper’s Daughter", author: "Mira",
+                cover: try Self.picture(width: 400, height: 600),
                 sections: (1...12).map { DocumentSection(heading: "Part \($0)", blocks: Self.sentences.map(DocumentBlock.paragraph)) })
             let page = WebReaderPage(document: story, pageURL: address, cardURL: "\(address)/card.png", imageURL: { "\(address)/\($0.name)" })
             let files = story.images.map { SharedFile(name: $0.name, contentType: $0.format.mediaType, bytes: $0.data) }
@@ -132,10 +141,16 @@ struct DocumentBenchCommand: AsyncParsableCommand {
                 heading: "Scene #\(number)",
                 blocks: Array(repeating: DocumentBlock.paragraph(paragraph), count: 4) + (number % 5 == 0 ? [.image(map, caption: "The map")] : []))
         }
-        sections.append(DocumentSection(heading: "Character sheet", blocks: [
-            .table(DocumentTable(header: ["Name", "Class", "Level", "HP", "Inventory"], rows: [["Aria Zoë", "Rogue", "7", "41/52", "Dagger, rope, map"]])),
-        ]))
-        return Document(identifier: UUID().uuidString.lowercased(), title: "The Dragon of Émberfall", subtitle: "A WorldArchitect campaign", sections: sections)
+        sections.append(
+            DocumentSection(
+                heading: "Character sheet",
+                blocks: [
+                    .table(
+                        DocumentTable(
+                            header: ["Name", "Class", "Level", "HP", "Inventory"], rows: [["Aria Zoë", "Rogue", "7", "41/52", "Dagger, rope, map"]]))
+                ]))
+        return Document(
+            identifier: UUID().uuidString.lowercased(), title: "The Dragon of Émberfall", subtitle: "A WorldArchitect campaign", sections: sections)
     }
 
     /// A gradient picture, as PNG.
@@ -143,7 +158,8 @@ struct DocumentBenchCommand: AsyncParsableCommand {
         let surface = CairoSurface(width: width, height: height, opaque: true)
         surface.draw { canvas in
             for row in stride(from: 0, to: height, by: 8) {
-                canvas.fill(PixelRect(x: 0, y: row, width: width, height: 8), RGBColor(red: 0.4, green: 0.25 + 0.5 * Double(row) / Double(height), blue: 0.7))
+                canvas.fill(
+                    PixelRect(x: 0, y: row, width: width, height: 8), RGBColor(red: 0.4, green: 0.25 + 0.5 * Double(row) / Double(height), blue: 0.7))
             }
         }
         return try DocumentImage(baseName: "picture", data: try PNGEncoder.encode(surface))

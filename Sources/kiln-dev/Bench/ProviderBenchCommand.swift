@@ -74,14 +74,21 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                 let elapsed = (ContinuousClock.now - started).seconds
                 let cpu = worker.cpuSeconds - cpuBefore
                 let latency = try await self.deltaLatency(run.followed, writes: writes, key: key)
-                print(String(format: "provider streams: %d diag.generate jobs through one worker process: %d succeeded, %d failed, in %.1f s",
-                             streams, outcomes.succeeded, outcomes.failed, elapsed))
-                print(String(format: "most streaming calls the simulator served at once: %d; deltas written: %d",
-                             writes.mostConcurrent(), writes.deltaCount()))
+                print(
+                    String(
+                        format: "provider streams: %d diag.generate jobs through one worker process: %d succeeded, %d failed, in %.1f s",
+                        streams, outcomes.succeeded, outcomes.failed, elapsed))
+                print(
+                    String(
+                        format: "most streaming calls the simulator served at once: %d; deltas written: %d",
+                        writes.mostConcurrent(), writes.deltaCount()))
                 print(String(format: "worker cpu: %.2f s in all, %.2f ms per streaming call", cpu, cpu * 1000 / Double(streams)))
-                print(String(format: "delta latency, leaving the simulator → reaching an SSE client of the API (%d followed jobs, %llu deltas): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                             run.followed.count, latency.totalCount, Double(latency.valueAtPercentile(50)) / 1000,
-                             Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000))
+                print(
+                    String(
+                        format:
+                            "delta latency, leaving the simulator → reaching an SSE client of the API (%d followed jobs, %llu deltas): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                        run.followed.count, latency.totalCount, Double(latency.valueAtPercentile(50)) / 1000,
+                        Double(latency.valueAtPercentile(99)) / 1000, Double(latency.max) / 1000))
             }
             try await runtime.namespace.deleteAll()
         }
@@ -119,7 +126,8 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                 try await Task.sleep(until: begin + spacing * index, clock: .continuous)
                 group.addTask {
                     let input: JSONValue = .object([
-                        "prompt": .string("Benchmark story number \(index), about a harbour at night."), "max_tokens": .number(Double(self.maxTokens)),
+                        "prompt": .string("Benchmark story number \(index), about a harbour at night."),
+                        "max_tokens": .number(Double(self.maxTokens)),
                     ])
                     let body = JSONValue.object(["kind": "diag.generate", "input": input]).canonicalJSON()
                     let response = try await client.execute(
@@ -143,7 +151,8 @@ struct ProviderBenchCommand: AsyncParsableCommand {
 
     /// Reads a job's event stream until its final status, noting when each delta arrives.
     private static func follow(_ id: String, client: HTTPClient, headers: HTTPHeaders, port: Int) async throws -> Followed {
-        let response = try await client.stream(HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600))
+        let response = try await client.stream(
+            HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600))
         let openedAt = DispatchTime.now().uptimeNanoseconds
         var parser = ServerSentEventParser()
         var arrivals: [UInt64] = []
@@ -191,7 +200,9 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         for follow in followed {
             let response = try await client.execute(HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(follow.job)", headers: headers))
-            guard let requestID = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["result"]?["request_id"]?.stringValue else { continue }
+            guard let requestID = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["result"]?["request_id"]?.stringValue else {
+                continue
+            }
             for (sentAt, arrivedAt) in zip(writes.deltaTimes(requestID), follow.deltaArrivals) where sentAt >= follow.openedAt {
                 _ = histogram.record((arrivedAt &- sentAt) / 1000)
             }

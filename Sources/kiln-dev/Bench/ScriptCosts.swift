@@ -37,9 +37,10 @@ struct ScriptCosts {
         }
         let settle = try await perJob {
             for start in stride(from: 0, to: claimed.count, by: 500) {
-                _ = try await queue.settle(claimed[start..<min(start + 500, claimed.count)].map {
-                    Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}"))
-                })
+                _ = try await queue.settle(
+                    claimed[start..<min(start + 500, claimed.count)].map {
+                        Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}"))
+                    })
             }
         }
         let finished = try await queue.snapshots(claimed.map(\.id)).compactMap { $0?.finished }

@@ -50,8 +50,9 @@ struct VideoBenchCommand: ParsableCommand {
         let timeline = ChatTimeline(constant)
         let characters = constant.conversation.messages.reduce(0) { $0 + $1.text.count }
         print(String(format: "This process before any export: %.0f MB resident", Double(Self.peakMemoryBytes) / 1_000_000))
-        print("Reference export: \(Self.lines.count) messages, \(characters) characters, \(String(format: "%.2f", timeline.durationSeconds)) s, "
-            + "\(timeline.totalTicks) frames at \(fps) fps, \(timeline.segments.count) distinct pictures, 1080×1920, \(preset)")
+        print(
+            "Reference export: \(Self.lines.count) messages, \(characters) characters, \(String(format: "%.2f", timeline.durationSeconds)) s, "
+                + "\(timeline.totalTicks) frames at \(fps) fps, \(timeline.segments.count) distinct pictures, 1080×1920, \(preset)")
 
         let kiln = try measure("Kiln, constant frame rate", timeline) {
             try ChatVideoExporter(constant, watermark: false, preset: preset).exportBlocking(to: "\(directory)/kiln-cfr.mp4") { _ in }
@@ -76,20 +77,23 @@ struct VideoBenchCommand: ParsableCommand {
         let result = try export()
         let wall = (ContinuousClock.now - start).seconds
         let ownCPU = ProcessCPU.seconds(pid: getpid()) - cpuBefore
-        print(String(
-            format: "%@: %.2f s wall, %.2f× real time; %d frames from %d pictures; encoder %.1f CPU-s and %.0f MB peak; renderer %.1f CPU-s, this process %.0f MB peak",
-            name, wall, timeline.durationSeconds / wall, result.frames, result.pictures, result.encoderCPUSeconds,
-            Double(result.encoderPeakMemoryBytes) / 1_000_000, ownCPU, Double(Self.peakMemoryBytes) / 1_000_000))
+        print(
+            String(
+                format:
+                    "%@: %.2f s wall, %.2f× real time; %d frames from %d pictures; encoder %.1f CPU-s and %.0f MB peak; renderer %.1f CPU-s, this process %.0f MB peak",
+                name, wall, timeline.durationSeconds / wall, result.frames, result.pictures, result.encoderCPUSeconds,
+                Double(result.encoderPeakMemoryBytes) / 1_000_000, ownCPU, Double(Self.peakMemoryBytes) / 1_000_000))
         return wall
     }
 
     /// The ceiling on this machine: the encoder with the exports' settings, fed frames it makes itself (one white
     /// picture, the cheapest content there is) — no rendering, no pipe.
     private static func encodeBlankFrames(like timeline: ChatTimeline, preset: String) throws -> ChatVideoExporter.Result {
-        let encoder = try FFmpegProcess(arguments: [
-            "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=white:s=1080x1920:r=\(timeline.fps)",
-            "-frames:v", String(timeline.totalTicks),
-        ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-f", "null", "-"])
+        let encoder = try FFmpegProcess(
+            arguments: [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=white:s=1080x1920:r=\(timeline.fps)",
+                "-frames:v", String(timeline.totalTicks),
+            ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-f", "null", "-"])
         let usage = try encoder.finish()
         return ChatVideoExporter.Result(
             frames: timeline.totalTicks, durationSeconds: timeline.durationSeconds, pictures: 1,
@@ -120,10 +124,11 @@ struct NaiveChatVideoExport {
         let timeline = ChatTimeline(input)
         let renderer = ChatRenderer(input, watermark: false)
         let (width, height) = input.settings.format.size
-        let encoder = try FFmpegProcess(arguments: [
-            "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-r", String(timeline.fps),
-            "-i", "-",
-        ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-movflags", "+faststart", "-y", path])
+        let encoder = try FFmpegProcess(
+            arguments: [
+                "-hide_banner", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-r", String(timeline.fps),
+                "-i", "-",
+            ] + ChatVideoExporter.videoEncoderArguments(preset: preset, fps: timeline.fps) + ["-movflags", "+faststart", "-y", path])
         for tick in 0..<timeline.totalTicks {
             renderer.renderFromScratch(timeline.state(at: tick))
             try encoder.write(UnsafeRawBufferPointer(start: renderer.pixels, count: renderer.stride * height))

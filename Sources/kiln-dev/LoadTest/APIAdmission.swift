@@ -21,9 +21,10 @@ struct APIAdmission: AdmissionDecider {
         client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connections))
         self.apiURL = apiURL
         self.key = key
-        bodies = Dictionary(uniqueKeysWithValues: kinds.map { kind in
-            (kind, Array(#"{"kind":"\#(kind)","input":\#(Self.inputs[kind] ?? "{}"),"delay_seconds":\#(Self.delaySeconds)}"#.utf8))
-        })
+        bodies = Dictionary(
+            uniqueKeysWithValues: kinds.map { kind in
+                (kind, Array(#"{"kind":"\#(kind)","input":\#(Self.inputs[kind] ?? "{}"),"delay_seconds":\#(Self.delaySeconds)}"#.utf8))
+            })
     }
 
     func warmUp(connections: Int) async throws {

@@ -78,9 +78,10 @@ struct QuotaGeneratorCommand: AsyncParsableCommand {
                         let answer = await decider.decide(requests[index])
                         let (seconds, attoseconds) = (ContinuousClock.now - started).components
                         let latency = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-                        decisions.append(Decision(
-                            wave: wave, request: requests[index], status: answer.status, reason: answer.reason, remaining: answer.remaining,
-                            sentAt: sentAt, answeredAt: sentAt + latency))
+                        decisions.append(
+                            Decision(
+                                wave: wave, request: requests[index], status: answer.status, reason: answer.reason, remaining: answer.remaining,
+                                sentAt: sentAt, answeredAt: sentAt + latency))
                     }
                     return decisions
                 }

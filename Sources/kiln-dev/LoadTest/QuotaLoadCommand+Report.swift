@@ -8,7 +8,8 @@ extension QuotaLoadCommand {
         let verdict = figures.verdict
         for scenario in plan.parameters.scenarios {
             guard let totals = verdict.scenarios[scenario] else { continue }
-            var line = "  \(scenario.rawValue): \(totals.identities) identities (tiers \(scenario.tiers.joined(separator: ", "))), "
+            var line =
+                "  \(scenario.rawValue): \(totals.identities) identities (tiers \(scenario.tiers.joined(separator: ", "))), "
                 + "\(totals.decisions) decisions, \(totals.admitted) admitted"
             if scenario == .cost {
                 line += "; \(totals.refusedWithUnitsLeft) refused with units left, fewer than their cost"
@@ -16,14 +17,17 @@ extension QuotaLoadCommand {
             print(line)
         }
         let rate = figures.activeSeconds > 0 ? Double(figures.decisions) / figures.activeSeconds : 0
-        print(String(
-            format: "decisions: %d in %.2f s of waves (each wave's first request to its last answer): %.0f/s; %.1f s in all, with setup and barriers",
-            figures.decisions, figures.activeSeconds, rate, wall.seconds))
+        print(
+            String(
+                format:
+                    "decisions: %d in %.2f s of waves (each wave's first request to its last answer): %.0f/s; %.1f s in all, with setup and barriers",
+                figures.decisions, figures.activeSeconds, rate, wall.seconds))
         let latency = figures.latency
         func milliseconds(_ percentile: Double) -> Double { Double(latency.valueAtPercentile(percentile)) / 1000 }
-        print(String(
-            format: "latency, request to decision (HdrHistogram, %llu decisions): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms",
-            latency.totalCount, milliseconds(50), milliseconds(99), milliseconds(99.9), Double(latency.max) / 1000))
+        print(
+            String(
+                format: "latency, request to decision (HdrHistogram, %llu decisions): p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms",
+                latency.totalCount, milliseconds(50), milliseconds(99), milliseconds(99.9), Double(latency.max) / 1000))
         print(cpuLine(cpu, decisions: figures.decisions))
         print(
             "rules: per identity, admitted units ≤ the daily limit and every quota refusal needed more than was left "
@@ -48,7 +52,8 @@ extension QuotaLoadCommand {
     }
 
     private func verdictLine(_ verdict: AuditVerdict) -> String {
-        let counts = "\(verdict.decisions) decisions of \(verdict.identities) identities audited: \(verdict.admitted) admitted, "
+        let counts =
+            "\(verdict.decisions) decisions of \(verdict.identities) identities audited: \(verdict.admitted) admitted, "
             + "\(verdict.overAdmissions) over-admissions, \(verdict.unjustifiedRefusals) unjustified refusals, "
             + "\(verdict.unexpectedAnswers) unexpected answers, \(verdict.missingDecisions) missing"
         return verdict.passed ? "audit: passed: \(counts)" : "audit: FAILED: \(counts)"

@@ -20,9 +20,10 @@ extension QuotaLoadCommand {
             do {
                 let value: T
                 if naive {
-                    value = try await body(LoadTarget(
-                        decider: .naive(redisURL: options.redisURL, namespace: options.namespace),
-                        description: "naive: read, then increment, in Redis (namespace \(options.namespace)); no API", redis: runtime.redis))
+                    value = try await body(
+                        LoadTarget(
+                            decider: .naive(redisURL: options.redisURL, namespace: options.namespace),
+                            description: "naive: read, then increment, in Redis (namespace \(options.namespace)); no API", redis: runtime.redis))
                 } else {
                     value = try await withLocalAPI(runtime, options: options, logDirectory: logDirectory, body)
                 }
@@ -67,9 +68,10 @@ extension QuotaLoadCommand {
             guard try await APIReadiness.wait(for: url, within: .seconds(60), every: .milliseconds(50)) else {
                 throw LoadRunError("the API node did not become ready at \(url); see \(logDirectory)/api.log")
             }
-            let value = try await body(LoadTarget(
-                decider: .api(url: url, key: key), description: "API \(url) started here (namespace \(options.namespace), no worker)",
-                apiProcess: api, redis: runtime.redis))
+            let value = try await body(
+                LoadTarget(
+                    decider: .api(url: url, key: key), description: "API \(url) started here (namespace \(options.namespace), no worker)",
+                    apiProcess: api, redis: runtime.redis))
             await api.stop()
             _ = try await keys.revoke(keyRecord.id.uuidString)
             return value
