@@ -7,8 +7,8 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// For the targets whose loops run over every byte or pixel (KilnJSON, the chat video renderer and its tests,
-/// the simulator's generated images): optimised in debug builds too. Unoptimised, a base64 image in a JSON answer, a
+/// For the targets whose loops run over every byte or pixel (KilnJSON, Drawing, the chat video and document renderers
+/// and their tests and fixtures, the simulator's generated images): optimised in debug builds too. Unoptimised, a base64 image in a JSON answer, a
 /// 1536×1024 picture or a few 1080×1920 frame comparisons hold a thread for seconds, and the suites that share the test
 /// process's few threads (and the simulators' event loops) miss their deadlines.
 let hotLoopSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -193,7 +193,7 @@ let package = Package(
             resources: [.copy("Scripts")],
             swiftSettings: swiftSettings
         ),
-        // PostgreSQL as the record, and object paths.
+        // PostgreSQL as the record; the object backends (a directory or S3) and streamed reads of objects.
         .target(
             name: "KilnStore",
             dependencies: [
@@ -264,7 +264,7 @@ let package = Package(
             dependencies: ["TalevoniaInputs", "CPangoCairo", "CZlib", "KilnCore", "Drawing", "WebReader"],
             swiftSettings: hotLoopSettings
         ),
-        // The job kinds that call providers and render.
+        // Every job kind, defined once (Kinds/), and their handlers: provider calls, rendering, the diagnostics.
         .target(
             name: "KilnHandlers",
             dependencies: [
@@ -370,7 +370,7 @@ let package = Package(
             dependencies: ["KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue"],
             swiftSettings: swiftSettings
         ),
-        // The API's routes over in-memory fakes of the queue and the records, driven through the router without a socket.
+        // The /v1/jobs routes over in-memory fakes of the queue and the records, driven through the router without a socket.
         .testTarget(
             name: "KilnAPITests",
             dependencies: [
