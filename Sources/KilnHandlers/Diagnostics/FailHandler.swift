@@ -1,5 +1,4 @@
 import KilnCore
-import KilnJSON
 public import KilnQueue
 public import KilnWorker
 
@@ -8,8 +7,7 @@ public struct FailHandler: JobHandler {
     public init() {}
 
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
-        let input = try JSONValue.parse(job.input).map { try $0.decode(as: FailInput.self) }
-        guard let input else { throw JobFailure.permanent(code: "invalid_input", message: "input is not JSON") }
+        let input = try job.input(as: FailInput.self)
         if let times = input.times, job.tries > times {
             return #"{"succeeded_on_try":\#(job.tries)}"#
         }

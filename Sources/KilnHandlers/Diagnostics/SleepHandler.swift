@@ -1,5 +1,4 @@
 import KilnCore
-import KilnJSON
 public import KilnQueue
 public import KilnWorker
 
@@ -8,8 +7,7 @@ public struct SleepHandler: JobHandler {
     public init() {}
 
     public func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
-        let input = try JSONValue.parse(job.input).map { try $0.decode(as: SleepInput.self) }
-        guard let input else { throw JobFailure.permanent(code: "invalid_input", message: "input is not JSON") }
+        let input = try job.input(as: SleepInput.self)
         let steps = input.progressSteps ?? 10
         let step = Duration.milliseconds(Int64(input.seconds * 1000 / Double(steps)))
         for index in 1...steps {
