@@ -437,6 +437,8 @@ let package = Package(
         .testTarget(
             name: "CurlClientTests",
             dependencies: ["CurlClient", "Spawning"],
+            // Run as a program by FixtureServer, found beside its source.
+            exclude: ["Fixtures/server.py"],
             swiftSettings: swiftSettings
         ),
         // moto's S3 server with signature checks, shared by the S3 client's, the stores' and the integration tests.
