@@ -7,12 +7,6 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// For the targets whose loops run over every byte or pixel (KilnJSON, Drawing, the chat video and document renderers
-/// and their tests and fixtures, the simulator's generated images): optimised in debug builds too. Unoptimised, a base64 image in a JSON answer, a
-/// 1536×1024 picture or a few 1080×1920 frame comparisons hold a thread for seconds, and the suites that share the test
-/// process's few threads (and the simulators' event loops) miss their deadlines.
-let hotLoopSettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "kiln",
     platforms: [.macOS(.v15)],
@@ -106,13 +100,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
 
         // JSON as a value: the reader, JSON Schema validation of answers, fields followed as they stream, prompt templates.
         .target(
             name: "KilnJSON",
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         // The domain's vocabulary: ids, jobs, kinds (and Kiln's own diag.* inputs), input checks, failures, records, standing.
         .target(
@@ -243,13 +237,13 @@ let package = Package(
         .target(
             name: "Drawing",
             dependencies: ["CPangoCairo"],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
             dependencies: ["ChatTaleInputs", "BlockingWork", "CPangoCairo", "Drawing", "Spawning"],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         // The web reader's HTML that needs no drawing library: the page frame and its style, Talevonia's palette and mark as
         // SVG, the notice pages the API serves, and the XML escaping the documents' writers share. The API node serves the
@@ -262,7 +256,7 @@ let package = Package(
         .target(
             name: "Documents",
             dependencies: ["TalevoniaInputs", "CPangoCairo", "CZlib", "KilnCore", "Drawing", "WebReader"],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         // Every job kind, defined once (Kinds/), and their handlers: provider calls, rendering, the diagnostics.
         .target(
@@ -477,19 +471,19 @@ let package = Package(
             name: "RenderingFixtures",
             dependencies: ["CPangoCairo", "Spawning"],
             path: "Tests/RenderingFixtures",
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ChatVideoTests",
             dependencies: ["ChatVideo", "ChatTaleInputs", "RenderingFixtures"],
             resources: [.copy("Golden")],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "DocumentsTests",
             dependencies: ["TalevoniaInputs", "BlockingWork", "Documents", "Drawing", "KilnCore", "RenderingFixtures", "WebReader"],
             resources: [.copy("Golden")],
-            swiftSettings: hotLoopSettings
+            swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "KilnStoreTests",
