@@ -368,9 +368,8 @@ let package = Package(
         .testTarget(
             name: "KilnAPITests",
             dependencies: [
-                "KilnAPI", "KilnCore", "KilnHandlers", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnPrivacy", "KilnQueue", "KilnStore",
-                "PostgresClient",
-                "RedisClient", "ServiceFailures",
+                "KilnAPI", "KilnAssembly", "KilnCore", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore",
+                "PostgresClient", "RedisClient", "ServiceFailures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

@@ -35,9 +35,10 @@ struct JobRoutes<Context: CallerRequestContext> {
         let admission = Admission(policies: dependencies.policies)
         let now = dependencies.clock()
         // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
-        let standing = try await dependencies.standingLookup.standing(of: caller.applicant, at: now)
+        let applicant = caller.applicant
+        let standing = try await dependencies.standingLookup.standing(of: applicant, at: now)
         do {
-            submission.charge = try admission.charge(kind: submission.kind, applicant: caller.applicant, standing: standing, at: now)
+            submission.charge = try admission.charge(kind: submission.kind, applicant: applicant, standing: standing, at: now)
             if let charge = submission.charge { try admission.checkTierRules(lowestTierRefusal, charge: charge) }
         } catch {
             throw Problem(error)

@@ -24,32 +24,28 @@ public struct KeyPattern: Sendable {
 
     /// The key of `base` for `values`, one per value segment in order.
     func render(_ base: String, _ values: [String]) -> String {
-        var key = base
-        var next = values.makeIterator()
-        for segment in segments {
-            key += ":"
-            switch segment {
-            case .word(let word): key += word
-            case .value: key += next.next() ?? ""
-            }
-        }
-        return key
+        join(base, values)
     }
 
     /// The start of the family's keys of `base` whose first values are `values`, up to the `:` after the last of
     /// them: what a `SCAN … MATCH <prefix>*` or a prefix test looks for.
     func prefix(_ base: String, _ values: [String]) -> String {
+        join(base, values) + ":"
+    }
+
+    /// `base`, then each segment after a `:`, up to the first value segment `values` has no value for.
+    private func join(_ base: String, _ values: [String]) -> String {
         var key = base
         var next = values.makeIterator()
         for segment in segments {
             switch segment {
             case .word(let word): key += ":" + word
             case .value:
-                guard let value = next.next() else { return key + ":" }
+                guard let value = next.next() else { return key }
                 key += ":" + value
             }
         }
-        return key + ":"
+        return key
     }
 
     /// `local function <name>_key(base, <values>) return base .. ':word:' .. value … end`.

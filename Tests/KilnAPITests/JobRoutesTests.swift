@@ -1,12 +1,11 @@
 import Foundation
 import HTTPTypes
 import KilnAPI
+import KilnAssembly
 import KilnCore
-import KilnHandlers
 import KilnIdentity
 import KilnJSON
 import KilnPolicy
-import KilnPrivacy
 import KilnQueue
 import KilnStore
 import PostgresClient
@@ -120,13 +119,11 @@ import Testing
         let database = PostgresPool(configuration: PostgresConfiguration(url: "postgresql://nobody@127.0.0.1:1/none"))
         let objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-unit"))
         let namespace = try RedisNamespace(redis: redis, blockingRedis: redis)
-        var dependencies = APIDependencies(
-            redis: namespace, keys: MemoryTenantKeys(tenants: [key: tenant]), jobs: EmptyRecords(), artifacts: EmptyRecords(),
-            uploads: UploadStore(pool: database, objects: objects), shares: ShareStore(pool: database, objects: objects),
-            entitlements: EntitlementStore(pool: database), partners: PartnerStore(pool: database),
-            webhookSecrets: WebhookSecretStore(pool: database),
-            eraser: IdentityEraser(namespace: namespace, records: IdentityRecords(pool: database, objects: objects)),
-            catalog: KindDefinition.catalog, policies: .none, identities: .none, checkDatabase: {}, metricsText: { "" })
+        var dependencies = Assembly(namespace: namespace, database: database, objects: objects).apiDependencies(
+            policies: .none, identities: .none, metricsText: { "" })
+        dependencies.keys = MemoryTenantKeys(tenants: [key: tenant])
+        dependencies.jobs = EmptyRecords()
+        dependencies.artifacts = EmptyRecords()
         dependencies.queue = queue
         return RouterDriver(APIServer.router(dependencies: dependencies, configuration: APIConfiguration()))
     }

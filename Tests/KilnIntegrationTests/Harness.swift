@@ -31,9 +31,10 @@ final class Harness: Sendable {
     let redis: RedisPool
     let blockingRedis: RedisPool
     let database: PostgresPool
-    /// The test's Redis namespace, and the queue on it.
+    /// The test's Redis namespace.
     let redisNamespace: RedisNamespace
-    let queue: JobQueue
+    /// The queue on it.
+    var queue: JobQueue { redisNamespace.queue }
     let objects: ObjectStore
     /// The object backend the API node and in-process workers use (set before starting them); nil is ``objects``,
     /// the local directory.
@@ -63,7 +64,6 @@ final class Harness: Sendable {
         var configuration = queueConfiguration
         configuration.namespace = namespace
         redisNamespace = try RedisNamespace(redis: redis, blockingRedis: blockingRedis, configuration: configuration)
-        queue = redisNamespace.queue
         objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
         http = try HTTPClient()
         try await redisNamespace.prepare()

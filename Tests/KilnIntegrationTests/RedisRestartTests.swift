@@ -1,5 +1,6 @@
 import Foundation
 import KilnCore
+import KilnAssembly
 import KilnHandlers
 import KilnQueue
 import KilnStore
@@ -60,13 +61,8 @@ extension RedisRestartTests {
             var workerConfiguration = WorkerConfiguration()
             workerConfiguration.concurrency = [.io: 4]
             workerConfiguration.maxIdleWait = .milliseconds(200)
-            let worker = Worker(
-                queue: queue,
-                records: StoreRecords(
-                    jobs: JobStore(pool: harness.database), ledger: QuotaLedger(pool: harness.database),
-                    artifacts: ArtifactStore(pool: harness.database, objects: harness.objects)),
-                handlers: .diagnostics,
-                configuration: workerConfiguration, logger: harness.logger)
+            let worker = harness.assembly(redis: namespace).worker(
+                handlers: .diagnostics, configuration: workerConfiguration, logger: harness.logger)
             let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: harness.logger)
             let running = Task { try await group.run() }
             try await redis.stop()
