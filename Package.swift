@@ -63,7 +63,9 @@ let package = Package(
         ),
         .target(
             name: "RedisClient",
-            dependencies: ["CHiredis", "ConnectionPooling", "ServiceFailures"],
+            dependencies: [
+                "CHiredis", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -10,10 +10,8 @@ public import ServiceLifecycle
 
 /// The connections and stores one command uses, built from its options and closed when it ends.
 public struct Runtime: Sendable {
-    /// Redis for everything but blocking reads.
+    /// Redis: shared, pipelined connections, and connections of their own for blocking reads.
     public let redis: RedisPool
-    /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
-    public let blockingRedis: RedisPool
     /// PostgreSQL, on the options' schema.
     public let database: PostgresPool
     /// The options' Redis namespace: the queue and the other roles over it.
@@ -24,7 +22,7 @@ public struct Runtime: Sendable {
     private let objectHTTP: HTTPClient?
 
     /// Builds the pools and the queue; a wrong Redis URL or object store throws a `ValidationError` naming the option.
-    public init(_ options: ConnectionOptions, redisPoolSize: Int = 16, blockingConnections: Int = 64) throws {
+    public init(_ options: ConnectionOptions) throws {
         // Read first, so a bad object store stops the command before any connection is made.
         let location: ObjectLocation
         do {
@@ -32,20 +30,16 @@ public struct Runtime: Sendable {
         } catch let error as StoreError {
             throw ValidationError("--object-store (KILN_OBJECT_STORE): \(error.message)")
         }
-        guard var redisConfiguration = RedisConfiguration(url: options.redisURL) else {
+        guard let redisConfiguration = RedisConfiguration(url: options.redisURL) else {
             throw ValidationError("--redis-url must look like redis://host:port")
         }
-        redisConfiguration.poolSize = redisPoolSize
-        var blockingConfiguration = redisConfiguration
-        blockingConfiguration.poolSize = blockingConnections
         redis = RedisPool(configuration: redisConfiguration)
-        blockingRedis = RedisPool(configuration: blockingConfiguration)
         var databaseConfiguration = PostgresConfiguration(url: options.databaseURL)
         databaseConfiguration.searchPath = options.schema
         database = PostgresPool(configuration: databaseConfiguration)
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
-        namespace = try RedisNamespace(redis: redis, blockingRedis: blockingRedis, configuration: queueConfiguration)
+        namespace = try RedisNamespace(redis: redis, configuration: queueConfiguration)
         switch location {
         case .directory(let root):
             objects = ObjectStore(root: root)
@@ -63,14 +57,13 @@ public struct Runtime: Sendable {
     /// The pools and the S3 store's HTTP client as services, to list before the API node or the worker in a service
     /// group: it closes them once those have stopped.
     public var services: [any Service] {
-        [ClosingService(redis.close), ClosingService(blockingRedis.close), ClosingService(database.close)]
+        [ClosingService(redis.close), ClosingService(database.close)]
             + (objectHTTP.map { http in [ClosingService { http.shutdown() }] } ?? [])
     }
 
     /// Closes the pools and the S3 store's HTTP client.
     public func close() async throws {
         try await redis.close()
-        try await blockingRedis.close()
         try await database.close()
         objectHTTP?.shutdown()
     }

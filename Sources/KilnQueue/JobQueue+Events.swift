@@ -14,10 +14,8 @@ extension JobQueue {
     /// connection of its own; empty when none came.
     public func waitForEvents(of id: JobID, after lastEventID: String, timeout: Duration) async throws -> [JobEvent] {
         let key = keys.events(id)
-        let reply = try await blockingRedis.withConnection { connection in
-            try connection.sendBlocking(
-                ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, lastEventID], blockFor: timeout)
-        }
+        let reply = try await redis.sendBlocking(
+            ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, lastEventID], blockFor: timeout)
         // [[key, [entries]]]
         guard let streams = reply.array, let first = streams.first?.array, first.count == 2 else { return [] }
         return Self.parseEntries(first[1])

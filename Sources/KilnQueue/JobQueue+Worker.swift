@@ -18,8 +18,7 @@ extension JobQueue {
             calls.append(claim.call(scripts.claim))
         }
         guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeIn: nil)) }
-        let pipelined = calls
-        let replies = try await redis.withConnection { connection in try self.redis.evaluate(pipelined, on: connection) }
+        let replies = try await redis.evaluate(calls)
         // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed settle
         // reports every attempt as unsettled; their leases run out and the jobs come back.
         let claimed = count > 0 ? try ClaimCall.batch(of: replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeIn: nil)
@@ -73,9 +72,7 @@ extension JobQueue {
     public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
         let lists = [keys.wake(jobClass), keys.wake(jobClass, worker: worker)]
-        _ = try await blockingRedis.withConnection { connection in
-            try connection.sendBlocking(["BLPOP"] + lists + [seconds], blockFor: timeout)
-        }
+        _ = try await redis.sendBlocking(["BLPOP"] + lists + [seconds], blockFor: timeout)
     }
 
     /// Wakes `worker` when it is blocked on its class, or any idle worker of the class when `worker` is nil; the
@@ -88,11 +85,9 @@ extension JobQueue {
     /// Finished jobs that no worker has written to PostgreSQL for `age` (their worker died in between, or they
     /// finished without a worker: cancelled while queued, or their lease ran out for the last time).
     public func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot] {
-        let ids = try await redis.withConnection { [keys] connection -> [RedisValue] in
-            let now = try connection.send(["TIME"]).array?.first?.int ?? 0
-            let cutoff = now * 1000 - age.milliseconds
-            return try connection.send(["ZRANGE", keys.unrecorded, "-inf", String(cutoff), "BYSCORE", "LIMIT", "0", String(limit)]).array ?? []
-        }
+        let now = try await redis.send(["TIME"]).array?.first?.int ?? 0
+        let cutoff = now * 1000 - age.milliseconds
+        let ids = try await redis.send(["ZRANGE", keys.unrecorded, "-inf", String(cutoff), "BYSCORE", "LIMIT", "0", String(limit)]).array ?? []
         let jobIDs = ids.compactMap { $0.string.flatMap(JobID.init(validating:)) }
         let jobs = try await snapshots(jobIDs)
         // A purged job leaves nothing to record: drop it, or it would come back on every sweep.

@@ -1,23 +1,21 @@
 public import KilnKeys
 public import RedisClient
 
-/// One Redis namespace of Kiln's: the pools, the key names, the loaded scripts and the queue's settings, shared by the
+/// One Redis namespace of Kiln's: the connections, the key names, the loaded scripts and the queue's settings, shared by the
 /// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser`` and ``QueueAdmin``.
 public final class RedisNamespace: Sendable {
     public let configuration: QueueConfiguration
     /// The names of every key in the namespace.
     public let keys: KeySpace
-    /// Redis for everything but blocking reads.
+    /// Redis: shared, pipelined connections, and connections of their own for blocking reads (wake-ups, event
+    /// streams).
     public let redis: RedisPool
-    /// Connections for blocking reads (wake-ups, event streams), kept apart so they never starve the others.
-    let blockingRedis: RedisPool
     let scripts: QueueScripts
 
-    public init(redis: RedisPool, blockingRedis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
+    public init(redis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
         self.configuration = configuration
         self.keys = KeySpace(namespace: configuration.namespace)
         self.redis = redis
-        self.blockingRedis = blockingRedis
         self.scripts = try QueueScripts()
     }
 
@@ -59,7 +57,7 @@ public final class RedisNamespace: Sendable {
     }
 }
 
-/// A role type over a ``RedisNamespace``: its pools, keys, scripts and settings, by name.
+/// A role type over a ``RedisNamespace``: its connections, keys, scripts and settings, by name.
 protocol NamespaceRole: Sendable {
     var namespace: RedisNamespace { get }
 }
@@ -68,6 +66,5 @@ extension NamespaceRole {
     var configuration: QueueConfiguration { namespace.configuration }
     var keys: KeySpace { namespace.keys }
     var redis: RedisPool { namespace.redis }
-    var blockingRedis: RedisPool { namespace.blockingRedis }
     var scripts: QueueScripts { namespace.scripts }
 }

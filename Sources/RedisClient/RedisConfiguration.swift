@@ -12,8 +12,18 @@ public struct RedisConfiguration: Sendable {
     public var connectTimeout: Duration = .seconds(2)
     /// How long one command (or pipeline) may wait for its reply; blocking commands set their own.
     public var commandTimeout: Duration = .seconds(5)
-    /// The most connections the pool opens.
-    public var poolSize: Int = 16
+    /// The connections every command but the blocking ones shares. Each carries many callers' commands at once, so
+    /// one is usually enough: more spread the client's work over more event loops, fewer batch more per write.
+    public var sharedConnections: Int = 1
+    /// The most blocking commands (`BLPOP`, `XREAD BLOCK`) waiting at once, each on a connection of its own; more
+    /// wait for one of them to end.
+    public var blockingConnections: Int = 64
+    /// The most calls awaiting replies on one shared connection; more are refused with an unavailable error, so an
+    /// overloaded process answers 503 instead of queueing without bound.
+    public var maxOutstandingCalls: Int = 10_000
+    /// The longest wait before trying to connect again after a failed attempt; calls in between fail at once. The
+    /// wait starts at 50 ms and doubles.
+    public var maxReconnectDelay: Duration = .seconds(1)
 
     public init() {}
 

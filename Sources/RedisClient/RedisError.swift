@@ -9,6 +9,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
         case server
         case protocolViolation
         case poolClosed
+        case overloaded
     }
 
     private let kind: Kind
@@ -27,6 +28,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
     static func timeout(_ message: String) -> RedisError { RedisError(kind: .timeout, message: message) }
     static func protocolViolation(_ message: String) -> RedisError { RedisError(kind: .protocolViolation, message: message) }
     static let poolClosed = RedisError(kind: .poolClosed, message: "the connection pool is closed")
+    static let overloaded = RedisError(kind: .overloaded, message: "too many redis calls awaiting replies")
 
     /// An error reply from the server.
     public static func server(_ reply: String) -> RedisError {
@@ -36,8 +38,16 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
 
     public var service: BackingService { .redis }
 
-    /// Redis could not be reached or the connection broke: the caller should treat Redis as unavailable.
-    public var isUnavailable: Bool { kind == .connect || kind == .io || kind == .timeout || kind == .poolClosed }
+    /// Redis could not be reached, the connection broke, too many calls await it, or it refuses commands for now
+    /// (`LOADING` its data after a restart, `BUSY` running a script past its time): the caller should treat Redis as
+    /// unavailable.
+    public var isUnavailable: Bool {
+        switch kind {
+        case .connect, .io, .timeout, .poolClosed, .overloaded: true
+        case .server: code == "LOADING" || code == "BUSY"
+        case .protocolViolation: false
+        }
+    }
 
     /// The server answered with an error reply.
     public var isServerError: Bool { kind == .server }
@@ -49,7 +59,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
         case .timeout: "redis timed out: \(message)"
         case .server: "redis error: \(message)"
         case .protocolViolation: "redis protocol error: \(message)"
-        case .poolClosed: message
+        case .poolClosed, .overloaded: message
         }
     }
 }

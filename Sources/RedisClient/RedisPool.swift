@@ -1,62 +1,90 @@
-import ConnectionPooling
+import NIOCore
+import NIOPosix
+import Synchronization
 
-/// Connections to one Redis server, each used by one caller at a time on a thread of the pool's own.
+/// Kiln's way to Redis: a few connections that every caller shares, on the event loops the HTTP server uses, and
+/// connections of their own for blocking commands.
 ///
-/// Blocking commands (`BLPOP`, `XREAD BLOCK`) hold a thread and a connection for as long as they block:
-/// give them a pool of their own so they never starve ordinary commands.
+/// Commands that many tasks issue at once go out together on a shared connection and their replies come back in order
+/// (automatic pipelining), so no caller waits for another's round trip and no thread waits for any. A slow or dead
+/// Redis costs callers their command timeout at most; while it cannot be reached they fail at once with an unavailable
+/// ``RedisError``.
 public final class RedisPool: Sendable {
     public let configuration: RedisConfiguration
-    private let pool: ThreadedConnectionPool<RedisConnection>
-    private let scripts = RedisScriptRegistry()
+    private let shared: [RedisReconnectingConnection]
+    private let nextShared = Atomic<Int>(0)
+    private let blocking: RedisBlockingConnections
+    private let scripts: RedisScriptRegistry
 
-    /// Starts `configuration.poolSize` threads; connections open on first use.
+    /// Connections open on first use, on the process's shared event loops (those Hummingbird serves HTTP on).
     public init(configuration: RedisConfiguration) {
+        let group = MultiThreadedEventLoopGroup.singleton
         self.configuration = configuration
-        self.pool = ThreadedConnectionPool(configuration: configuration, size: configuration.poolSize, closedError: RedisError.poolClosed)
+        let scripts = RedisScriptRegistry()
+        self.scripts = scripts
+        self.shared = (0..<max(configuration.sharedConnections, 1)).map { _ in
+            RedisReconnectingConnection(configuration: configuration, group: group, prepare: scripts.loadAll(on:))
+        }
+        self.blocking = RedisBlockingConnections(configuration: configuration, group: group)
     }
 
-    /// Runs `body` with a connection on one of the pool's threads.
-    public func withConnection<T: Sendable>(_ body: @escaping @Sendable (RedisConnection) throws -> T) async throws -> T {
-        try await pool.withConnection(body)
-    }
-
-    /// Sends one command.
+    /// Sends one command; an error reply is thrown as a server ``RedisError``.
     @discardableResult
     public func send(_ arguments: [String]) async throws -> RedisValue {
-        try await withConnection { try $0.send(arguments) }
+        try await connection().send(arguments)
     }
 
-    /// Sends commands in one round trip.
-    public func pipeline(_ commands: [[String]]) async throws -> [RedisValue] {
-        try await withConnection { try $0.pipeline(commands) }
-    }
-
-    /// Runs one script; its error reply is thrown as a server ``RedisError``.
-    public func evaluate(_ call: RedisScriptCall) async throws -> RedisValue {
-        try await withConnection { connection in try self.evaluate(call, on: connection) }
-    }
-
-    /// Runs one script on a connection the caller holds.
-    public func evaluate(_ call: RedisScriptCall, on connection: RedisConnection) throws -> RedisValue {
-        let reply = try scripts.run([call], on: connection)[0]
+    /// Sends one binary-safe command; an error reply is thrown as a server ``RedisError``.
+    @discardableResult
+    public func send(_ arguments: [[UInt8]]) async throws -> RedisValue {
+        var request = ByteBuffer()
+        try request.writeRedisCommand(arguments)
+        let reply = try await connection().exchange(request, replyCount: 1)[0]
         if case .error(let message) = reply { throw RedisError.server(message) }
         return reply
     }
 
-    /// Runs several scripts in one round trip; error replies come back as `.error` values.
-    public func evaluate(_ calls: [RedisScriptCall], on connection: RedisConnection) throws -> [RedisValue] {
-        try scripts.run(calls, on: connection)
+    /// Sends commands one after another with nothing of this caller's in between; error replies come back as
+    /// `.error` values.
+    public func pipeline(_ commands: [[String]]) async throws -> [RedisValue] {
+        guard !commands.isEmpty else { return [] }
+        var request = ByteBuffer()
+        for command in commands { try request.writeRedisCommand(command) }
+        return try await connection().exchange(request, replyCount: commands.count)
     }
 
-    /// Loads scripts ahead of their first call, so a broken script stops the process at start.
+    /// Runs one script; its error reply is thrown as a server ``RedisError``.
+    public func evaluate(_ call: RedisScriptCall) async throws -> RedisValue {
+        let reply = try await evaluate([call])[0]
+        if case .error(let message) = reply { throw RedisError.server(message) }
+        return reply
+    }
+
+    /// Runs scripts one after another, in order; error replies come back as `.error` values.
+    public func evaluate(_ calls: [RedisScriptCall]) async throws -> [RedisValue] {
+        try await scripts.run(calls, on: connection())
+    }
+
+    /// Runs a blocking command (`BLPOP`, `XREAD BLOCK` …) on a connection of its own; its reply may take `blockFor`
+    /// plus the command timeout.
+    public func sendBlocking(_ arguments: [String], blockFor: Duration) async throws -> RedisValue {
+        try await blocking.send(arguments, blockFor: blockFor)
+    }
+
+    /// Loads scripts ahead of their first call, so a broken script stops the process at start. Every connection opened
+    /// later loads them before it carries a command.
     public func load(_ scripts: [RedisScript]) async throws {
-        try await withConnection { connection in
-            for script in scripts { try self.scripts.load(script, on: connection) }
-        }
+        try await self.scripts.load(scripts, on: connection())
     }
 
-    /// Closes idle connections and stops the threads; callers waiting for a connection get an error.
+    /// Closes every connection; calls awaiting replies and later calls fail.
     public func close() async throws {
-        try await pool.close()
+        for connection in shared { connection.close() }
+        blocking.close()
+    }
+
+    private func connection() async throws -> RedisConnection {
+        let index = shared.count == 1 ? 0 : nextShared.wrappingAdd(1, ordering: .relaxed).oldValue % shared.count
+        return try await shared[index].connection()
     }
 }

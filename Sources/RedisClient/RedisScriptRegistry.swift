@@ -1,36 +1,64 @@
+import NIOCore
 import Synchronization
 
-/// The SHA1 of each loaded script, shared by every connection of a pool.
+/// The scripts a pool has loaded and their SHA1 digests, shared by all its connections.
 final class RedisScriptRegistry: Sendable {
     private let digests = Mutex<[RedisScript: String]>([:])
 
-    /// `SCRIPT LOAD`s the script and remembers its digest.
-    @discardableResult
-    func load(_ script: RedisScript, on connection: RedisConnection) throws -> String {
-        guard let digest = try connection.send(["SCRIPT", "LOAD", script.source]).string else {
-            throw RedisError.protocolViolation("SCRIPT LOAD answered without a digest")
+    /// `SCRIPT LOAD`s the scripts in one round trip and remembers their digests.
+    func load(_ scripts: [RedisScript], on connection: RedisConnection) async throws {
+        guard !scripts.isEmpty else { return }
+        var request = ByteBuffer()
+        for script in scripts { try request.writeRedisCommand(["SCRIPT", "LOAD", script.source]) }
+        let replies = try await connection.exchange(request, replyCount: scripts.count)
+        var loaded: [RedisScript: String] = [:]
+        for (script, reply) in zip(scripts, replies) {
+            if case .error(let message) = reply { throw RedisError.server(message) }
+            guard let digest = reply.string else { throw RedisError.protocolViolation("SCRIPT LOAD answered without a digest") }
+            loaded[script] = digest
         }
-        digests.withLock { $0[script] = digest }
-        return digest
+        digests.withLock { $0.merge(loaded) { $1 } }
     }
 
-    /// Runs every call in one round trip; a call that met `NOSCRIPT` did not run, so it is loaded and run again alone.
-    /// Calls behind it that another client had loaded already ran, so after a flush or restart the calls can run out
-    /// of order once: a pipeline must tolerate that (the queue's settle-then-claim then only claims fewer jobs).
-    func run(_ calls: [RedisScriptCall], on connection: RedisConnection) throws -> [RedisValue] {
-        var commands: [[String]] = []
-        commands.reserveCapacity(calls.count)
-        for call in calls {
-            let digest = try digests.withLock { $0[call.script] } ?? load(call.script, on: connection)
-            commands.append(["EVALSHA", digest, String(call.keys.count)] + call.keys + call.arguments)
-        }
-        var replies = try connection.pipeline(commands)
-        for index in replies.indices {
-            guard case .error(let message) = replies[index], message.hasPrefix("NOSCRIPT") else { continue }
-            let call = calls[index]
-            let digest = try load(call.script, on: connection)
-            replies[index] = try connection.pipeline([["EVALSHA", digest, String(call.keys.count)] + call.keys + call.arguments])[0]
-        }
+    /// Loads every known script on a new connection, before it carries any command: after a restart Redis has none.
+    func loadAll(on connection: RedisConnection) async throws {
+        try await load(digests.withLock { Array($0.keys) }, on: connection)
+    }
+
+    /// Runs the calls in order in one exchange by `EVALSHA`.
+    ///
+    /// A call that met `NOSCRIPT` did not run. Its script is loaded again and it runs again, together with every later
+    /// call of the exchange that met `NOSCRIPT` too, in their order. Scripts go all at once (`SCRIPT FLUSH`, a restart),
+    /// and Redis runs one client's pipelined commands back to back, so the calls after a `NOSCRIPT` met it as well and
+    /// the calls still run in their order. (Only if another client reloaded a script between two of these calls could a
+    /// later call have run first.)
+    func run(_ calls: [RedisScriptCall], on connection: RedisConnection) async throws -> [RedisValue] {
+        guard !calls.isEmpty else { return [] }
+        let unknown = digests.withLock { digests in Set(calls.map(\.script)).filter { digests[$0] == nil } }
+        if !unknown.isEmpty { try await load(Array(unknown), on: connection) }
+        var replies = try await connection.exchange(try request(calls), replyCount: calls.count)
+        let refused = replies.indices.filter { replies[$0].isNoScript }
+        guard !refused.isEmpty else { return replies }
+        try await load(Array(Set(refused.map { calls[$0].script })), on: connection)
+        let rerun = try await connection.exchange(try request(refused.map { calls[$0] }), replyCount: refused.count)
+        for (index, reply) in zip(refused, rerun) { replies[index] = reply }
         return replies
+    }
+
+    private func request(_ calls: [RedisScriptCall]) throws -> ByteBuffer {
+        let known = digests.withLock { digests in calls.map { digests[$0.script] } }
+        var request = ByteBuffer()
+        for (call, digest) in zip(calls, known) {
+            guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
+            try request.writeRedisCommand(["EVALSHA", digest, String(call.keys.count)] + call.keys + call.arguments)
+        }
+        return request
+    }
+}
+
+extension RedisValue {
+    fileprivate var isNoScript: Bool {
+        if case .error(let message) = self { return message.hasPrefix("NOSCRIPT") }
+        return false
     }
 }

@@ -41,7 +41,7 @@ struct APICommand: AsyncParsableCommand {
         }
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
-        let runtime = try Runtime(connections, redisPoolSize: 32)
+        let runtime = try Runtime(connections)
         try await runtime.namespace.prepare()
         var configuration = APIConfiguration()
         configuration.host = host

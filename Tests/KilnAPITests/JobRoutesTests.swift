@@ -118,7 +118,7 @@ import Testing
         let redis = RedisPool(configuration: try #require(RedisConfiguration(url: "redis://127.0.0.1:1")))
         let database = PostgresPool(configuration: PostgresConfiguration(url: "postgresql://nobody@127.0.0.1:1/none"))
         let objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-unit"))
-        let namespace = try RedisNamespace(redis: redis, blockingRedis: redis)
+        let namespace = try RedisNamespace(redis: redis)
         var dependencies = Assembly(namespace: namespace, database: database, objects: objects).apiDependencies(
             policies: .none, identities: .none, metricsText: { "" })
         dependencies.keys = MemoryTenantKeys(tenants: [key: tenant])

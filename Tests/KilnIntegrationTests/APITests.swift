@@ -213,7 +213,7 @@ import Testing
             redis.port = 1
             redis.connectTimeout = .milliseconds(200)
             let deadRedis = RedisPool(configuration: redis)
-            let dead = try RedisNamespace(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.redisNamespace.configuration)
+            let dead = try RedisNamespace(redis: deadRedis, configuration: harness.redisNamespace.configuration)
             let api = try await harness.startAPI(over: harness.dependencies(redis: dead))
             let submission = try await harness.send(
                 try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{}}"#, base: api))

@@ -29,7 +29,6 @@ final class Harness: Sendable {
     let namespace = "test-\(UUID().uuidString.prefix(8).lowercased())"
     let schema = "test_\(UUID().uuidString.prefix(8).lowercased())"
     let redis: RedisPool
-    let blockingRedis: RedisPool
     let database: PostgresPool
     /// The test's Redis namespace.
     let redisNamespace: RedisNamespace
@@ -54,16 +53,13 @@ final class Harness: Sendable {
         guard let redisConfiguration = RedisConfiguration(url: try TestServers.redisURL) else {
             throw TestFailure("KILN_TEST_REDIS_URL is not a redis:// URL")
         }
-        var blocking = redisConfiguration
-        blocking.poolSize = 32
         redis = RedisPool(configuration: redisConfiguration)
-        blockingRedis = RedisPool(configuration: blocking)
         var databaseConfiguration = PostgresConfiguration(url: try TestServers.databaseURL)
         databaseConfiguration.searchPath = schema
         database = PostgresPool(configuration: databaseConfiguration)
         var configuration = queueConfiguration
         configuration.namespace = namespace
-        redisNamespace = try RedisNamespace(redis: redis, blockingRedis: blockingRedis, configuration: configuration)
+        redisNamespace = try RedisNamespace(redis: redis, configuration: configuration)
         objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
         http = try HTTPClient()
         try await redisNamespace.prepare()
@@ -211,7 +207,6 @@ final class Harness: Sendable {
         _ = try? await database.execute("DROP SCHEMA IF EXISTS \(schema) CASCADE")
         http.shutdown()
         try? await redis.close()
-        try? await blockingRedis.close()
         try? await database.close()
         try? FileManager.default.removeItem(at: objects.root)
     }

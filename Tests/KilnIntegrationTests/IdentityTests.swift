@@ -191,7 +191,7 @@ import Testing
             redis.port = 1
             redis.connectTimeout = .milliseconds(200)
             let deadRedis = RedisPool(configuration: redis)
-            let dead = try RedisNamespace(redis: deadRedis, blockingRedis: deadRedis, configuration: harness.redisNamespace.configuration)
+            let dead = try RedisNamespace(redis: deadRedis, configuration: harness.redisNamespace.configuration)
             let dependencies = harness.dependencies(redis: dead)
             let port = PortBox()
             var configuration = APIConfiguration()

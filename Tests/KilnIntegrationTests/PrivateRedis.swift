@@ -25,7 +25,11 @@ final class PrivateRedis {
                 "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
             ], stdout: .null, stderr: .null)
         for _ in 0..<100 {
-            if (try? RedisConnection(configuration: configuration).send(["PING"])) != nil { return }
+            // A pool of its own each time: a pool that failed to connect waits before it tries again.
+            let redis = RedisPool(configuration: configuration)
+            let answered = (try? await redis.send(["PING"])) != nil
+            try await redis.close()
+            if answered { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestFailure("redis-server did not start on \(port)")
@@ -34,7 +38,9 @@ final class PrivateRedis {
     /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.
     func stop() async throws {
         guard let process else { return }
-        _ = try? RedisConnection(configuration: configuration).send(["SHUTDOWN"])
+        let redis = RedisPool(configuration: configuration)
+        _ = try? await redis.send(["SHUTDOWN"])
+        try await redis.close()
         for _ in 0..<250 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         self.process = nil
         if process.isRunning {

@@ -2,7 +2,7 @@ import Foundation
 import RedisClient
 import Testing
 
-/// The hiredis wrapper against the real Redis.
+/// The event-loop Redis client against the real Redis.
 @Suite struct RedisClientTests {
     static func pool() throws -> RedisPool {
         guard let configuration = RedisConfiguration(url: try TestServers.redisURL) else { throw TestFailure("bad KILN_TEST_REDIS_URL") }
@@ -13,14 +13,32 @@ import Testing
         let redis = try Self.pool()
         let key = "test-binary-\(UUID().uuidString)"
         let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x0D, 0x0A, 0x20, 0]
-        try await redis.withConnection { connection in
-            _ = try connection.send([Array("SET".utf8), Array(key.utf8), bytes])
-        }
+        try await redis.send([Array("SET".utf8), Array(key.utf8), bytes])
         let replies = try await redis.pipeline([["GET", key], ["STRLEN", key], ["DEL", key], ["GET", key]])
         #expect(replies[0] == .bulk(bytes))
         #expect(replies[1].int == Int64(bytes.count))
         #expect(replies[2].int == 1)
         #expect(replies[3].isNull)
+        try await redis.close()
+    }
+
+    /// Thousands of callers share one connection: each gets its own replies, in its own order.
+    @Test func concurrentCallersEachGetTheirOwnReplies() async throws {
+        let redis = try Self.pool()
+        let prefix = "test-shared-\(UUID().uuidString)"
+        let mismatches = try await withThrowingTaskGroup(of: Int.self) { group in
+            for caller in 0..<2_000 {
+                group.addTask {
+                    let key = "\(prefix)-\(caller)"
+                    let set = try await redis.send(["SET", key, String(caller)])
+                    let replies = try await redis.pipeline([["INCR", key], ["GET", key], ["DEL", key]])
+                    let expected: [RedisValue] = [.integer(Int64(caller + 1)), .bulk(Array(String(caller + 1).utf8)), .integer(1)]
+                    return set == .status("OK") && replies == expected ? 0 : 1
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
         try await redis.close()
     }
 
@@ -31,31 +49,51 @@ import Testing
         let error = await #expect(throws: RedisError.self) { try await redis.send(["LPUSH", key, "y"]) }
         #expect(error?.code == "WRONGTYPE")
         #expect(error?.isUnavailable == false)
-        // The connection survives an error reply.
-        #expect(try await redis.send(["DEL", key]).int == 1)
+        // The connection survives an error reply, and one error in a pipeline is that command's alone.
+        let replies = try await redis.pipeline([["GET", key], ["LPUSH", key, "y"], ["DEL", key]])
+        #expect(replies[0].string == "x")
+        #expect(replies[2].int == 1)
         try await redis.close()
     }
 
     /// On a Redis of its own: a flush on the shared server would make the other suites' pipelines meet `NOSCRIPT`.
-    @Test func scriptsAreReloadedAfterAFlush() async throws {
+    @Test func scriptsRunAgainInTheirOrderAfterAFlush() async throws {
         let server = PrivateRedis()
         try await server.start()
         let redis = RedisPool(configuration: server.configuration)
-        let script = RedisScript(name: "test-add", source: "return tonumber(ARGV[1]) + tonumber(ARGV[2])")
-        try await redis.load([script])
-        #expect(try await redis.evaluate(RedisScriptCall(script, keys: [], arguments: ["2", "3"])).int == 5)
+        let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
+        let add = RedisScript(name: "test-add", source: "return tonumber(ARGV[1]) + tonumber(ARGV[2])")
+        try await redis.load([push, add])
+        #expect(try await redis.evaluate(RedisScriptCall(add, keys: [], arguments: ["2", "3"])).int == 5)
         try await redis.send(["SCRIPT", "FLUSH"])
-        #expect(try await redis.evaluate(RedisScriptCall(script, keys: [], arguments: ["4", "5"])).int == 9)
+        let replies = try await redis.evaluate([
+            RedisScriptCall(push, keys: ["order"], arguments: ["first"]), RedisScriptCall(add, keys: [], arguments: ["4", "5"]),
+            RedisScriptCall(push, keys: ["order"], arguments: ["second"]),
+        ])
+        #expect(replies == [.integer(1), .integer(9), .integer(2)])
+        #expect(try await redis.send(["LRANGE", "order", "0", "-1"]) == .array([.bulk(Array("first".utf8)), .bulk(Array("second".utf8))]))
         try await redis.close()
         try await server.stop()
     }
 
     @Test func aBlockingCommandReturnsWhenItsTimeoutPasses() async throws {
         let redis = try Self.pool()
-        let reply = try await redis.withConnection { connection in
-            try connection.sendBlocking(["BLPOP", "test-empty-\(UUID().uuidString)", "0.1"], blockFor: .milliseconds(100))
-        }
+        let reply = try await redis.sendBlocking(["BLPOP", "test-empty-\(UUID().uuidString)", "0.1"], blockFor: .milliseconds(100))
         #expect(reply.isNull)
+        try await redis.close()
+    }
+
+    /// A blocking command holds a connection of its own: commands sent meanwhile are answered.
+    @Test func aBlockingCommandDoesNotHoldBackOthers() async throws {
+        let redis = try Self.pool()
+        let list = "test-wake-\(UUID().uuidString)"
+        async let woken = redis.sendBlocking(["BLPOP", list, "10"], blockFor: .seconds(10))
+        var pushed = false
+        for _ in 0..<200 where !pushed {
+            // The push only lands once the BLPOP waits; before that the list just holds the token.
+            pushed = try await redis.send(["RPUSH", list, "token"]).int == 1
+        }
+        #expect(try await woken == .array([.bulk(Array(list.utf8)), .bulk(Array("token".utf8))]))
         try await redis.close()
     }
 
@@ -65,6 +103,62 @@ import Testing
         let redis = RedisPool(configuration: configuration)
         let error = await #expect(throws: RedisError.self) { try await redis.send(["PING"]) }
         #expect(error?.isUnavailable == true)
+        // Within the reconnect backoff the next call fails at once, unavailable too.
+        let again = await #expect(throws: RedisError.self) { try await redis.send(["PING"]) }
+        #expect(again?.isUnavailable == true)
         try await redis.close()
+    }
+
+    /// A Redis that stops answering (paused by `CLIENT PAUSE`) costs a call its command timeout, then the pool
+    /// recovers by itself.
+    @Test func aStalledServerTimesOutAndThePoolRecovers() async throws {
+        let server = PrivateRedis()
+        try await server.start()
+        var configuration = server.configuration
+        configuration.commandTimeout = .milliseconds(200)
+        let redis = RedisPool(configuration: configuration)
+        let admin = RedisPool(configuration: server.configuration)
+        try await redis.send(["PING"])
+        // Long enough that even a loaded machine sends the PING inside it; the pause ends by itself.
+        try await admin.send(["CLIENT", "PAUSE", "3000", "ALL"])
+        let error = await #expect(throws: RedisError.self) { try await redis.send(["PING"]) }
+        #expect(error?.isUnavailable == true)
+        var answered = false
+        for _ in 0..<200 where !answered {
+            answered = (try? await redis.send(["PING"])) == .status("PONG")
+            if !answered { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(answered)
+        try await redis.close()
+        try await admin.close()
+        try await server.stop()
+    }
+
+    /// Past `maxOutstandingCalls` awaiting replies, calls are refused as unavailable rather than queued.
+    @Test func callsPastTheOutstandingLimitAreRefused() async throws {
+        let server = PrivateRedis()
+        try await server.start()
+        var configuration = server.configuration
+        configuration.maxOutstandingCalls = 4
+        let redis = RedisPool(configuration: configuration)
+        let admin = RedisPool(configuration: server.configuration)
+        try await redis.send(["PING"])
+        try await admin.send(["CLIENT", "PAUSE", "3000", "ALL"])
+        let outcomes = await withTaskGroup(of: Result<RedisValue, any Error>.self) { group in
+            for _ in 0..<100 {
+                group.addTask {
+                    do { return .success(try await redis.send(["PING"])) } catch { return .failure(error) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        let answered = outcomes.filter { (try? $0.get()) == .status("PONG") }.count
+        let refused = outcomes.filter { if case .failure(let error) = $0 { (error as? RedisError)?.isUnavailable == true } else { false } }.count
+        #expect(answered >= 1)
+        #expect(refused >= 1)
+        #expect(answered + refused == 100)
+        try await redis.close()
+        try await admin.close()
+        try await server.stop()
     }
 }

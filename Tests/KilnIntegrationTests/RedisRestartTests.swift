@@ -15,7 +15,7 @@ import Testing
         let redis = PrivateRedis()
         try await redis.start()
         let pool = RedisPool(configuration: redis.configuration)
-        let namespace = try RedisNamespace(redis: pool, blockingRedis: pool)
+        let namespace = try RedisNamespace(redis: pool)
         let queue = namespace.queue
         try await namespace.prepare()
         var accepted: Set<JobID> = []
@@ -26,10 +26,11 @@ import Testing
         let running = try await queue.settleAndClaim([], jobClass: .io, count: 20, worker: "before-restart").claimed.jobs
         try await redis.stop()
         try await redis.start()
-        // Pooled connections to the old server fail once (a client sees one 503) and are replaced; scripts are
-        // reloaded on NOSCRIPT by themselves.
+        // The connection to the old server broke; the next call opens a new one, which loads the scripts before it
+        // carries a command. Calls within the reconnect backoff fail at once, as an API node's would with a 503.
         for _ in 0..<50 {
             if (try? await namespace.admin.ping()) != nil { break }
+            try await Task.sleep(for: .milliseconds(50))
         }
         var seen = Set(running.map(\.id))
         var settlements = running.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
@@ -54,7 +55,7 @@ extension RedisRestartTests {
         configuration.connectTimeout = .milliseconds(200)
         let pool = RedisPool(configuration: configuration)
         try await Harness.with { harness in
-            let namespace = try RedisNamespace(redis: pool, blockingRedis: pool)
+            let namespace = try RedisNamespace(redis: pool)
             let queue = namespace.queue
             try await namespace.prepare()
             _ = try await harness.tenant("a")

@@ -40,8 +40,7 @@ import Testing
     /// Parking on a namespace of the test's own, so tests never see each other's parked providers.
     func parking() throws -> (ProviderParking, RedisPool) {
         let url = try #require(ProcessInfo.processInfo.environment["KILN_TEST_REDIS_URL"], "run the tests with deploy/local/test.sh")
-        var configuration = try #require(RedisConfiguration(url: url))
-        configuration.poolSize = 2
+        let configuration = try #require(RedisConfiguration(url: url))
         let pool = RedisPool(configuration: configuration)
         return (ProviderParking(redis: pool, keys: KeySpace(namespace: "test-\(UUID().uuidString.prefix(8))")), pool)
     }

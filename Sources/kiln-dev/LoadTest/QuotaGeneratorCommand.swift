@@ -50,8 +50,8 @@ struct QuotaGeneratorCommand: AsyncParsableCommand {
             guard let redisURL, var configuration = RedisConfiguration(url: redisURL), let namespace else {
                 throw ValidationError("--naive needs --redis-url and --namespace")
             }
-            // One connection per request in flight, as many clients of a shared Redis would have.
-            configuration.poolSize = connections
+            // As many connections as requests in flight, as many clients of a shared Redis would have.
+            configuration.sharedConnections = connections
             return NaiveAdmission(redis: configuration, namespace: namespace, policy: policy)
         }
         guard let apiURL, let key = ProcessInfo.processInfo.environment["KILN_API_KEY"] else {

@@ -1,0 +1,117 @@
+import NIOCore
+import Synchronization
+
+/// Connections for blocking commands (`BLPOP`, `XREAD BLOCK`), each lent to one caller at a time: a blocking command
+/// holds its connection's replies back, so it must never share one.
+///
+/// At most `configuration.blockingConnections` are lent at once; later callers wait in order. Idle connections are
+/// kept for the next caller.
+final class RedisBlockingConnections: Sendable {
+    private struct State {
+        var idle: [RedisConnection] = []
+        var lent = 0
+        var waiting = CircularBuffer<CheckedContinuation<Void, any Error>>()
+        var closed = false
+    }
+
+    private let configuration: RedisConfiguration
+    private let group: any EventLoopGroup
+    private let state = Mutex(State())
+
+    init(configuration: RedisConfiguration, group: any EventLoopGroup) {
+        self.configuration = configuration
+        self.group = group
+    }
+
+    /// Sends one blocking command on a connection of its own. A reply may take `blockFor` plus the command timeout.
+    /// Cancelling the caller closes that connection, so the command stops waiting too.
+    func send(_ arguments: [String], blockFor: Duration) async throws -> RedisValue {
+        let connection = try await lend()
+        var reusable = false
+        defer { giveBack(reusable ? connection : nil) }
+        let reply = try await withTaskCancellationHandler {
+            try await connection.send(arguments, timeout: blockFor + configuration.commandTimeout)
+        } onCancel: {
+            connection.close()
+        }
+        reusable = true
+        return reply
+    }
+
+    /// Closes the idle connections; lent ones close when given back, and waiting callers fail.
+    func close() {
+        let (idle, waiting) = state.withLock { state in
+            state.closed = true
+            defer {
+                state.idle.removeAll()
+                state.waiting.removeAll()
+            }
+            return (state.idle, state.waiting)
+        }
+        for connection in idle { connection.close() }
+        for waiter in waiting { waiter.resume(throwing: RedisError.poolClosed) }
+    }
+
+    private func lend() async throws -> RedisConnection {
+        enum Step {
+            case use(RedisConnection)
+            case connect
+            case wait
+        }
+        while true {
+            let step = try state.withLock { state -> Step in
+                guard !state.closed else { throw RedisError.poolClosed }
+                if let connection = state.idle.popLast() {
+                    state.lent += 1
+                    return .use(connection)
+                }
+                guard state.lent < configuration.blockingConnections else { return .wait }
+                state.lent += 1
+                return .connect
+            }
+            switch step {
+            case .use(let connection) where connection.isActive:
+                return connection
+            case .use, .connect:
+                do {
+                    return try await RedisConnection.connect(configuration, on: group)
+                } catch {
+                    giveBack(nil)
+                    throw error
+                }
+            case .wait:
+                // Woken when a connection is given back; then it tries again.
+                try await withCheckedThrowingContinuation { continuation in
+                    enum Now {
+                        case wait
+                        case retry
+                        case fail
+                    }
+                    let now = state.withLock { state -> Now in
+                        if state.closed { return .fail }
+                        // A connection may have come back since the decision to wait.
+                        if !state.idle.isEmpty || state.lent < configuration.blockingConnections { return .retry }
+                        state.waiting.append(continuation)
+                        return .wait
+                    }
+                    switch now {
+                    case .wait: break
+                    case .retry: continuation.resume()
+                    case .fail: continuation.resume(throwing: RedisError.poolClosed)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Ends a loan: a usable connection is kept for the next caller, a broken one (nil) is dropped.
+    private func giveBack(_ connection: RedisConnection?) {
+        let (waiter, closing) = state.withLock { state -> (CheckedContinuation<Void, any Error>?, Bool) in
+            state.lent -= 1
+            if let connection, connection.isActive, !state.closed { state.idle.append(connection) }
+            return (state.waiting.popFirst(), state.closed)
+        }
+        if closing || connection?.isActive == false { connection?.close() }
+        waiter?.resume()
+    }
+}

@@ -1,0 +1,101 @@
+import NIOCore
+import Synchronization
+
+/// One shared connection that is opened on first use and opened again after it breaks.
+///
+/// Callers arriving while it connects wait for that one attempt. After a failed attempt, calls fail at once (Redis is
+/// unavailable) until the backoff passes; the backoff starts at 50 ms and doubles up to the configured maximum, and a
+/// successful connect resets it. So a dead Redis costs a caller no wait, and a recovered one is found within a second.
+final class RedisReconnectingConnection: Sendable {
+    private enum State {
+        case idle
+        case connecting(EventLoopFuture<RedisConnection>)
+        case connected(RedisConnection)
+        case backingOff(until: ContinuousClock.Instant, delay: Duration, error: any Error)
+        case closed
+    }
+
+    private enum Step {
+        case use(RedisConnection)
+        case wait(EventLoopFuture<RedisConnection>)
+        case connect(EventLoopPromise<RedisConnection>, previousDelay: Duration?)
+        case fail(any Error)
+    }
+
+    private let configuration: RedisConfiguration
+    private let group: any EventLoopGroup
+    /// Runs on each new connection before any caller's command: the pool loads its scripts there.
+    private let prepare: @Sendable (RedisConnection) async throws -> Void
+    private let state = Mutex<State>(.idle)
+
+    init(configuration: RedisConfiguration, group: any EventLoopGroup, prepare: @escaping @Sendable (RedisConnection) async throws -> Void) {
+        self.configuration = configuration
+        self.group = group
+        self.prepare = prepare
+    }
+
+    /// The open connection, connecting first when there is none.
+    func connection() async throws -> RedisConnection {
+        let step = state.withLock { state -> Step in
+            switch state {
+            case .connected(let connection) where connection.isActive:
+                return .use(connection)
+            case .connecting(let attempt):
+                return .wait(attempt)
+            case .backingOff(let until, _, let error) where ContinuousClock.now < until:
+                return .fail(error)
+            case .closed:
+                return .fail(RedisError.poolClosed)
+            case .idle, .connected, .backingOff:
+                var previousDelay: Duration?
+                if case .backingOff(_, let delay, _) = state { previousDelay = delay }
+                let promise = group.next().makePromise(of: RedisConnection.self)
+                state = .connecting(promise.futureResult)
+                return .connect(promise, previousDelay: previousDelay)
+            }
+        }
+        switch step {
+        case .use(let connection):
+            return connection
+        case .wait(let attempt):
+            return try await attempt.get()
+        case .fail(let error):
+            throw error
+        case .connect(let promise, let previousDelay):
+            do {
+                let connection = try await RedisConnection.connect(configuration, on: group)
+                do {
+                    try await prepare(connection)
+                } catch {
+                    connection.close()
+                    throw error
+                }
+                let closed = state.withLock { state -> Bool in
+                    if case .closed = state { return true }
+                    state = .connected(connection)
+                    return false
+                }
+                if closed { connection.close() }
+                promise.succeed(connection)
+                return connection
+            } catch {
+                let delay = previousDelay.map { min($0 * 2, configuration.maxReconnectDelay) } ?? .milliseconds(50)
+                state.withLock { state in
+                    if case .closed = state { return }
+                    state = .backingOff(until: .now + delay, delay: delay, error: error)
+                }
+                promise.fail(error)
+                throw error
+            }
+        }
+    }
+
+    /// Closes the connection; later calls fail with a closed-pool error.
+    func close() {
+        let previous = state.withLock { state -> State in
+            defer { state = .closed }
+            return state
+        }
+        if case .connected(let connection) = previous { connection.close() }
+    }
+}
