@@ -2,7 +2,7 @@ import NIOCore
 
 /// Writes commands in RESP (`*<count>\r\n` then `$<length>\r\n<bytes>\r\n` per argument), the form Redis reads.
 extension ByteBuffer {
-    mutating func writeRedisCommand(_ arguments: [String]) throws {
+    mutating func writeRedisCommand(_ arguments: some Collection<String>) throws {
         guard arguments.first?.isEmpty == false else { throw RedisError.protocolViolation("a command needs a name") }
         writeRESPHeader("*", arguments.count)
         for argument in arguments {

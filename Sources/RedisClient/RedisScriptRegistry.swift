@@ -50,7 +50,7 @@ final class RedisScriptRegistry: Sendable {
         var request = ByteBuffer()
         for (call, digest) in zip(calls, known) {
             guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
-            try request.writeRedisCommand(["EVALSHA", digest, String(call.keys.count)] + call.keys + call.arguments)
+            try request.writeRedisCommand([["EVALSHA", digest, String(call.keys.count)], call.keys, call.arguments].joined())
         }
         return request
     }
