@@ -9,13 +9,16 @@ import KilnQueue
 import KilnStore
 import RedisClient
 
-/// `kiln-dev bench`: prints HTTP submissions per second, no-op jobs processed per second by one and two worker
-/// processes, and submit → handler-start and submit → result-readable latency at a steady rate. It starts its own
-/// API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL given.
+/// `kiln-dev bench`: prints HTTP submissions per second as a ratio of the bare framework's floor measured beside them,
+/// no-op jobs processed per second by one and two worker processes (and, with `--reference`, as a ratio of Sidekiq's
+/// rate measured right after), and submit → handler-start and submit → result-readable latency at a steady rate. It
+/// starts its own API and workers (as child processes) on a namespace of its own, against the Redis and PostgreSQL
+/// given. Speeds drift from one day to the next on a shared machine: the ratios, each measured in one run, are the
+/// figures to compare.
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
-        subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self])
+        subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000
@@ -24,6 +27,9 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Jobs per second of the latency run.") var rate = 500
     @Option(help: "Seconds of the latency run.") var latencySeconds = 10.0
     @Option(help: "Port of the API the benchmark starts.") var port = 8797
+    @Option(help: "Port of the bare Hummingbird server the submissions are measured against.") var floorPort = 8798
+    @Option(help: "A reference queue's benchmark script (../shared/bench/sidekiq-reference.sh), run right after the no-op burn-down.")
+    var reference: String?
     @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
 
     private var stack: BenchStack { BenchStack(connections: connections, port: port, logDirectory: logDirectory) }
@@ -38,8 +44,17 @@ struct BenchCommand: AsyncParsableCommand {
             let tenant = try await stack.tenant(runtime)
             let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
 
-            let submitRate = try await httpSubmissions(namespace: namespace, key: key)
-            print(String(format: "http submissions: %.0f/s (%d concurrent requests, %.0f s)", submitRate, connectionsCount, seconds))
+            let floor = try await floorSubmissions(key: key)
+            print(
+                String(
+                    format: "bare hummingbird POST (the floor): %.0f/s (%d concurrent requests, %.0f s); server cpu %.1f µs a request",
+                    floor.rate, connectionsCount, seconds, floor.serverMicroseconds))
+            let submissions = try await httpSubmissions(runtime, namespace: namespace, key: key)
+            print(
+                String(
+                    format: "http submissions: %.0f/s = %.2f× the floor (%d concurrent requests, %.0f s); cpu per submission: api %.1f µs, redis %.1f µs",
+                    submissions.rate, submissions.rate / floor.rate, connectionsCount, seconds, submissions.serverMicroseconds,
+                    submissions.redisMicroseconds))
             try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
@@ -49,14 +64,25 @@ struct BenchCommand: AsyncParsableCommand {
                     costs.enqueue, costs.claim, costs.settle, costs.recorded))
             try await runtime.namespace.deleteAll()
 
+            var processedRates: [Int: Double] = [:]
             for workers in [1, 2] {
                 let (processed, cpu) = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
+                processedRates[workers] = processed
                 print(
                     String(
                         format:
                             "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
                         workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
                 try await runtime.namespace.deleteAll()
+            }
+            if let reference {
+                let referenceRate = try await ReferenceQueue(script: reference, jobs: jobs).run()
+                for workers in [1, 2] {
+                    print(
+                        String(
+                            format: "no-op jobs, %d worker process%@: %.2f× the reference", workers, workers == 1 ? "" : "es",
+                            (processedRates[workers] ?? 0) / referenceRate))
+                }
             }
 
             // Following each job's events adds load, so handler start is measured in a run of its own that reads each job
@@ -73,7 +99,7 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func submitRequest(key: String) -> HTTPRequest {
+    private func submitRequest(key: String, port: Int) -> HTTPRequest {
         HTTPRequest(
             method: "POST", url: "http://127.0.0.1:\(port)/v1/jobs",
             headers: ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user", "Content-Type": "application/json"],
@@ -100,14 +126,44 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    private func httpSubmissions(namespace: String, key: String) async throws -> Double {
-        try await stack.stopping([try await stack.startAPI(namespace: namespace)]) { try await measureSubmissions(key: key) }
+    /// Submissions per second and the CPU each cost the server (and Redis).
+    private struct SubmissionFigures {
+        var rate: Double
+        var serverMicroseconds: Double
+        var redisMicroseconds = 0.0
     }
 
-    private func measureSubmissions(key: String) async throws -> Double {
+    /// The same requests, from the same generator, to a bare Hummingbird route that reads the body and answers 202.
+    private func floorSubmissions(key: String) async throws -> SubmissionFigures {
+        let server = try ChildProcess(["bench", "floor-server", "--port", String(floorPort)], program: .kilnDev, logTo: "\(logDirectory)/bench-floor.log")
+        return try await stack.stopping([server]) {
+            guard try await APIReadiness.wait(for: "http://127.0.0.1:\(floorPort)", within: .seconds(10), every: .milliseconds(100)) else {
+                throw ValidationError("the floor server did not start; see \(logDirectory)/bench-floor.log")
+            }
+            let cpuBefore = server.cpuSeconds
+            let (rate, count) = try await measureSubmissions(submitRequest(key: key, port: floorPort))
+            return SubmissionFigures(rate: rate, serverMicroseconds: (server.cpuSeconds - cpuBefore) * 1_000_000 / Double(max(count, 1)))
+        }
+    }
+
+    private func httpSubmissions(_ runtime: Runtime, namespace: String, key: String) async throws -> SubmissionFigures {
+        let api = try await stack.startAPI(namespace: namespace)
+        return try await stack.stopping([api]) {
+            let cpuBefore = api.cpuSeconds
+            let redisBefore = try await runtime.redis.serverCPUSeconds()
+            let (rate, count) = try await measureSubmissions(submitRequest(key: key, port: port))
+            let perSubmission = 1_000_000 / Double(max(count, 1))
+            return SubmissionFigures(
+                rate: rate, serverMicroseconds: (api.cpuSeconds - cpuBefore) * perSubmission,
+                redisMicroseconds: (try await runtime.redis.serverCPUSeconds() - redisBefore) * perSubmission)
+        }
+    }
+
+    /// Sends `request` from ``connectionsCount`` concurrent loops for ``seconds``. - Returns: accepted requests per
+    /// second, and how many were accepted.
+    private func measureSubmissions(_ request: HTTPRequest) async throws -> (rate: Double, accepted: Int) {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connectionsCount))
         defer { client.shutdown() }
-        let request = submitRequest(key: key)
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         let started = ContinuousClock.now
         let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -122,7 +178,7 @@ struct BenchCommand: AsyncParsableCommand {
             }
             return try await group.reduce(0, +)
         }
-        return Double(accepted) / (ContinuousClock.now - started).seconds
+        return (Double(accepted) / (ContinuousClock.now - started).seconds, accepted)
     }
 
     /// Microseconds of CPU per job that each party used.
@@ -169,7 +225,7 @@ struct BenchCommand: AsyncParsableCommand {
     private func measureLatency(key: String, followEvents: Bool) async throws -> Histogram<UInt64> {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 256))
         defer { client.shutdown() }
-        let request = submitRequest(key: key)
+        let request = submitRequest(key: key, port: port)
         // The first second warms up (connections opened, caches filled) and is not measured: the figures are steady state.
         let warmUp = rate
         let total = warmUp + Int(Double(rate) * latencySeconds)

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Hummingbird
+import KilnCommandLine
+import ServiceLifecycle
+import UnixSignals
+
+/// `kiln-dev bench floor-server`: the bare framework's floor that `kiln-dev bench` measures Kiln's submissions against.
+/// One Hummingbird POST route on `/v1/jobs` that reads the whole body and answers 202 with a small JSON body, served the
+/// way Kiln's API node serves (HTTP/1.1 on the shared event loops), and nothing else: no authentication, no Redis.
+/// `GET /readyz` answers 200 once it listens, as Kiln's does.
+struct FloorServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "floor-server", abstract: "Serve a bare Hummingbird POST route (the benchmark's floor).", shouldDisplay: false)
+
+    @Option(help: "Port to listen on.") var port = 8798
+
+    func run() async throws {
+        let router = Router()
+        router.get("/readyz") { _, _ in HTTPResponse.Status.ok }
+        router.post("/v1/jobs") { request, _ -> Response in
+            var request = request
+            _ = try await request.collectBody(upTo: 1 << 20)
+            return Response(
+                status: .accepted, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: #"{"id":"00000000-0000-0000-0000-000000000000"}"#)))
+        }
+        let logger = Bootstrap.logger("kiln.floor")
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "floor"), logger: logger)
+        let group = ServiceGroup(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        try await group.run()
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Spawning
+
+/// A reference queue's benchmark (`../shared/bench/sidekiq-reference.sh`), run in the same sitting as Kiln's so the two
+/// rates can be compared as a ratio. The script prints a line `<name>: <rate> jobs/s …`; it is shown as it is.
+struct ReferenceQueue {
+    let script: String
+    let jobs: Int
+
+    /// Runs the script for the same number of jobs. - Returns: its jobs per second.
+    func run() async throws -> Double {
+        guard FileManager.default.isExecutableFile(atPath: script) else { throw ValidationError("--reference \(script) is not an executable script") }
+        // Its output goes to a file, read once it has exited: waiting on a pipe would hold a thread for minutes.
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-reference-\(UUID().uuidString).out").path
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let process = try SpawnedProcess([script, String(jobs)], stdout: .descriptor(output.fileDescriptor), stderr: .inherit)
+        try output.close()
+        let termination = await process.exit()
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard termination.succeeded, let line = text.split(whereSeparator: \.isNewline).last(where: { $0.contains(" jobs/s") }) else {
+            throw ValidationError("\(script) failed (status \(termination.shellStatus)): \(text)")
+        }
+        print(line)
+        // "sidekiq: 24,123 jobs/s from …": the first number is the rate.
+        let rate = line.split(separator: " ").lazy.compactMap { Double($0.replacingOccurrences(of: ",", with: "")) }.first
+        guard let rate, rate > 0 else { throw ValidationError("\(script) printed no rate: \(line)") }
+        return rate
+    }
+}
