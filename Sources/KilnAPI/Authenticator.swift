@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KilnAdmission
 import KilnCore
 import KilnIdentity
 import KilnPolicy
@@ -10,7 +11,8 @@ import Synchronization
 /// Checks API keys against PostgreSQL, caching each verdict for a short while so the hot path stays off the
 /// database, then establishes the end user before anything touches Redis. A tenant with a policy identifies its users
 /// with the identity modes its policy accepts, each verified by `KilnIdentity`; a tenant without one (operators' test
-/// and benchmark tenants) takes the `Kiln-Identity` and `Kiln-Tier` headers that its key vouches for.
+/// and benchmark tenants) takes the `Kiln-Identity` header that its key vouches for. Tier names become the tenant's
+/// `Tier`s here, where they are read: an unknown `Kiln-Tier` is refused before any route runs.
 final class Authenticator: Sendable {
     private let keys: any TenantKeys
     private let cacheTTL: Duration
@@ -35,8 +37,8 @@ final class Authenticator: Sendable {
             guard let header = request.headers[.kilnIdentity] else {
                 throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
             }
+            // Its jobs are not metered, so a tier it asserts decides nothing.
             caller = Caller(tenant: tenant, identity: try Self.vouchedIdentity(header))
-            caller.assertedTier = request.headers[.kilnTier]
         } else {
             guard let verifier = identities[tenant.id] else {
                 throw Problem(.internalServerError, "identity_not_configured", "this tenant's identity modes are not set up on this node")
@@ -50,10 +52,21 @@ final class Authenticator: Sendable {
             caller = Caller(tenant: tenant, identity: verified.identity)
             // A purchase's tier yields to an entitlement on record (a refund notified since); a trusted server's or an
             // anonymous device's is final.
-            if verified.mode == .appStore { caller.purchasedTier = verified.tierName } else { caller.assertedTier = verified.tierName }
+            let established = try verified.tierName.flatMap { name in try tier(named: name, of: tenant.id) }
+            if verified.mode == .appStore { caller.purchasedTier = established } else { caller.assertedTier = established }
         }
         caller.device = device
         return caller
+    }
+
+    /// The tenant's tier of this name. A name the tenant's server asserts must be one of the tenant's tiers; the others
+    /// (a purchase's, a device's) came from the policy itself.
+    private func tier(named name: String, of tenant: TenantID) throws -> Tier? {
+        do {
+            return try Admission(policies: policies).assertedTier(named: name, tenant: tenant)
+        } catch {
+            throw Problem(error)
+        }
     }
 
     /// The one credential the request presents; `Kiln-Device` alone is an anonymous device.

@@ -64,7 +64,8 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         } catch let error as StoreError where error.code == .tooSoon {
             throw Problem(.conflict, "partner_link_refused", "one of you is linked already, or unlinked too recently")
         }
-        try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
+        try await dependencies.standings.forget(
+            tenant: caller.tenant.id, identities: [caller.identity] + (Identity(validating: partner).map { [$0] } ?? []))
         return .json(.object(["partner": .string(partner)]), status: .created)
     }
 
@@ -82,7 +83,8 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         guard let partner = try await dependencies.partners.unlink(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
-        try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity.rawValue, partner])
+        try await dependencies.standings.forget(
+            tenant: caller.tenant.id, identities: [caller.identity] + (Identity(validating: partner).map { [$0] } ?? []))
         return .json(.object(["unlinked": .string(partner)]), status: .ok)
     }
 }

@@ -13,7 +13,7 @@ extension Problem {
         case .upgradeRequired(let tier, let field, let reason):
             self.init(.forbidden, "upgrade_required", reason)
             if let field { extra["field"] = .string(field) }
-            extra["tier"] = .string(tier)
+            extra["tier"] = .string(tier.name)
             extra["upgrade_available"] = .bool(true)
         case .kindNotOffered(let kind):
             self.init(.badRequest, "kind_not_offered", "this tenant does not offer \(kind)")

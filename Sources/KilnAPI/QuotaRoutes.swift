@@ -23,12 +23,7 @@ struct QuotaRoutes<Context: CallerRequestContext> {
         }
         let now = dependencies.clock()
         let standing = try await dependencies.standingLookup.standing(of: caller.applicant, at: now)
-        let tier: Tier
-        do {
-            tier = try Admission(policies: dependencies.policies).tier(of: caller.applicant, standing: standing, in: policy, at: now)
-        } catch {
-            throw Problem(error)
-        }
+        let tier = Admission(policies: dependencies.policies).tier(of: caller.applicant, standing: standing, in: policy, at: now)
         let day = policy.dayWindow(containing: now)
         let limits = Dictionary(uniqueKeysWithValues: tier.daily.map { ($0.key.rawValue, $0.value.units) })
         let (usage, unfinished) = try await dependencies.quota.usage(

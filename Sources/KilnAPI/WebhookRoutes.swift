@@ -102,7 +102,9 @@ struct WebhookRoutes<Context: RequestContext> {
         }
         // A partner draws on the same entitlement: its cached standing changes too.
         let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: entitlement.identity)?.partner
-        try await dependencies.standings.forget(tenant: entitlement.tenant, identities: [entitlement.identity] + (partner.map { [$0] } ?? []))
+        // Identities as PostgreSQL and the platforms name them: each was checked as an identity when it was read.
+        try await dependencies.standings.forget(
+            tenant: entitlement.tenant, identities: ([entitlement.identity] + (partner.map { [$0] } ?? [])).compactMap(Identity.init(validating:)))
         return .json(.object(["status": .string("applied"), "tier": .string(entitlement.tier)]), status: .ok)
     }
 }

@@ -14,24 +14,30 @@ public struct Admission: Sendable {
         self.policies = policies
     }
 
+    /// The tier of `tenant` that its server names (the trusted-server mode's `Kiln-Tier`), read where the name arrives;
+    /// nil for a tenant without a policy, whose jobs are not metered.
+    public func assertedTier(named name: String, tenant: TenantID) throws(AdmissionRefusal) -> Tier? {
+        guard let policy = policies[tenant] else { return nil }
+        guard let tier = policy.tiers[name] else { throw .unknownTier(name: name) }
+        return tier
+    }
+
     /// The applicant's tier: the one the tenant's server asserted, else that of the applicant's active entitlement,
-    /// else the one its verified purchase grants, else the lowest. A tier the policy no longer has counts as none.
-    public func tier(of applicant: Applicant, standing: Standing?, in policy: TenantPolicy, at now: Date) throws(AdmissionRefusal) -> Tier {
-        if let name = applicant.assertedTier {
-            guard let tier = policy.tiers[name] else { throw .unknownTier(name: name) }
-            return tier
-        }
+    /// else the one its verified purchase grants, else the lowest. An entitlement to a tier the policy no longer has
+    /// counts as the lowest.
+    public func tier(of applicant: Applicant, standing: Standing?, in policy: TenantPolicy, at now: Date) -> Tier {
+        if let asserted = applicant.assertedTier { return asserted }
         // Notifications and webhooks are applied in order, so an entitlement on record is newer news than the purchase
         // the app presents (which may have been refunded since); without one, the verified purchase counts.
-        let entitled = standing?.activeTier(at: now) ?? applicant.purchasedTier
-        return entitled.flatMap { policy.tiers[$0] } ?? policy.lowestTier
+        if let entitled = standing?.activeTier(at: now) { return policy.tiers[entitled] ?? policy.lowestTier }
+        return applicant.purchasedTier ?? policy.lowestTier
     }
 
     /// The charge of a job of `kind`; nil when it is not metered (a tenant without a policy, or a diagnostic kind its
     /// policy does not price). `standing` is the applicant's (nil when its server asserted its tier).
     public func charge(kind: String, applicant: Applicant, standing: Standing?, at now: Date) throws(AdmissionRefusal) -> QuotaCharge? {
         guard let policy = policies[applicant.tenant] else { return nil }
-        let tier = try tier(of: applicant, standing: standing, in: policy, at: now)
+        let tier = tier(of: applicant, standing: standing, in: policy, at: now)
         switch policy.cost(of: kind, tier: tier) {
         case .units(let cost, let quotaClass):
             let day = policy.dayWindow(containing: now)
@@ -41,7 +47,7 @@ public struct Admission: Sendable {
                 device: applicant.device, cooldown: tier.cooldown(for: quotaClass), refundCap: tier.refundCap, tier: tier,
                 ip: applicant.address, maxDevices: tier.maxDevicesPerDay, abuse: policy.abuse)
         case .excludedFromTier:
-            throw .upgradeRequired(tier: tier.name, field: nil, reason: "\(kind) is not part of the \(tier.name) tier")
+            throw .upgradeRequired(tier: tier, field: nil, reason: "\(kind) is not part of the \(tier.name) tier")
         case .notOffered:
             if kind.hasPrefix("diag.") { return nil }
             throw .kindNotOffered(kind: kind)
@@ -52,7 +58,7 @@ public struct Admission: Sendable {
     /// input was admitted: a premium theme from a free identity) when the applicant is charged at that tier.
     public func checkTierRules(_ refusal: InputError?, charge: QuotaCharge) throws(AdmissionRefusal) {
         guard let refusal, charge.tier.isLowest else { return }
-        throw .upgradeRequired(tier: charge.tier.name, field: refusal.field, reason: "\(refusal.field): \(refusal.reason)")
+        throw .upgradeRequired(tier: charge.tier, field: refusal.field, reason: "\(refusal.field): \(refusal.reason)")
     }
 
     /// Whether another tier of the tenant allows more of the class than `tier` does.

@@ -28,7 +28,8 @@ public struct IdentityEraser: Sendable {
         var removed = try await redis.erasePointers(to: all, tenant: tenant)
         let jobs = try await redis.erase(live, of: identity, tenant: tenant)
         let erased = try await records.erase(identity: identity, tenant: tenant, jobs: all.sorted { $0.rawValue < $1.rawValue })
-        try await standings.forget(tenant: tenant, identities: erased.formerPartners)
+        // PostgreSQL holds the partners' identities as text; each was an identity when it was linked.
+        try await standings.forget(tenant: tenant, identities: erased.formerPartners.compactMap(Identity.init(validating:)))
         if jobs.pending.isEmpty {
             removed += try await redis.eraseKeys(of: identity, tenant: tenant)
         }

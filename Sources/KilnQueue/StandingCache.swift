@@ -12,8 +12,8 @@ public struct StandingCache: NamespaceRole {
     }
 
     /// The identity's cached standing; nil when it is not cached.
-    public func cached(tenant: TenantID, identity: String) async throws -> Standing? {
-        let fields = try await redis.send(["HMGET", keys.standing(tenant, identity), "subject", "tier", "expires"]).array ?? []
+    public func cached(tenant: TenantID, identity: Identity) async throws -> Standing? {
+        let fields = try await redis.send(["HMGET", keys.standing(tenant, identity.rawValue), "subject", "tier", "expires"]).array ?? []
         guard fields.count == 3, let subject = fields[0].string else { return nil }
         let tier = fields[1].string.flatMap { $0.isEmpty ? nil : $0 }
         let expires = fields[2].string.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
@@ -21,8 +21,8 @@ public struct StandingCache: NamespaceRole {
     }
 
     /// Caches the identity's standing for `ttl`; a change (an entitlement, a partner link) forgets it at once.
-    public func cache(_ standing: Standing, tenant: TenantID, identity: String, ttl: Duration) async throws {
-        let key = keys.standing(tenant, identity)
+    public func cache(_ standing: Standing, tenant: TenantID, identity: Identity, ttl: Duration) async throws {
+        let key = keys.standing(tenant, identity.rawValue)
         let expires = standing.expiresAt.map { String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? ""
         _ = try await redis.pipeline([
             ["HSET", key, "subject", standing.subject, "tier", standing.tier ?? "", "expires", expires],
@@ -31,8 +31,8 @@ public struct StandingCache: NamespaceRole {
     }
 
     /// Forgets cached standings, after their entitlements or partner links changed.
-    public func forget(tenant: TenantID, identities: [String]) async throws {
+    public func forget(tenant: TenantID, identities: [Identity]) async throws {
         guard !identities.isEmpty else { return }
-        _ = try await redis.send(["DEL"] + identities.map { keys.standing(tenant, $0) })
+        _ = try await redis.send(["DEL"] + identities.map { keys.standing(tenant, $0.rawValue) })
     }
 }

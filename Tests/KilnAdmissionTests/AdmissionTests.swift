@@ -17,14 +17,22 @@ import Testing
         admission = Admission(policies: try PolicySet.load(path: Self.policies))
     }
 
-    static func applicant(_ tenant: String, assertedTier: String? = nil, purchasedTier: String? = nil) throws -> Applicant {
-        Applicant(
-            tenant: try #require(TenantID(validating: tenant)), identity: try #require(Identity(validating: "user-1")), device: "device-1",
-            assertedTier: assertedTier, purchasedTier: purchasedTier)
+    /// An applicant of `tenant`, with tiers named as its policy names them.
+    func applicant(_ tenant: String, assertedTier: String? = nil, purchasedTier: String? = nil) throws -> Applicant {
+        let id = try #require(TenantID(validating: tenant))
+        let tiers = try #require(admission.policies[id]).tiers
+        return Applicant(
+            tenant: id, identity: try #require(Identity(validating: "user-1")), device: "device-1",
+            assertedTier: try assertedTier.map { try #require(tiers[$0]) }, purchasedTier: try purchasedTier.map { try #require(tiers[$0]) })
+    }
+
+    func tier(_ name: String, of tenant: String) throws -> Tier {
+        let id = try #require(TenantID(validating: tenant))
+        return try #require(admission.policies[id]?.tiers[name])
     }
 
     @Test func aPricedKindIsChargedItsClassAndCostAtTheApplicantsTier() throws {
-        let charge = try #require(try admission.charge(kind: "video.chat_export", applicant: Self.applicant("chattale"), standing: nil, at: now))
+        let charge = try #require(try admission.charge(kind: "video.chat_export", applicant: applicant("chattale"), standing: nil, at: now))
         #expect(charge.tier.name == "free")
         #expect(charge.quotaClass == .video)
         #expect(charge.cost == 1)
@@ -34,33 +42,39 @@ import Testing
     }
 
     @Test func aKindTheTierExcludesAsksForAnUpgrade() throws {
-        #expect(throws: AdmissionRefusal.upgradeRequired(tier: "free", field: nil, reason: "chat.generate is not part of the free tier")) {
-            try admission.charge(kind: "chat.generate", applicant: Self.applicant("chattale"), standing: nil, at: now)
+        let free = try tier("free", of: "chattale")
+        #expect(throws: AdmissionRefusal.upgradeRequired(tier: free, field: nil, reason: "chat.generate is not part of the free tier")) {
+            try admission.charge(kind: "chat.generate", applicant: applicant("chattale"), standing: nil, at: now)
         }
-        let paying = try Self.applicant("chattale", purchasedTier: "premium")
+        let paying = try applicant("chattale", purchasedTier: "premium")
         let premium = try #require(try admission.charge(kind: "chat.generate", applicant: paying, standing: nil, at: now))
         #expect(premium.tier.name == "premium")
     }
 
     @Test func aKindTheTenantDoesNotPriceIsNotOfferedUnlessItIsADiagnostic() throws {
         #expect(throws: AdmissionRefusal.kindNotOffered(kind: "image.generate")) {
-            try admission.charge(kind: "image.generate", applicant: Self.applicant("chattale"), standing: nil, at: now)
+            try admission.charge(kind: "image.generate", applicant: applicant("chattale"), standing: nil, at: now)
         }
-        #expect(try admission.charge(kind: "diag.echo", applicant: Self.applicant("chattale"), standing: nil, at: now) == nil)
+        #expect(try admission.charge(kind: "diag.echo", applicant: applicant("chattale"), standing: nil, at: now) == nil)
     }
 
     @Test func anAssertedTierMustBeTheTenantsAndIsFinal() throws {
+        let chattale = try #require(TenantID(validating: "chattale"))
         #expect(throws: AdmissionRefusal.unknownTier(name: "gold")) {
-            try admission.charge(kind: "video.chat_export", applicant: Self.applicant("chattale", assertedTier: "gold"), standing: nil, at: now)
+            try admission.assertedTier(named: "gold", tenant: chattale)
         }
+        #expect(try admission.assertedTier(named: "premium", tenant: chattale) == tier("premium", of: "chattale"))
+        // A tenant without a policy meters nothing, so the tier its server names decides nothing.
+        let unmetered = try #require(TenantID(validating: "unmetered"))
+        #expect(try admission.assertedTier(named: "gold", tenant: unmetered) == nil)
         let standing = Standing(subject: "user-1", tier: "free")
-        let server = try Self.applicant("chattale", assertedTier: "premium")
+        let server = try applicant("chattale", assertedTier: "premium")
         let asserted = try #require(try admission.charge(kind: "video.chat_export", applicant: server, standing: standing, at: now))
         #expect(asserted.tier.name == "premium")
     }
 
     @Test func anEntitlementOnRecordWinsOverThePurchaseUntilItExpires() throws {
-        let applicant = try Self.applicant("chattale", purchasedTier: "premium")
+        let applicant = try applicant("chattale", purchasedTier: "premium")
         let refunded = Standing(subject: "pair-7", tier: "free", expiresAt: now.addingTimeInterval(60))
         let charge = try #require(try admission.charge(kind: "video.chat_export", applicant: applicant, standing: refunded, at: now))
         #expect(charge.tier.name == "free")
@@ -70,14 +84,14 @@ import Testing
     }
 
     @Test func whatTheLowestTierMayNotAskIsAnUpgradeNamingTheField() throws {
-        let free = try #require(try admission.charge(kind: "video.chat_export", applicant: Self.applicant("chattale"), standing: nil, at: now))
+        let free = try #require(try admission.charge(kind: "video.chat_export", applicant: applicant("chattale"), standing: nil, at: now))
         let refusal = InputError(field: "input.settings.theme", reason: "premium themes need a subscription")
         let expected = AdmissionRefusal.upgradeRequired(
-            tier: "free", field: "input.settings.theme", reason: "input.settings.theme: premium themes need a subscription")
+            tier: try tier("free", of: "chattale"), field: "input.settings.theme", reason: "input.settings.theme: premium themes need a subscription")
         #expect(throws: expected) {
             try admission.checkTierRules(refusal, charge: free)
         }
-        let paying = try Self.applicant("chattale", purchasedTier: "premium")
+        let paying = try applicant("chattale", purchasedTier: "premium")
         let premium = try #require(try admission.charge(kind: "video.chat_export", applicant: paying, standing: nil, at: now))
         try admission.checkTierRules(refusal, charge: premium)
         // Premium's videos are unlimited: a free identity out of them is told an upgrade would help.
