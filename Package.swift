@@ -367,12 +367,13 @@ let package = Package(
             dependencies: ["KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue"],
             swiftSettings: swiftSettings
         ),
-        // The /v1/jobs routes over in-memory fakes of the queue and the records, driven through the router without a socket.
+        // Every route over in-memory fakes of the stores and the Redis roles, driven through the router without a socket;
+        // openapi.json held to the answers the routes write.
         .testTarget(
             name: "KilnAPITests",
             dependencies: [
-                "KilnAPI", "KilnAssembly", "KilnCore", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore",
-                "PostgresClient", "RedisClient", "ServiceFailures",
+                "KilnAPI", "KilnAdmission", "KilnAssembly", "KilnCore", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnPrivacy", "KilnQueue",
+                "KilnStore", "PostgresClient", "RedisClient", "ServiceFailures", "IdentityFixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),

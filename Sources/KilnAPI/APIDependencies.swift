@@ -1,33 +1,34 @@
 public import Foundation
-import KilnAdmission
+public import KilnAdmission
 public import KilnCore
 public import KilnIdentity
 public import KilnPolicy
-public import KilnPrivacy
 public import KilnQueue
-public import KilnStore
 
-/// What the API node talks to.
+/// What the API node talks to, each as a protocol of the shape its routes use: Redis's roles and PostgreSQL's stores
+/// in production (``init(redis:keys:jobs:artifacts:uploads:shares:entitlements:partners:webhookSecrets:eraser:catalog:policies:identities:clock:checkDatabase:metricsText:)``),
+/// in-memory fakes in the unit tests.
 public struct APIDependencies: Sendable {
     /// Submitting, reading, cancelling and following jobs.
     public var queue: any SubmissionQueue
     /// The quota counters `GET /v1/quota` reads.
-    public var quota: QuotaBook
+    public var quota: any QuotaCounters
     /// Identities' standings cached in Redis.
-    public var standings: StandingCache
+    public var standings: any StandingCaching
     /// Redis's health and the queue's statistics, for `/readyz` and `/metrics`.
-    public var admin: QueueAdmin
+    public var health: any QueueHealth
     public var keys: any TenantKeys
     public var jobs: any JobRecords
     public var artifacts: any ArtifactCatalog
-    public var uploads: UploadStore
+    public var uploads: any UploadRecords
     /// Published reading paths: the web reader's pages and their revocation.
-    public var shares: ShareStore
-    public var entitlements: EntitlementStore
-    public var partners: PartnerStore
-    public var webhookSecrets: WebhookSecretStore
+    public var shares: any SharedPages
+    /// Entitlements the webhooks apply, and the standings admission reads from them on a cache miss.
+    public var entitlements: any EntitlementRecords & EntitlementStandings
+    public var partners: any PartnerLinks
+    public var webhookSecrets: any WebhookSecrets
     /// Erases an identity's data when it asks (`DELETE /v1/identity`).
-    public var eraser: IdentityEraser
+    public var eraser: any IdentityErasing
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
@@ -45,17 +46,19 @@ public struct APIDependencies: Sendable {
     /// The Prometheus text exposition of the process's metrics.
     public var metricsText: @Sendable () -> String
 
+    /// - Parameter redis: the namespace whose roles serve as the queue, the quota counters, the standing cache and the
+    ///   queue's health.
     public init(
-        redis: RedisNamespace, keys: any TenantKeys, jobs: any JobRecords, artifacts: any ArtifactCatalog, uploads: UploadStore, shares: ShareStore,
-        entitlements: EntitlementStore, partners: PartnerStore, webhookSecrets: WebhookSecretStore, eraser: IdentityEraser,
-        catalog: JobKindCatalog,
-        policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
+        redis: RedisNamespace, keys: any TenantKeys, jobs: any JobRecords, artifacts: any ArtifactCatalog, uploads: any UploadRecords,
+        shares: any SharedPages, entitlements: any EntitlementRecords & EntitlementStandings, partners: any PartnerLinks,
+        webhookSecrets: any WebhookSecrets, eraser: any IdentityErasing, catalog: JobKindCatalog, policies: PolicySet,
+        identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
         checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
         self.queue = redis.queue
         self.quota = redis.quota
         self.standings = redis.standings
-        self.admin = redis.admin
+        self.health = redis.admin
         self.keys = keys
         self.jobs = jobs
         self.artifacts = artifacts

@@ -23,7 +23,7 @@ struct OperationRoutes<Context: RequestContext> {
 
     /// Ready when Redis and PostgreSQL both answer.
     @Sendable func ready(_ request: Request, context: Context) async throws -> Response {
-        try await dependencies.admin.ping()
+        try await dependencies.health.ping()
         do {
             try await dependencies.checkDatabase()
         } catch {
@@ -35,7 +35,7 @@ struct OperationRoutes<Context: RequestContext> {
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; version=0.0.4"
-        let text = dependencies.metricsText() + QueueMetrics.text(try await dependencies.admin.stats())
+        let text = dependencies.metricsText() + QueueMetrics.text(try await dependencies.health.stats())
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KilnAdmission
 import KilnCore
 import KilnJSON
 import KilnPolicy
-import KilnQueue
 import KilnStore
 
 /// `/v1/partners`: two identities link as partners (Veramo) and share one entitlement and one quota pool. The
@@ -39,15 +39,13 @@ struct PartnerRoutes<Context: CallerRequestContext> {
     @Sendable func invite(_ request: Request, context: Context) async throws -> Response {
         let (caller, _) = try partnerCaller(context)
         let (code, expiresAt) = try await dependencies.partners.invite(
-            tenant: caller.tenant.id, inviter: caller.identity.rawValue, lifetime: invitationLifetime)
+            tenant: caller.tenant.id, inviter: caller.identity, lifetime: invitationLifetime)
         return .json(.object(["code": .string(code), "expires_at": .string(expiresAt.formatted(Date.ISO8601FormatStyle()))]), status: .created)
     }
 
     @Sendable func redeem(_ request: Request, context: Context) async throws -> Response {
         let (caller, _) = try partnerCaller(context)
-        do {
-            try await dependencies.partners.redeem(tenant: caller.tenant.id, code: code(context), redeemer: caller.identity.rawValue)
-        } catch let error as StoreError where error.code == .notFound {
+        guard try await dependencies.partners.redeem(tenant: caller.tenant.id, code: code(context), redeemer: caller.identity) else {
             throw Problem(.notFound, "invitation_not_found", "no open invitation with this code (unknown, expired, used, or your own)")
         }
         return .json(.object(["status": .string("redeemed")]), status: .accepted)
@@ -55,36 +53,35 @@ struct PartnerRoutes<Context: CallerRequestContext> {
 
     @Sendable func accept(_ request: Request, context: Context) async throws -> Response {
         let (caller, cooldown) = try partnerCaller(context)
-        let partner: String
-        do {
-            partner = try await dependencies.partners.accept(
-                tenant: caller.tenant.id, code: code(context), inviter: caller.identity.rawValue, unlinkCooldown: cooldown)
-        } catch let error as StoreError where error.code == .notFound {
+        let acceptance = try await dependencies.partners.accept(
+            tenant: caller.tenant.id, code: code(context), inviter: caller.identity, unlinkCooldown: cooldown)
+        switch acceptance {
+        case .linked(let partner):
+            try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity, partner])
+            return .json(.object(["partner": .string(partner.rawValue)]), status: .created)
+        case .notRedeemed:
             throw Problem(.notFound, "invitation_not_found", "no invitation of yours with this code was redeemed")
-        } catch let error as StoreError where error.code == .tooSoon {
+        case .refused:
             throw Problem(.conflict, "partner_link_refused", "one of you is linked already, or unlinked too recently")
         }
-        try await dependencies.standings.forget(
-            tenant: caller.tenant.id, identities: [caller.identity] + (Identity(validating: partner).map { [$0] } ?? []))
-        return .json(.object(["partner": .string(partner)]), status: .created)
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let (caller, _) = try partnerCaller(context)
-        guard let link = try await dependencies.partners.partner(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
+        guard let link = try await dependencies.partners.partner(tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
         return .json(
-            .object(["partner": .string(link.partner), "linked_at": .string(link.linkedAt.formatted(Date.ISO8601FormatStyle()))]), status: .ok)
+            .object(["partner": .string(link.partner.rawValue), "linked_at": .string(link.linkedAt.formatted(Date.ISO8601FormatStyle()))]),
+            status: .ok)
     }
 
     @Sendable func unlink(_ request: Request, context: Context) async throws -> Response {
         let (caller, _) = try partnerCaller(context)
-        guard let partner = try await dependencies.partners.unlink(tenant: caller.tenant.id, identity: caller.identity.rawValue) else {
+        guard let partner = try await dependencies.partners.unlink(tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
-        try await dependencies.standings.forget(
-            tenant: caller.tenant.id, identities: [caller.identity] + (Identity(validating: partner).map { [$0] } ?? []))
-        return .json(.object(["unlinked": .string(partner)]), status: .ok)
+        try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity, partner])
+        return .json(.object(["unlinked": .string(partner.rawValue)]), status: .ok)
     }
 }

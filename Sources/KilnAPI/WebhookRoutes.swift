@@ -1,12 +1,11 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KilnAdmission
 import KilnCore
 import KilnIdentity
 import KilnJSON
 import KilnPolicy
-import KilnQueue
-import KilnStore
 
 /// `/v1/webhooks/{app-store,revenuecat,adapty}/{tenant}`: the App Store and subscription platforms report purchases,
 /// renewals, refunds and expiries; each event is applied once and forgets the cached standings it changes, so the
@@ -100,11 +99,13 @@ struct WebhookRoutes<Context: RequestContext> {
         guard try await dependencies.entitlements.apply(entitlement, eventID: eventID) else {
             return .json(.object(["status": .string("duplicate")]), status: .ok)
         }
-        // A partner draws on the same entitlement: its cached standing changes too.
-        let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: entitlement.identity)?.partner
-        // Identities as PostgreSQL and the platforms name them: each was checked as an identity when it was read.
-        try await dependencies.standings.forget(
-            tenant: entitlement.tenant, identities: ([entitlement.identity] + (partner.map { [$0] } ?? [])).compactMap(Identity.init(validating:)))
+        // The platforms' user ids were checked as identities when the event was read (``RevenueCatWebhook/defect``,
+        // ``AdaptyWebhook/defect``), and an App Store one is made from a transaction id.
+        if let identity = Identity(validating: entitlement.identity) {
+            // A partner draws on the same entitlement: its cached standing changes too.
+            let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: identity)?.partner
+            try await dependencies.standings.forget(tenant: entitlement.tenant, identities: [identity] + (partner.map { [$0] } ?? []))
+        }
         return .json(.object(["status": .string("applied"), "tier": .string(entitlement.tier)]), status: .ok)
     }
 }

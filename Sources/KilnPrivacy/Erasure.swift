@@ -12,6 +12,12 @@ public struct Erasure: Sendable {
     /// job is pending).
     public var redisKeys: Int
 
+    public init(pendingJobs: [JobID], records: ErasedRecords, redisKeys: Int) {
+        self.pendingJobs = pendingJobs
+        self.records = records
+        self.redisKeys = redisKeys
+    }
+
     /// Nothing of the identity is left in Redis, PostgreSQL or the object store.
     public var isComplete: Bool { pendingJobs.isEmpty }
 

@@ -10,6 +10,14 @@ public struct QueueStats: Sendable {
         public let count: Int
         /// How long the oldest of them has waited, in milliseconds.
         public let oldestWaitMilliseconds: Int64?
+
+        public init(tenant: String, jobClass: JobClass, priority: Priority, count: Int, oldestWaitMilliseconds: Int64?) {
+            self.tenant = tenant
+            self.jobClass = jobClass
+            self.priority = priority
+            self.count = count
+            self.oldestWaitMilliseconds = oldestWaitMilliseconds
+        }
     }
 
     public let ready: [Depth]
@@ -17,4 +25,12 @@ public struct QueueStats: Sendable {
     public let delayed: Int
     public let dead: Int
     public let unrecorded: Int
+
+    public init(ready: [Depth], inFlight: Int, delayed: Int, dead: Int, unrecorded: Int) {
+        self.ready = ready
+        self.inFlight = inFlight
+        self.delayed = delayed
+        self.dead = dead
+        self.unrecorded = unrecorded
+    }
 }

@@ -15,4 +15,11 @@ public struct QuotaDenial: Sendable, Equatable {
     public let retryAfter: Duration
     /// Why the subject is blocked (the abuse signal that tripped), for `temporarilyBlocked`.
     public let blockReason: String?
+
+    public init(reason: Reason, usage: QuotaUsage, retryAfter: Duration, blockReason: String?) {
+        self.reason = reason
+        self.usage = usage
+        self.retryAfter = retryAfter
+        self.blockReason = blockReason
+    }
 }

@@ -1,21 +1,27 @@
 import KilnCore
+import KilnPolicy
 import KilnQueue
 import ServiceFailures
 import Synchronization
 
-/// The queue as the API sees it, in memory: what was enqueued, with idempotency keys; or a Redis that does not answer.
+/// The queue as the API sees it, in memory: what was enqueued, with idempotency keys and the quota's reservations
+/// (``MemoryQuota``); or a Redis that does not answer.
 final class MemorySubmissionQueue: SubmissionQueue {
     private struct State {
         var jobs: [JobID: JobSnapshot] = [:]
         var keys: [String: (id: JobID, bodyHash: String)] = [:]
         var submissions: [Submission] = []
+        var cancelled: Set<JobID> = []
     }
 
     private let state = Mutex(State())
+    /// The counters a metered submission reserves units in.
+    let quota: MemoryQuota
     /// Every call fails as an unreachable Redis does.
     let isDown: Bool
 
-    init(isDown: Bool = false) {
+    init(quota: MemoryQuota = MemoryQuota(), isDown: Bool = false) {
+        self.quota = quota
         self.isDown = isDown
     }
 
@@ -23,16 +29,26 @@ final class MemorySubmissionQueue: SubmissionQueue {
 
     func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
         try checkUp()
-        return state.withLock { state in
-            let key = submission.idempotencyKey.map { "\(submission.tenant):\(submission.identity):\($0)" }
-            if let key, let existing = state.keys[key] {
-                return existing.bodyHash == submission.bodyHash ? .replayed(existing.id) : .conflict(existing.id)
+        let key = submission.idempotencyKey.map { "\(submission.tenant):\(submission.identity):\($0)" }
+        if let key, let existing = state.withLock({ $0.keys[key] }) {
+            return existing.bodyHash == submission.bodyHash ? .replayed(existing.id) : .conflict(existing.id)
+        }
+        var usage: QuotaUsage?
+        if let charge = submission.charge {
+            guard let reserved = quota.reserve(charge, tenant: submission.tenant) else {
+                let used = try await quota.usage(
+                    tenant: submission.tenant, subject: charge.subject, day: charge.day, limits: [charge.quotaClass.rawValue: charge.limit])
+                let denied = used.usage[charge.quotaClass.rawValue] ?? QuotaUsage(limit: charge.limit, used: 0, pending: 0)
+                return .denied(QuotaDenial(reason: .dailyQuotaExhausted, usage: denied, retryAfter: .zero, blockReason: nil))
             }
+            usage = reserved
+        }
+        state.withLock { state in
             state.submissions.append(submission)
             state.jobs[submission.id] = JobSnapshot(queued: submission, createdAtMilliseconds: 1_790_000_000_000)
             if let key { state.keys[key] = (submission.id, submission.bodyHash) }
-            return .created(submission.id, quota: nil)
         }
+        return .created(submission.id, quota: usage)
     }
 
     func snapshot(_ id: JobID, tenant: TenantID, identity: Identity?) async throws -> JobSnapshot? {
@@ -43,9 +59,12 @@ final class MemorySubmissionQueue: SubmissionQueue {
         }
     }
 
+    /// A queued job is cancelled at once; a second cancel finds it finished.
     func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome {
-        try checkUp()
-        return try await snapshot(id, tenant: tenant, identity: identity) == nil ? .notFound : .cancelled
+        guard try await snapshot(id, tenant: tenant, identity: identity) != nil else { return .notFound }
+        return state.withLock { state in
+            state.cancelled.insert(id).inserted ? .cancelled : .alreadyFinished(.cancelled)
+        }
     }
 
     func events(of id: JobID, after lastEventID: String?, limit: Int) async throws -> [JobEvent] {
@@ -59,12 +78,12 @@ final class MemorySubmissionQueue: SubmissionQueue {
     }
 
     private func checkUp() throws {
-        if isDown { throw Unreachable() }
+        if isDown { throw Unreachable(service: .redis) }
     }
+}
 
-    /// What a Redis client says when the server does not answer.
-    struct Unreachable: BackingServiceError {
-        var service: BackingService { .redis }
-        var isUnavailable: Bool { true }
-    }
+/// What a client says when its server does not answer.
+struct Unreachable: BackingServiceError {
+    let service: BackingService
+    var isUnavailable: Bool { true }
 }

@@ -11,7 +11,10 @@ struct RouterDriver {
     struct Answer {
         let status: HTTPResponse.Status
         let headers: HTTPFields
-        let body: String
+        let bytes: [UInt8]
+
+        /// The body as text.
+        var body: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     private let responder: Router<APIRequestContext>.Responder
@@ -35,19 +38,19 @@ struct RouterDriver {
         }
         let collected = CollectedBody()
         try await response.body.write(BodyCollector(collected: collected))
-        return Answer(status: response.status, headers: response.headers, body: collected.text)
+        return Answer(status: response.status, headers: response.headers, bytes: collected.bytes)
     }
 }
 
 /// The bytes a response wrote.
 private final class CollectedBody: Sendable {
-    private let bytes = Mutex(ByteBuffer())
+    private let buffer = Mutex(ByteBuffer())
 
-    func append(_ buffer: ByteBuffer) {
-        _ = bytes.withLock { $0.writeImmutableBuffer(buffer) }
+    func append(_ piece: ByteBuffer) {
+        _ = buffer.withLock { $0.writeImmutableBuffer(piece) }
     }
 
-    var text: String { bytes.withLock { String(buffer: $0) } }
+    var bytes: [UInt8] { buffer.withLock { Array(buffer: $0) } }
 }
 
 private struct BodyCollector: ResponseBodyWriter {
