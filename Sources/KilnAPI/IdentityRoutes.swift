@@ -1,7 +1,6 @@
 import HTTPTypes
 import Hummingbird
 import KilnCore
-import KilnJSON
 import KilnPrivacy
 import KilnStore
 
@@ -22,15 +21,8 @@ struct IdentityRoutes<Context: CallerRequestContext> {
     @Sendable func erase(_ request: Request, context: Context) async throws -> Response {
         let caller = try context.requireCaller()
         let erasure = try await dependencies.eraser.erase(identity: caller.identity, tenant: caller.tenant.id)
-        let body: [String: JSONValue] = [
-            "status": .string(erasure.isComplete ? "erased" : "pending"),
-            "jobs": .number(Double(erasure.records.jobs.count)),
-            "uploads": .number(Double(erasure.records.uploads)),
-            "artifacts": .number(Double(erasure.records.artifacts)),
-            "shares": .number(Double(erasure.records.shares)),
-            "pending_jobs": .number(Double(erasure.pendingJobs.count)),
-        ]
-        guard erasure.isComplete else { return .json(.object(body), status: .accepted, headers: [.retryAfter: "1"]) }
-        return .json(.object(body), status: .ok)
+        let answer = ErasureAnswer(erasure)
+        guard erasure.isComplete else { return try .json(answer, status: .accepted, headers: [.retryAfter: "1"]) }
+        return try .json(answer, status: .ok)
     }
 }

@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import KilnAdmission
 import KilnCore
-import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore
@@ -49,13 +48,13 @@ struct JobRoutes<Context: CallerRequestContext> {
         case .created(let id, let usage):
             var headers = HTTPFields()
             if let usage, let charge = submission.charge { headers = QuotaAnswers.headers(usage, charge) }
-            return .json(JobView(submission).json, status: .accepted, location: "/v1/jobs/\(id)", headers: headers)
+            return try .json(JobView(submission), status: .accepted, location: "/v1/jobs/\(id)", headers: headers)
         case .replayed(let id):
             // The key is the caller's own, so is the job: from Redis while it is live, from PostgreSQL after.
-            return .json(try await find(id, caller).json, status: .accepted, location: "/v1/jobs/\(id)")
+            return try .json(try await find(id, caller), status: .accepted, location: "/v1/jobs/\(id)")
         case .conflict(let id):
             var problem = Problem(.unprocessableContent, "idempotency_conflict", "this Idempotency-Key was used with a different body")
-            problem.extra["job_id"] = .string(id.rawValue)
+            problem.jobID = id
             throw problem
         case .denied(let denial):
             // Only a metered submission can be denied, so it has a charge.
@@ -90,7 +89,7 @@ struct JobRoutes<Context: CallerRequestContext> {
         let caller = try context.requireCaller()
         var view = try await find(try jobID(context), caller)
         view.artifacts = try await dependencies.artifacts.list(job: view.id, tenant: caller.tenant.id)
-        return .json(view.json, status: .ok)
+        return try .json(view, status: .ok)
     }
 
     @Sendable func cancel(_ request: Request, context: Context) async throws -> Response {
@@ -98,7 +97,7 @@ struct JobRoutes<Context: CallerRequestContext> {
         let id = try jobID(context)
         switch try await dependencies.queue.cancel(id, tenant: caller.tenant.id, identity: caller.identity) {
         case .cancelled, .requested:
-            return .json(try await find(id, caller).json, status: .accepted)
+            return try .json(try await find(id, caller), status: .accepted)
         case .alreadyFinished(let state):
             throw Problem(.conflict, "job_finished", "the job has already finished: \(state.rawValue)")
         case .notFound:
@@ -126,10 +125,8 @@ struct JobRoutes<Context: CallerRequestContext> {
             var backlog = try await queue.events(of: id, after: cursor, limit: 500)
             if backlog.isEmpty, cursor == nil, let finished = finishedView {
                 // The stream expired with the job's Redis copy: say how it ended.
-                var fields: [String: JSONValue] = ["state": .string(finished.state.rawValue), "attempt": .number(Double(finished.attempt))]
-                fields["result"] = finished.result.flatMap(JSONValue.parse)
-                let data = JSONValue.object(fields)
-                try await writer.write(ByteBuffer(string: "event: status\ndata: \(data.canonicalJSON())\n\n"))
+                let data = try AnswerEncoding.text(of: FinishedJobEvent(finished))
+                try await writer.write(ByteBuffer(string: "event: status\ndata: \(data)\n\n"))
                 try await writer.finish(nil)
                 return
             }

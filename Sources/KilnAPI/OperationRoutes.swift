@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KilnJSON
 import KilnQueue
 import NIOCore
 import ServiceFailures
@@ -18,7 +17,7 @@ struct OperationRoutes<Context: RequestContext> {
     }
 
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
-        .json(.object(["status": .string("ok")]), status: .ok)
+        try .json(StatusAnswer.alive, status: .ok)
     }
 
     /// Ready when Redis and PostgreSQL both answer.
@@ -29,7 +28,7 @@ struct OperationRoutes<Context: RequestContext> {
         } catch {
             throw Problem.unavailable(.postgres)
         }
-        return .json(.object(["status": .string("ready")]), status: .ok)
+        return try .json(StatusAnswer.ready, status: .ok)
     }
 
     @Sendable func metrics(_ request: Request, context: Context) async throws -> Response {

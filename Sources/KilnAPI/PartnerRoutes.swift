@@ -3,7 +3,6 @@ import HTTPTypes
 import Hummingbird
 import KilnAdmission
 import KilnCore
-import KilnJSON
 import KilnPolicy
 import KilnStore
 
@@ -40,7 +39,7 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         let (caller, _) = try partnerCaller(context)
         let (code, expiresAt) = try await dependencies.partners.invite(
             tenant: caller.tenant.id, inviter: caller.identity, lifetime: invitationLifetime)
-        return .json(.object(["code": .string(code), "expires_at": .string(expiresAt.formatted(Date.ISO8601FormatStyle()))]), status: .created)
+        return try .json(PartnerAnswers.Invitation(code: code, expiresAt: expiresAt), status: .created)
     }
 
     @Sendable func redeem(_ request: Request, context: Context) async throws -> Response {
@@ -48,7 +47,7 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         guard try await dependencies.partners.redeem(tenant: caller.tenant.id, code: code(context), redeemer: caller.identity) else {
             throw Problem(.notFound, "invitation_not_found", "no open invitation with this code (unknown, expired, used, or your own)")
         }
-        return .json(.object(["status": .string("redeemed")]), status: .accepted)
+        return try .json(PartnerAnswers.Redemption(), status: .accepted)
     }
 
     @Sendable func accept(_ request: Request, context: Context) async throws -> Response {
@@ -58,7 +57,7 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         switch acceptance {
         case .linked(let partner):
             try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity, partner])
-            return .json(.object(["partner": .string(partner.rawValue)]), status: .created)
+            return try .json(PartnerAnswers.Accepted(partner: partner), status: .created)
         case .notRedeemed:
             throw Problem(.notFound, "invitation_not_found", "no invitation of yours with this code was redeemed")
         case .refused:
@@ -71,9 +70,7 @@ struct PartnerRoutes<Context: CallerRequestContext> {
         guard let link = try await dependencies.partners.partner(tenant: caller.tenant.id, identity: caller.identity) else {
             throw Problem(.notFound, "not_linked", "no partner")
         }
-        return .json(
-            .object(["partner": .string(link.partner.rawValue), "linked_at": .string(link.linkedAt.formatted(Date.ISO8601FormatStyle()))]),
-            status: .ok)
+        return try .json(PartnerAnswers.Link(partner: link.partner, linkedAt: link.linkedAt), status: .ok)
     }
 
     @Sendable func unlink(_ request: Request, context: Context) async throws -> Response {
@@ -82,6 +79,6 @@ struct PartnerRoutes<Context: CallerRequestContext> {
             throw Problem(.notFound, "not_linked", "no partner")
         }
         try await dependencies.standings.forget(tenant: caller.tenant.id, identities: [caller.identity, partner])
-        return .json(.object(["unlinked": .string(partner.rawValue)]), status: .ok)
+        return try .json(PartnerAnswers.Unlinked(unlinked: partner), status: .ok)
     }
 }

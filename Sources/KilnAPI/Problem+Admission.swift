@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import KilnAdmission
 import KilnCore
-import KilnJSON
 import KilnPolicy
 import KilnQueue
 
@@ -12,9 +11,9 @@ extension Problem {
         switch refusal {
         case .upgradeRequired(let tier, let field, let reason):
             self.init(.forbidden, "upgrade_required", reason)
-            if let field { extra["field"] = .string(field) }
-            extra["tier"] = .string(tier.name)
-            extra["upgrade_available"] = .bool(true)
+            self.field = field
+            self.tier = tier.name
+            upgradeAvailable = true
         case .kindNotOffered(let kind):
             self.init(.badRequest, "kind_not_offered", "this tenant does not offer \(kind)")
         case .unknownTier(let name):
@@ -31,16 +30,6 @@ enum QuotaAnswers {
         charge.resetAt.formatted(Date.ISO8601FormatStyle())
     }
 
-    /// The members an app shows: limit, used, pending, remaining (null when unlimited), reset time and tier.
-    static func members(_ usage: QuotaUsage, _ charge: QuotaCharge) -> [String: JSONValue] {
-        [
-            "quota_class": .string(charge.quotaClass.rawValue), "tier": .string(charge.tier.name),
-            "limit": usage.limit.map { .number(Double($0)) } ?? .null, "used": .number(Double(usage.used)),
-            "pending": .number(Double(usage.pending)), "remaining": usage.remaining.map { .number(Double($0)) } ?? .null,
-            "reset_at": .string(resetAt(charge)),
-        ]
-    }
-
     static func denial(_ denial: QuotaDenial, charge: QuotaCharge, upgradeAvailable: Bool, now: Date) -> Problem {
         let detail =
             switch denial.reason {
@@ -55,11 +44,13 @@ enum QuotaAnswers {
         // Whole seconds, rounded up, and at least one: a client that waits that long may succeed.
         let seconds = max(1, (wait.milliseconds + 999) / 1000)
         var problem = Problem(.tooManyRequests, denial.reason.rawValue, detail)
-        problem.extra = members(denial.usage, charge)
-        problem.extra["reason"] = .string(denial.reason.rawValue)
-        problem.extra["retry_after_s"] = .number(Double(seconds))
-        problem.extra["upgrade_available"] = .bool(upgradeAvailable)
-        if let blockReason = denial.blockReason { problem.extra["block_reason"] = .string(blockReason) }
+        // What an app shows: limit, used, pending, remaining (null when unlimited), reset time and tier.
+        problem.tier = charge.tier.name
+        problem.upgradeAvailable = upgradeAvailable
+        problem.quota = QuotaDenialMembers(
+            quotaClass: charge.quotaClass.rawValue, limit: denial.usage.limit, used: denial.usage.used, pending: denial.usage.pending,
+            remaining: denial.usage.remaining, resetAt: resetAt(charge), reason: denial.reason.rawValue, retryAfterSeconds: Int(seconds),
+            blockReason: denial.blockReason)
         problem.headers[.retryAfter] = String(seconds)
         return problem
     }

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import KilnAdmission
 import KilnCore
-import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore
@@ -28,18 +27,6 @@ struct QuotaRoutes<Context: CallerRequestContext> {
         let limits = Dictionary(uniqueKeysWithValues: tier.daily.map { ($0.key.rawValue, $0.value.units) })
         let (usage, unfinished) = try await dependencies.quota.usage(
             tenant: caller.tenant.id, subject: standing?.subject ?? caller.identity.rawValue, day: day.label, limits: limits)
-        let classes = usage.mapValues { usage -> JSONValue in
-            .object([
-                "limit": usage.limit.map { .number(Double($0)) } ?? .null, "used": .number(Double(usage.used)),
-                "pending": .number(Double(usage.pending)), "remaining": usage.remaining.map { .number(Double($0)) } ?? .null,
-            ])
-        }
-        return .json(
-            .object([
-                "tier": .string(tier.name), "day": .string(day.label),
-                "reset_at": .string(day.end.formatted(Date.ISO8601FormatStyle())),
-                "unfinished_jobs": .object(["count": .number(Double(unfinished)), "cap": .number(Double(tier.runningJobCap))]),
-                "classes": .object(classes),
-            ]), status: .ok)
+        return try .json(QuotaAnswer(tier: tier, day: day, usage: usage, unfinished: unfinished), status: .ok)
     }
 }

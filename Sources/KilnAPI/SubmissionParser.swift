@@ -27,7 +27,7 @@ struct SubmissionParser {
         guard case .string(let kindName)? = fields["kind"] else { throw field("kind", "is required and must be a string") }
         guard let kind = catalog[kindName] else {
             var problem = Problem(.badRequest, "unknown_kind", "there is no job kind named '\(kindName)'")
-            problem.extra["field"] = .string("kind")
+            problem.field = "kind"
             throw problem
         }
         if kind.isDiagnostic && !caller.tenant.diagnostics {
@@ -45,8 +45,8 @@ struct SubmissionParser {
             // Refused before anything is charged or queued; the moderation model judges the rest in the worker.
             var problem = Problem(
                 .unprocessableContent, "content_rejected", "\(rejection.field) is refused by the tenant's safety filter (\(rejection.category))")
-            problem.extra["field"] = .string(rejection.field)
-            problem.extra["category"] = .string(rejection.category)
+            problem.field = rejection.field
+            problem.category = rejection.category
             throw problem
         }
         var priority = Priority.normal

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import KilnJSON
 import KilnStore
 import NIOCore
 
@@ -28,13 +27,7 @@ struct UploadRoutes<Context: CallerRequestContext> {
         guard body.readableBytes > 0 else { throw Problem(.badRequest, "empty_upload", "the upload has no bytes") }
         let upload = try await dependencies.uploads.save(
             tenant: caller.tenant.id, identity: caller.identity, contentType: contentType, bytes: Array(buffer: body))
-        let view = JSONValue.object([
-            "id": .string(upload.id.uuidString.lowercased()),
-            "content_type": .string(upload.contentType),
-            "size": .number(Double(upload.size)),
-            "sha256": .string(upload.sha256),
-        ])
-        return .json(view, status: .created)
+        return try .json(UploadAnswer(upload), status: .created)
     }
 
     /// `type/subtype`, each an RFC 9110 token, and parameters after a `;` (`text/plain; charset=utf-8`).

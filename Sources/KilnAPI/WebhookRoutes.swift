@@ -95,9 +95,9 @@ struct WebhookRoutes<Context: RequestContext> {
     }
 
     private func apply(_ entitlement: Entitlement?, eventID: String) async throws -> Response {
-        guard let entitlement else { return .json(.object(["status": .string("ignored")]), status: .ok) }
+        guard let entitlement else { return try .json(WebhookAnswer.ignored, status: .ok) }
         guard try await dependencies.entitlements.apply(entitlement, eventID: eventID) else {
-            return .json(.object(["status": .string("duplicate")]), status: .ok)
+            return try .json(WebhookAnswer.duplicate, status: .ok)
         }
         // The platforms' user ids were checked as identities when the event was read (``RevenueCatWebhook/defect``,
         // ``AdaptyWebhook/defect``), and an App Store one is made from a transaction id.
@@ -106,6 +106,6 @@ struct WebhookRoutes<Context: RequestContext> {
             let partner = try await dependencies.partners.partner(tenant: entitlement.tenant, identity: identity)?.partner
             try await dependencies.standings.forget(tenant: entitlement.tenant, identities: [identity] + (partner.map { [$0] } ?? []))
         }
-        return .json(.object(["status": .string("applied"), "tier": .string(entitlement.tier)]), status: .ok)
+        return try .json(WebhookAnswer.applied(tier: entitlement.tier), status: .ok)
     }
 }

@@ -149,20 +149,6 @@ import Testing
         #expect(JSONValue.parse(answer.body)?["code"]?.stringValue == "queue_unavailable")
     }
 
-    @Test func theJobAndTheProblemAnAppReadsAreTheOnesTheOpenAPIDocumentDescribes() async throws {
-        let document = try #require(JSONValue.parse(String(decoding: try OpenAPIDocument.bytes(), as: UTF8.self)))
-        let schemas = try #require(document["components"]?["schemas"])
-        let api = try TestAPI().driver()
-        let created = try await api.send(.post, "/v1/jobs", headers: TestAPI.headers(), body: Self.echo)
-        let job = try #require(JSONValue.parse(created.body))
-        #expect(SchemaConformance.departures(of: job, from: try #require(schemas["Job"])) == [])
-        let read = try await api.send(.get, try #require(created.headers[.location]), headers: TestAPI.headers())
-        #expect(SchemaConformance.departures(of: try #require(JSONValue.parse(read.body)), from: try #require(schemas["Job"])) == [])
-        let refused = try await api.send(.post, "/v1/jobs", headers: TestAPI.headers(), body: #"{"kind":"diag.sleep","input":{}}"#)
-        let problem = try #require(JSONValue.parse(refused.body))
-        #expect(SchemaConformance.departures(of: problem, from: try #require(schemas["Problem"])) == [])
-    }
-
     // MARK: Metered submissions
 
     @Test func aMeteredSubmissionIsChargedAtTheCallersTierAndToldWhatRemains() async throws {
