@@ -40,6 +40,8 @@ let package = Package(
         // Safe Swift over each C library; no domain types.
         // Child processes started with posix_spawn (Foundation's Process.run crashes now and then on Linux, see SpawnedProcess).
         .target(name: "CSpawning"),
+        // epoll and eventfd, which Glibc's module does not show, for EventPolling.
+        .target(name: "CEventPolling"),
         .target(
             name: "Spawning",
             dependencies: ["CSpawning"],
@@ -54,6 +56,12 @@ let package = Package(
         // The mark of a backing service's outage (Redis, PostgreSQL, the object store), which each client's error adopts.
         .target(
             name: "ServiceFailures",
+            swiftSettings: swiftSettings
+        ),
+        // A level-triggered epoll set and an eventfd: what the libcurl and libpq event loops share.
+        .target(
+            name: "EventPolling",
+            dependencies: ["CEventPolling"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -75,7 +83,7 @@ let package = Package(
         ),
         .target(
             name: "CurlClient",
-            dependencies: ["CCurl"],
+            dependencies: ["CCurl", "EventPolling"],
             swiftSettings: swiftSettings
         ),
 

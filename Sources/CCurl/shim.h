@@ -1,9 +1,6 @@
 #ifndef KILN_CCURL_SHIM_H
 #define KILN_CCURL_SHIM_H
 #include <curl/curl.h>
-// The transfer loop waits on libcurl's sockets with epoll and is woken through an eventfd; Glibc's module has neither.
-#include <sys/epoll.h>
-#include <sys/eventfd.h>
 
 // curl_easy_setopt and curl_easy_getinfo are variadic, which Swift cannot call: one typed wrapper per argument kind.
 static inline CURLcode ccurl_setopt_long(CURL *_Nonnull h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }

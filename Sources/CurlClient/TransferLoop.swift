@@ -1,19 +1,23 @@
 internal import CCurl
 import Dispatch
+import EventPolling
 import Foundation
 import Synchronization
 
 /// Owns the libcurl multi handle and the thread that drives it.
 ///
-/// The loop thread waits on libcurl's sockets (``SocketWatcher``), hands the ready ones and libcurl's timer to
-/// `curl_multi_socket_action`, reads finished transfers with `curl_multi_info_read`, and is the only thread that
-/// touches the multi handle, the easy handles and the transfers inside them. Other threads hand over new
-/// transfers and cancellations through `inbox` and wake the thread through the watcher's eventfd.
+/// The loop thread waits on the sockets libcurl asks it to watch (a ``Poller``: epoll, level-triggered), hands the
+/// ready ones and libcurl's timer to `curl_multi_socket_action`, reads finished transfers with
+/// `curl_multi_info_read`, and is the only thread that touches the multi handle, the easy handles and the
+/// transfers inside them. Handing libcurl only the ready sockets makes a turn cost what happened, not how many
+/// transfers are open: `curl_multi_perform` and `curl_multi_poll` walk every transfer and every socket on each
+/// turn, which with a thousand streams took most of a core. Other threads hand over new transfers and
+/// cancellations through `inbox` and wake the thread through the poller's eventfd.
 ///
 /// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active`,
 /// `idleHandles` and the timer are used only inside `run()` and the callbacks libcurl makes from it; the
-/// watcher's ``SocketWatcher/wake()`` is called only with the inbox locked and `stopRequested` still false,
-/// and `run()` closes the watcher only after it has seen `stopRequested` under the same lock, so a wakeup never
+/// poller's ``Poller/wake()`` is called only with the inbox locked and `stopRequested` still false,
+/// and `run()` closes the poller only after it has seen `stopRequested` under the same lock, so a wakeup never
 /// reaches a closed descriptor. `isStopped` is guarded by `stoppedCondition`.
 final class TransferLoop: @unchecked Sendable {
     private struct Inbox {
@@ -30,7 +34,7 @@ final class TransferLoop: @unchecked Sendable {
     private static let globalInitResult = curl_global_init(Int(CURL_GLOBAL_ALL))
 
     private let multi: UnsafeMutableRawPointer
-    private let sockets: SocketWatcher
+    private let sockets: Poller
     /// When libcurl wants `curl_multi_socket_action` called for its timeouts (monotonic nanoseconds), as its
     /// timer callback last said; `nil` when it wants no call.
     private var curlTimerDeadline: UInt64?
@@ -56,10 +60,10 @@ final class TransferLoop: @unchecked Sendable {
         }
         ccurl_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, configuration.maxConnectionsPerHost)
         do {
-            self.sockets = try SocketWatcher()
+            self.sockets = try Poller()
         } catch {
             curl_multi_cleanup(multi)
-            throw error
+            throw HTTPClientError(kind: .transport, message: error.description)
         }
         self.multi = multi
         self.connectTimeoutMilliseconds = configuration.connectTimeout.curlMilliseconds
@@ -69,7 +73,7 @@ final class TransferLoop: @unchecked Sendable {
         ccurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
         ccurl_multi_setopt_socket_function(multi) { _, socket, what, context, _ in
             guard let context else { return 0 }
-            Unmanaged<TransferLoop>.fromOpaque(context).takeUnretainedValue().sockets.update(socket, what: what, remove: what == 4)
+            Unmanaged<TransferLoop>.fromOpaque(context).takeUnretainedValue().watch(socket, what: what)
             return 0
         }
         ccurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
@@ -134,6 +138,16 @@ final class TransferLoop: @unchecked Sendable {
 
     // MARK: Loop thread
 
+    /// Watches `socket` for reading and/or writing, as libcurl's `CURL_POLL_*` value `what` says, or stops
+    /// watching it (`CURL_POLL_REMOVE`).
+    private func watch(_ socket: Int32, what: Int32) {
+        if what == 4 {
+            self.sockets.unwatch(socket)
+        } else {
+            self.sockets.watch(socket, reading: what & 1 != 0, writing: what & 2 != 0)
+        }
+    }
+
     /// The body of the loop thread.
     func run() {
         var submissions: [Transfer] = []
@@ -162,7 +176,9 @@ final class TransferLoop: @unchecked Sendable {
             // Returns early on socket activity or a wakeup from another thread.
             var running: Int32 = 0
             for ready in self.sockets.wait(milliseconds: waitMilliseconds) {
-                curl_multi_socket_action(self.multi, ready.socket, ready.flags, &running)
+                // libcurl's CURL_CSELECT_IN, _OUT and _ERR.
+                let flags = (ready.isReadable ? 1 : 0) | (ready.isWritable ? 2 : 0) | (ready.isFailed ? 4 : 0)
+                curl_multi_socket_action(self.multi, ready.descriptor, Int32(flags), &running)
             }
             self.collectCompletions()
         }
