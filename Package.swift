@@ -78,7 +78,7 @@ let package = Package(
         ),
         .target(
             name: "PostgresClient",
-            dependencies: ["CLibPQ", "ConnectionPooling", "ServiceFailures"],
+            dependencies: ["CLibPQ", "EventPolling", "ServiceFailures"],
             swiftSettings: swiftSettings
         ),
         .target(

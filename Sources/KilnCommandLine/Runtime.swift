@@ -36,7 +36,7 @@ public struct Runtime: Sendable {
         redis = RedisPool(configuration: redisConfiguration)
         var databaseConfiguration = PostgresConfiguration(url: options.databaseURL)
         databaseConfiguration.searchPath = options.schema
-        database = PostgresPool(configuration: databaseConfiguration)
+        database = try PostgresPool(configuration: databaseConfiguration)
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
         namespace = try RedisNamespace(redis: redis, configuration: queueConfiguration)

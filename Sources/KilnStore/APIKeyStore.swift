@@ -43,7 +43,7 @@ public struct APIKeyStore: Sendable {
             if let uuid = UUID(uuidString: reference) {
                 id = uuid
             } else {
-                let matches = try connection.query(
+                let matches = try await connection.query(
                     "SELECT id FROM api_keys WHERE prefix = $1 AND revoked_at IS NULL FOR UPDATE", [reference])
                 guard matches.count <= 1 else {
                     throw StoreError(.ambiguous, "\(matches.count) active keys start with \(reference); revoke by id")
@@ -51,7 +51,7 @@ public struct APIKeyStore: Sendable {
                 guard let match = try matches.first?.decode("id", as: UUID.self) else { return nil }
                 id = match
             }
-            return try connection.query(
+            return try await connection.query(
                 """
                 UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL
                 RETURNING \(APIKeyRecord.columns)

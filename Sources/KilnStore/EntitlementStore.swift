@@ -18,11 +18,11 @@ public struct EntitlementStore: Sendable {
     /// older than the one that set the current entitlement is recorded as seen but changes nothing.
     public func apply(_ entitlement: Entitlement, eventID: String) async throws -> Bool {
         let applied = try await pool.withTransaction { connection -> Bool in
-            let fresh = try connection.execute(
+            let fresh = try await connection.execute(
                 "INSERT INTO processed_events (source, event_id, tenant_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
                 [entitlement.source.rawValue, eventID, entitlement.tenant.rawValue])
             guard fresh == 1 else { return false }
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 """
                 INSERT INTO entitlements AS e (tenant_id, identity, tier, expires_at, source, product_id, event_at)
                 VALUES ($1, $2, $3, $4, $5, $6, $7)

@@ -50,25 +50,25 @@ public struct IdentityRecords: Sendable {
         let subject = identity.rawValue
         let rows = try await pool.withTransaction { connection in
             var rows = ErasedRows()
-            rows.artifactPaths = try connection.query(
+            rows.artifactPaths = try await connection.query(
                 "DELETE FROM artifacts WHERE tenant_id = $1 AND job_id = ANY($2::uuid[]) RETURNING path", [tenantID, jobs]
             ).map { try $0.decode("path", as: String.self) }
-            rows.uploadPaths = try connection.query(
+            rows.uploadPaths = try await connection.query(
                 "DELETE FROM uploads WHERE tenant_id = $1 AND identity = $2 RETURNING path", [tenantID, subject]
             ).map { try $0.decode("path", as: String.self) }
             // Rows of the identity's own pool, and of its jobs in a partner pool (subject `pair:…`).
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 "DELETE FROM quota_ledger WHERE tenant_id = $1 AND (subject = $2 OR job_id = ANY($3::uuid[]))", [tenantID, subject, jobs])
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 "UPDATE provider_usage SET job_id = NULL WHERE tenant_id = $1 AND job_id = ANY($2::uuid[])", [tenantID, jobs])
-            _ = try connection.execute("DELETE FROM jobs WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
-            _ = try connection.execute("DELETE FROM entitlements WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
-            rows.shares = try connection.execute("DELETE FROM shares WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
-            rows.partners = try connection.query(
+            _ = try await connection.execute("DELETE FROM jobs WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
+            _ = try await connection.execute("DELETE FROM entitlements WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
+            rows.shares = try await connection.execute("DELETE FROM shares WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
+            rows.partners = try await connection.query(
                 "DELETE FROM partner_links WHERE tenant_id = $1 AND (identity = $2 OR partner = $2) RETURNING identity, partner",
                 [tenantID, subject]
             ).flatMap { [try $0.decode("identity", as: String.self), try $0.decode("partner", as: String.self)] }
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 "DELETE FROM partner_invitations WHERE tenant_id = $1 AND (inviter = $2 OR redeemer = $2)", [tenantID, subject])
             return rows
         }

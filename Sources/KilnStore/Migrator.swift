@@ -30,11 +30,11 @@ public struct Migrator: Sendable {
         let logger = self.logger
         return try await pool.withConnection { connection in
             let files = try Self.files(in: directory)
-            let applied = try Self.prepare(schema: schema, on: connection)
+            let applied = try await Self.prepare(schema: schema, on: connection)
             try Self.verify(files, against: applied)
             var versions: [Int] = []
             for file in files where applied[file.version] == nil {
-                guard try Self.apply(file, schema: schema, on: connection) else { continue }
+                guard try await Self.apply(file, schema: schema, on: connection) else { continue }
                 versions.append(file.version)
                 logger.info("migration applied", metadata: ["migration.file": "\(file.name)", "db.schema": "\(schema)"])
             }
@@ -96,13 +96,13 @@ public struct Migrator: Sendable {
     }
 
     /// Creates the schema and `schema_migrations` when missing, and reads what was applied.
-    private static func prepare(schema: String, on connection: PostgresConnection) throws -> [Int: Applied] {
-        try connection.withTransaction {
-            try lock(schema: schema, on: connection)
+    private static func prepare(schema: String, on connection: PostgresConnection) async throws -> [Int: Applied] {
+        try await connection.withTransaction {
+            try await lock(schema: schema, on: connection)
             // An identifier cannot be a parameter; it is quoted, and the schema comes from configuration.
-            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(PostgresConnection.quoteIdentifier(schema))")
-            try useSchema(schema, on: connection)
-            try connection.execute(
+            try await connection.execute("CREATE SCHEMA IF NOT EXISTS \(PostgresConnection.quoteIdentifier(schema))")
+            try await useSchema(schema, on: connection)
+            try await connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version int PRIMARY KEY,
@@ -113,7 +113,7 @@ public struct Migrator: Sendable {
                 """
             )
             var applied: [Int: Applied] = [:]
-            for row in try connection.query("SELECT version, name, checksum FROM schema_migrations") {
+            for row in try await connection.query("SELECT version, name, checksum FROM schema_migrations") {
                 applied[try row.decode("version", as: Int.self)] = Applied(
                     name: try row.decode("name", as: String.self), checksum: try row.decode("checksum", as: String.self))
             }
@@ -136,19 +136,19 @@ public struct Migrator: Sendable {
     }
 
     /// Runs one file and records it, unless a concurrent migrator got there first; returns whether it ran here.
-    private static func apply(_ file: File, schema: String, on connection: PostgresConnection) throws -> Bool {
-        try connection.withTransaction {
-            try lock(schema: schema, on: connection)
-            try useSchema(schema, on: connection)
-            guard try connection.query("SELECT 1 FROM schema_migrations WHERE version = $1", [file.version]).isEmpty else {
+    private static func apply(_ file: File, schema: String, on connection: PostgresConnection) async throws -> Bool {
+        try await connection.withTransaction {
+            try await lock(schema: schema, on: connection)
+            try await useSchema(schema, on: connection)
+            guard try await connection.query("SELECT 1 FROM schema_migrations WHERE version = $1", [file.version]).isEmpty else {
                 return false
             }
             do {
-                try connection.executeScript(file.sql)
+                try await connection.executeScript(file.sql)
             } catch let error as PostgresError {
                 throw MigrationError(.failed, file: file.name, "\(error.description): \(error.message)")
             }
-            try connection.execute(
+            try await connection.execute(
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
                 [file.version, file.name, file.checksum]
             )
@@ -157,12 +157,12 @@ public struct Migrator: Sendable {
     }
 
     /// Serialises migrators of one schema until the transaction ends.
-    private static func lock(schema: String, on connection: PostgresConnection) throws {
-        try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", ["kiln.migrate:" + schema])
+    private static func lock(schema: String, on connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", ["kiln.migrate:" + schema])
     }
 
     /// Points unqualified names at `schema` until the transaction ends, whatever the connection's search path.
-    private static func useSchema(_ schema: String, on connection: PostgresConnection) throws {
-        try connection.query("SELECT set_config('search_path', $1, true)", [PostgresConnection.quoteIdentifier(schema)])
+    private static func useSchema(_ schema: String, on connection: PostgresConnection) async throws {
+        try await connection.query("SELECT set_config('search_path', $1, true)", [PostgresConnection.quoteIdentifier(schema)])
     }
 }

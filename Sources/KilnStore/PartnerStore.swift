@@ -45,7 +45,7 @@ public struct PartnerStore: Sendable {
     /// - Returns: the partner.
     public func accept(tenant: TenantID, code: String, inviter: String, unlinkCooldown: Duration) async throws -> String {
         let partner = try await pool.withTransaction { connection -> String in
-            let rows = try connection.query(
+            let rows = try await connection.query(
                 """
                 DELETE FROM partner_invitations
                 WHERE code = $1 AND tenant_id = $2 AND inviter = $3 AND redeemer IS NOT NULL AND expires_at > now()
@@ -55,7 +55,7 @@ public struct PartnerStore: Sendable {
             guard let partner = try rows.first?.decode("redeemer", as: String.self) else {
                 throw StoreError(.notFound, "no redeemed invitation with this code")
             }
-            let recent = try connection.query(
+            let recent = try await connection.query(
                 """
                 SELECT 1 FROM partner_links WHERE tenant_id = $1 AND identity IN ($2, $3)
                     AND (unlinked_at IS NULL OR unlinked_at > now() - make_interval(secs => $4))
@@ -66,7 +66,7 @@ public struct PartnerStore: Sendable {
             }
             let pair = UUID()
             for (identity, other) in [(inviter, partner), (partner, inviter)] {
-                _ = try connection.execute(
+                _ = try await connection.execute(
                     "INSERT INTO partner_links (tenant_id, identity, pair_id, partner) VALUES ($1, $2, $3, $4)",
                     [tenant.rawValue, identity, pair, other])
             }
@@ -79,11 +79,11 @@ public struct PartnerStore: Sendable {
     /// Ends the identity's link; returns the former partner, nil when it had none.
     public func unlink(tenant: TenantID, identity: String) async throws -> String? {
         try await pool.withTransaction { connection -> String? in
-            let rows = try connection.query(
+            let rows = try await connection.query(
                 "SELECT pair_id, partner FROM partner_links WHERE tenant_id = $1 AND identity = $2 AND unlinked_at IS NULL FOR UPDATE",
                 [tenant.rawValue, identity])
             guard let row = rows.first else { return nil }
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 "UPDATE partner_links SET unlinked_at = now() WHERE tenant_id = $1 AND pair_id = $2 AND unlinked_at IS NULL",
                 [tenant.rawValue, try row.decode("pair_id", as: UUID.self)])
             return try row.decode("partner", as: String.self)

@@ -47,15 +47,16 @@ public struct ShareStore: Sendable {
     /// - Throws: ``StoreError/Code/alreadyExists`` when the owner revoked the page an earlier attempt published.
     public func reserve(job: JobID, tenant: TenantID, identity: Identity, expiresAt: Date) async throws -> String {
         let slug = try await pool.withTransaction { connection -> (String, Bool)? in
-            _ = try connection.execute(
+            _ = try await connection.execute(
                 """
                 INSERT INTO shares (slug, tenant_id, identity, job_id, expires_at) VALUES ($1, $2, $3, $4, $5)
                 ON CONFLICT (job_id) DO NOTHING
                 """,
                 [Self.newSlug(), tenant.rawValue, identity.rawValue, job.rawValue, expiresAt])
-            return try connection.query("SELECT slug, revoked_at IS NOT NULL AS revoked FROM shares WHERE job_id = $1", [job.rawValue]).first.map {
-                (try $0.decode("slug", as: String.self), try $0.decode("revoked", as: Bool.self))
-            }
+            return try await connection.query("SELECT slug, revoked_at IS NOT NULL AS revoked FROM shares WHERE job_id = $1", [job.rawValue]).first
+                .map {
+                    (try $0.decode("slug", as: String.self), try $0.decode("revoked", as: Bool.self))
+                }
         }
         guard let (slug, revoked) = slug else { throw StoreError(.invalidRecord, "reserving job \(job)'s page returned no row") }
         guard !revoked else { throw StoreError(.alreadyExists, "job \(job)'s page was revoked") }
@@ -74,12 +75,12 @@ public struct ShareStore: Sendable {
         }
         let paths = stored
         let published = try await pool.withTransaction { connection -> Bool in
-            let rows = try connection.execute(
+            let rows = try await connection.execute(
                 "UPDATE shares SET html = $2, expires_at = $3 WHERE slug = $1 AND revoked_at IS NULL", [slug, html, expiresAt])
             // Revoked while this attempt ran: no file row may point at what the revocation took down.
             guard rows == 1 else { return false }
             for file in paths {
-                _ = try connection.execute(
+                _ = try await connection.execute(
                     """
                     INSERT INTO share_files (slug, name, content_type, path) VALUES ($1, $2, $3, $4)
                     ON CONFLICT (slug, name) DO UPDATE SET content_type = excluded.content_type, path = excluded.path
@@ -156,8 +157,8 @@ public struct ShareStore: Sendable {
     func takeDown(_ slug: String, tenant: TenantID) async throws {
         try await objects.deleteAll(under: Self.folder(of: slug, tenant: tenant))
         try await pool.withTransaction { connection in
-            _ = try connection.execute("DELETE FROM share_files WHERE slug = $1", [slug])
-            _ = try connection.execute("UPDATE shares SET html = NULL, files_removed = true WHERE slug = $1", [slug])
+            _ = try await connection.execute("DELETE FROM share_files WHERE slug = $1", [slug])
+            _ = try await connection.execute("UPDATE shares SET html = NULL, files_removed = true WHERE slug = $1", [slug])
         }
     }
 }

@@ -14,6 +14,8 @@ public struct PostgresError: BackingServiceError, Sendable, CustomStringConverti
         case decoding
         case unexpectedResult
         case poolClosed
+        case timedOut
+        case overloaded
     }
 
     private let kind: Kind
@@ -45,6 +47,8 @@ public struct PostgresError: BackingServiceError, Sendable, CustomStringConverti
     static let transactionAborted = PostgresError(
         kind: .transactionAborted, message: "a statement of the transaction failed, so it was rolled back instead of committed")
     static let poolClosed = PostgresError(kind: .poolClosed, message: "the connection pool is closed")
+    static let timedOut = PostgresError(kind: .timedOut, message: "no answer within the query timeout")
+    static let overloaded = PostgresError(kind: .overloaded, message: "too many queries are waiting")
 
     /// A unique constraint refused the row (`23505`).
     public var isUniqueViolation: Bool { code == "23505" }
@@ -54,15 +58,19 @@ public struct PostgresError: BackingServiceError, Sendable, CustomStringConverti
 
     public var service: BackingService { .postgres }
 
-    /// PostgreSQL could not be reached or the connection broke: the caller should treat the database as unavailable.
+    /// PostgreSQL could not be reached, the connection broke, no answer came in time, or too many queries wait: the
+    /// caller should treat the database as unavailable.
     public var isUnavailable: Bool {
         switch kind {
-        case .connect, .connection, .poolClosed: true
+        case .connect, .connection, .poolClosed, .timedOut, .overloaded: true
         // The server is shutting down or starting up.
         case .server: ["57P01", "57P02", "57P03"].contains(code)
         case .transactionAborted, .encoding, .decoding, .unexpectedResult: false
         }
     }
+
+    /// The client gave up waiting for an answer (``PostgresConfiguration/queryTimeout``).
+    public var isTimeout: Bool { kind == .timedOut }
 
     /// The server refused a statement; the connection remains usable.
     public var isServerError: Bool { kind == .server }
@@ -79,6 +87,8 @@ public struct PostgresError: BackingServiceError, Sendable, CustomStringConverti
         case .decoding: "row decoding"
         case .unexpectedResult: "unexpected result"
         case .poolClosed: "pool closed"
+        case .timedOut: "timeout"
+        case .overloaded: "overload"
         }
     }
 
@@ -87,7 +97,7 @@ public struct PostgresError: BackingServiceError, Sendable, CustomStringConverti
         case .server: "postgres error \(code): \(category)"
         case .connect: "postgres connect failed: \(message)"
         case .connection: "postgres connection failed: \(message)"
-        case .transactionAborted, .poolClosed: "postgres: \(message)"
+        case .transactionAborted, .poolClosed, .timedOut, .overloaded: "postgres: \(message)"
         case .encoding, .decoding, .unexpectedResult: "postgres \(category) failed: \(message)"
         }
     }

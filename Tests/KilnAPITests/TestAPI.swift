@@ -79,7 +79,7 @@ struct TestAPI {
         let tenant = Tenant(
             id: Self.tenant, name: "Acme", weight: 1, runningCap: 10, diagnostics: true, createdAt: Date(timeIntervalSince1970: 1_780_000_000))
         let redis = RedisPool(configuration: try #require(RedisConfiguration(url: "redis://127.0.0.1:1")))
-        let database = PostgresPool(configuration: PostgresConfiguration(url: "postgresql://nobody@127.0.0.1:1/none"))
+        let database = try PostgresPool(configuration: PostgresConfiguration(url: "postgresql://nobody@127.0.0.1:1/none"))
         let objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-unit"))
         let namespace = try RedisNamespace(redis: redis)
         var verifiers: [TenantID: IdentityVerifier] = [:]

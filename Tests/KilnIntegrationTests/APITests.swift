@@ -226,9 +226,7 @@ import Testing
     @Test func postgresUnreachableIsA503WithRetryAfter() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
-            var database = PostgresConfiguration(url: "postgresql://kiln@127.0.0.1:1/kiln")
-            database.poolSize = 1
-            let deadDatabase = PostgresPool(configuration: database)
+            let deadDatabase = try PostgresPool(configuration: PostgresConfiguration(url: "postgresql://kiln@127.0.0.1:1/kiln"))
             var noKeys = harness.dependencies()
             noKeys.keys = APIKeyStore(pool: deadDatabase)
             var noRecord = harness.dependencies()

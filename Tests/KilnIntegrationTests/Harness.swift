@@ -56,7 +56,7 @@ final class Harness: Sendable {
         redis = RedisPool(configuration: redisConfiguration)
         var databaseConfiguration = PostgresConfiguration(url: try TestServers.databaseURL)
         databaseConfiguration.searchPath = schema
-        database = PostgresPool(configuration: databaseConfiguration)
+        database = try PostgresPool(configuration: databaseConfiguration)
         var configuration = queueConfiguration
         configuration.namespace = namespace
         redisNamespace = try RedisNamespace(redis: redis, configuration: configuration)

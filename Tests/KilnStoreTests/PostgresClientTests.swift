@@ -98,10 +98,10 @@ import Testing
     @Test func uniqueViolationCarriesSQLState() async throws {
         try await TestDatabase.withSchema(.empty) { pool in
             try await pool.withConnection { connection in
-                try connection.execute("CREATE TABLE things (name text PRIMARY KEY)")
-                try connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
-                let error = try #require(throws: PostgresError.self) {
-                    try connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
+                try await connection.execute("CREATE TABLE things (name text PRIMARY KEY)")
+                try await connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
+                let error = try await #require(throws: PostgresError.self) {
+                    try await connection.execute("INSERT INTO things VALUES ($1)", ["private-name"])
                 }
                 #expect(error.code == "23505")
                 #expect(error.isUniqueViolation)
@@ -112,31 +112,108 @@ import Testing
                 #expect(!error.description.contains("INSERT"))
                 #expect(error.debugDescription.contains("private-name"))
                 // The connection stays usable after a server error.
-                #expect(try connection.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
+                #expect(try await connection.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
             }
         }
     }
 
-    @Test func transactionRollsBackWhenTheBodyThrows() async throws {
+    /// Many tasks at once over one pipelined connection: each gets its own rows, all from the same session.
+    @Test func concurrentQueriesShareOneConnection() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.pipelinedConnections = 1 }) { pool in
+            let answers = try await withThrowingTaskGroup(of: (Int, Int, Int).self) { group in
+                for number in 0..<300 {
+                    group.addTask {
+                        let row = try #require(try await pool.query("SELECT $1::int AS n, pg_backend_pid() AS pid", [number]).first)
+                        return (number, try row.decode("n", as: Int.self), try row.decode("pid", as: Int.self))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.count == 300)
+            #expect(answers.allSatisfy { $0.0 == $0.1 })
+            #expect(Set(answers.map(\.2)).count == 1)
+        }
+    }
+
+    /// Each pipelined statement is its own implicit transaction: one failing neither aborts nor rolls back the
+    /// statements sent beside it.
+    @Test func anErrorInOnePipelinedQueryLeavesTheOthersAlone() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.pipelinedConnections = 1 }) { pool in
+            try await pool.execute("CREATE TABLE numbers (n int PRIMARY KEY)")
+            let outcomes = try await withThrowingTaskGroup(of: (Int, PostgresError?).self) { group in
+                for number in 0..<200 {
+                    group.addTask {
+                        do {
+                            // Every fifth statement divides by zero.
+                            try await pool.execute("INSERT INTO numbers SELECT $1::int WHERE 1 / ($1::int % 5) IS NOT NULL", [number])
+                            return (number, nil)
+                        } catch let error as PostgresError {
+                            return (number, error)
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(outcomes.count == 200)
+            let failed = outcomes.filter { $0.1 != nil }.map(\.0).sorted()
+            #expect(failed == Array(stride(from: 0, to: 200, by: 5)))
+            #expect(outcomes.compactMap(\.1).allSatisfy { $0.code == "22012" && !$0.isUnavailable })
+            let stored = try await pool.query("SELECT count(*) AS count FROM numbers").first?.decode("count", as: Int.self)
+            #expect(stored == 160)
+        }
+    }
+
+    @Test func transactionCommitsOrRollsBack() async throws {
         struct Abort: Error {}
         try await TestDatabase.withSchema(.empty) { pool in
             try await pool.execute("CREATE TABLE counters (n int)")
             await #expect(throws: Abort.self) {
                 try await pool.withTransaction { connection in
-                    try connection.execute("INSERT INTO counters VALUES (1)")
+                    try await connection.execute("INSERT INTO counters VALUES (1)")
                     throw Abort()
                 }
             }
             // A statement failed inside the body but the body caught it: the transaction still must not commit.
-            await #expect(throws: PostgresError.self) {
+            let aborted = try await #require(throws: PostgresError.self) {
                 try await pool.withTransaction { connection in
-                    try connection.execute("INSERT INTO counters VALUES (2)")
-                    _ = try? connection.execute("SELECT 1 / 0")
+                    try await connection.execute("INSERT INTO counters VALUES (2)")
+                    _ = try? await connection.execute("SELECT 1 / 0")
                 }
             }
-            _ = try await pool.withTransaction { try $0.execute("INSERT INTO counters VALUES (3)") }
-            let values = try await pool.query("SELECT n FROM counters").map { try $0.decode("n", as: Int.self) }
-            #expect(values == [3])
+            #expect(!aborted.isUnavailable)
+            // Transactions at once, beside pipelined statements: each sees its own writes until it commits.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for number in 10..<30 {
+                    group.addTask {
+                        try await pool.withTransaction { connection in
+                            try await connection.execute("INSERT INTO counters VALUES ($1)", [number])
+                            let own = try await connection.query("SELECT count(*) AS count FROM counters WHERE n = $1", [number])
+                            #expect(try own.first?.decode("count", as: Int.self) == 1)
+                        }
+                    }
+                    group.addTask { _ = try await pool.query("SELECT count(*) FROM counters") }
+                }
+                try await group.waitForAll()
+            }
+            let values = try await pool.query("SELECT n FROM counters ORDER BY n").map { try $0.decode("n", as: Int.self) }
+            #expect(values == Array(10..<30))
+        }
+    }
+
+    /// A connection left inside a transaction is closed, never handed to the next caller mid-transaction.
+    @Test func aConnectionLeftInATransactionIsNotReused() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.leasedConnections = 1 }) { pool in
+            try await pool.execute("CREATE TABLE counters (n int)")
+            let first = try await pool.withConnection { connection in
+                try await connection.execute("BEGIN")
+                try await connection.execute("INSERT INTO counters VALUES (1)")
+                return try await connection.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            }
+            let second = try await pool.withConnection { connection in
+                try await connection.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            }
+            #expect(first != nil && second != nil && first != second)
+            #expect(try await pool.query("SELECT count(*) AS count FROM counters").first?.decode("count", as: Int.self) == 0)
         }
     }
 
@@ -144,11 +221,61 @@ import Testing
         try await TestDatabase.withSchema(.empty, configure: { $0.statementTimeout = .milliseconds(200) }) { pool in
             let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(5)") }
             #expect(error.code == "57014")
+            #expect(try await pool.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
+        }
+    }
+
+    /// A statement the server does not answer in time (no statement timeout here) fails on the client's clock, its
+    /// connection closes, and later statements get a new one.
+    @Test func queryTimeoutClosesAStuckConnection() async throws {
+        try await TestDatabase.withSchema(
+            .empty,
+            configure: {
+                $0.statementTimeout = .zero
+                $0.queryTimeout = .milliseconds(300)
+                $0.pipelinedConnections = 1
+            }
+        ) { pool in
+            let before = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(3)") }
+            #expect(error.isTimeout)
+            #expect(error.isUnavailable)
+            let after = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+            #expect(before != nil && after != nil && before != after)
+            let leased = try await #require(throws: PostgresError.self) {
+                try await pool.withTransaction { connection in try await connection.query("SELECT pg_sleep(3)") }
+            }
+            #expect(leased.isUnavailable)
+        }
+    }
+
+    /// Beyond `maxPendingQueries`, calls fail at once as unavailable instead of queueing without bound.
+    @Test func queriesBeyondThePendingCapFailFast() async throws {
+        try await TestDatabase.withSchema(.empty, configure: { $0.maxPendingQueries = 4 }) { pool in
+            let outcomes = await withTaskGroup(of: PostgresError?.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        do {
+                            try await pool.query("SELECT pg_sleep(0.3)")
+                            return nil
+                        } catch let error as PostgresError {
+                            return error
+                        } catch {
+                            return nil
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let refused = outcomes.compactMap { $0 }
+            #expect(refused.count < 40)
+            #expect(!refused.isEmpty)
+            #expect(refused.allSatisfy { $0.isUnavailable && $0.category == "overload" })
         }
     }
 
     @Test func brokenConnectionIsReplaced() async throws {
-        try await TestDatabase.withSchema(.empty, configure: { $0.poolSize = 1 }) { pool in
+        try await TestDatabase.withSchema(.empty, configure: { $0.pipelinedConnections = 1 }) { pool in
             let first = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
             let error = try await #require(throws: PostgresError.self) {
                 try await pool.query("SELECT pg_terminate_backend(pg_backend_pid())")
@@ -162,16 +289,31 @@ import Testing
     @Test func connectErrorsHideThePassword() async throws {
         var configuration = PostgresConfiguration(url: "postgresql://kiln:pa55-w0rd-secret@127.0.0.1:1/kiln")
         configuration.connectTimeout = .seconds(2)
-        let error = try #require(throws: PostgresError.self) { try PostgresConnection(configuration: configuration) }
+        let pool = try PostgresPool(configuration: configuration)
+        let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT 1") }
         #expect(error.isUnavailable)
         #expect(!error.description.contains("pa55-w0rd-secret"))
         #expect(!error.debugDescription.contains("pa55-w0rd-secret"))
         #expect(!error.message.contains("pa55-w0rd-secret"))
+        // Within the reconnect delay a call fails at once, with the same error.
+        let again = try await #require(throws: PostgresError.self) { try await pool.withTransaction { _ in } }
+        #expect(again.isUnavailable)
+        try await pool.close()
 
-        let malformed = try #require(throws: PostgresError.self) {
-            try PostgresConnection(configuration: PostgresConfiguration(url: "postgresql://kiln:pa55-w0rd-secret@127.0.0.1:notaport/kiln"))
-        }
+        let malformedPool = try PostgresPool(configuration: PostgresConfiguration(url: "postgresql://kiln:pa55-w0rd-secret@127.0.0.1:notaport/kiln"))
+        let malformed = try await #require(throws: PostgresError.self) { try await malformedPool.query("SELECT 1") }
+        #expect(malformed.isUnavailable)
         #expect(!malformed.description.contains("pa55-w0rd-secret"))
+        #expect(!malformed.message.contains("pa55-w0rd-secret"))
+        try await malformedPool.close()
+    }
+
+    @Test func aClosedPoolFailsCallsAsUnavailable() async throws {
+        let pool = try PostgresPool(configuration: TestDatabase.configuration())
+        #expect(try await pool.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
+        try await pool.close()
+        let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT 1") }
+        #expect(error.isUnavailable)
     }
 
     @Test func parametersWithNULBytesAreRefused() async throws {

@@ -16,7 +16,7 @@ enum TestDatabase {
             "KILN_TEST_DATABASE_URL is not set: these tests need PostgreSQL, e.g. postgresql://kiln@127.0.0.1:5491/kiln"
         )
         var configuration = PostgresConfiguration(url: url)
-        configuration.poolSize = 4
+        configuration.leasedConnections = 4
         return configuration
     }
 
@@ -40,7 +40,7 @@ enum TestDatabase {
         let schema = "kiln_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         configuration.searchPath = schema
         configure(&configuration)
-        let pool = PostgresPool(configuration: configuration)
+        let pool = try PostgresPool(configuration: configuration)
         do {
             try await pool.execute("SELECT 1")
         } catch {
