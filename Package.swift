@@ -65,11 +65,6 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "ConnectionPooling",
-            dependencies: [.product(name: "NIOPosix", package: "swift-nio")],
-            swiftSettings: swiftSettings
-        ),
-        .target(
             name: "RedisClient",
             dependencies: [
                 "CHiredis", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

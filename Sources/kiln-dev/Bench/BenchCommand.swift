@@ -52,7 +52,8 @@ struct BenchCommand: AsyncParsableCommand {
             let submissions = try await httpSubmissions(runtime, namespace: namespace, key: key)
             print(
                 String(
-                    format: "http submissions: %.0f/s = %.2f× the floor (%d concurrent requests, %.0f s); cpu per submission: api %.1f µs, redis %.1f µs",
+                    format:
+                        "http submissions: %.0f/s = %.2f× the floor (%d concurrent requests, %.0f s); cpu per submission: api %.1f µs, redis %.1f µs",
                     submissions.rate, submissions.rate / floor.rate, connectionsCount, seconds, submissions.serverMicroseconds,
                     submissions.redisMicroseconds))
             try await runtime.namespace.deleteAll()
@@ -135,7 +136,8 @@ struct BenchCommand: AsyncParsableCommand {
 
     /// The same requests, from the same generator, to a bare Hummingbird route that reads the body and answers 202.
     private func floorSubmissions(key: String) async throws -> SubmissionFigures {
-        let server = try ChildProcess(["bench", "floor-server", "--port", String(floorPort)], program: .kilnDev, logTo: "\(logDirectory)/bench-floor.log")
+        let server = try ChildProcess(
+            ["bench", "floor-server", "--port", String(floorPort)], program: .kilnDev, logTo: "\(logDirectory)/bench-floor.log")
         return try await stack.stopping([server]) {
             guard try await APIReadiness.wait(for: "http://127.0.0.1:\(floorPort)", within: .seconds(10), every: .milliseconds(100)) else {
                 throw ValidationError("the floor server did not start; see \(logDirectory)/bench-floor.log")
