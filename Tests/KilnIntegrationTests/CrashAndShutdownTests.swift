@@ -53,9 +53,9 @@ import Testing
             let client = try await harness.tenant("acme")
             try await harness.startAPI()
             // The grace leaves the short job room on a loaded machine (the suites run in parallel) and ends well before
-            // the long one.
+            // the long one, even when seeing both jobs running takes this test several seconds.
             let stopping = try WorkerProcess(harness, grace: 3)
-            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":8,"progress_steps":8}}"#, as: client)
+            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":20,"progress_steps":20}}"#, as: client)
             let short = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":0.5,"progress_steps":1}}"#, as: client)
             _ = try await harness.awaitRunning(long, client.tenant.id)
             _ = try await harness.awaitRunning(short, client.tenant.id, orDone: true)
