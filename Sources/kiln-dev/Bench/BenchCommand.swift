@@ -59,10 +59,8 @@ struct BenchCommand: AsyncParsableCommand {
             try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
-            print(
-                String(
-                    format: "redis cpu per job: enqueue %.1f µs, claim %.1f µs, settle %.1f µs, recorded %.1f µs (10000 jobs, one script at a time)",
-                    costs.enqueue, costs.claim, costs.settle, costs.recorded))
+            print("redis cpu per job: \(costs.line) (10000 jobs, one stage at a time)")
+            for stage in costs.stages { print("  \(stage.summary)") }
             try await runtime.namespace.deleteAll()
 
             var processedRates: [Int: Double] = [:]
