@@ -41,7 +41,7 @@ public struct JobQueue: NamespaceRole {
 
     /// Cancels the job of this tenant and identity.
     public func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome {
-        let call = CancelCall(keySpace: keys, id: id, tenant: tenant, identity: identity, configuration: configuration)
+        let call = CancelCall(keySpace: keys, id: id, tenant: tenant, identity: identity)
         return try CancelCall.outcome(of: try await redis.evaluate(call.call(scripts.cancel)))
     }
 }

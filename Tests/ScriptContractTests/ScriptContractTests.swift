@@ -48,6 +48,14 @@ import Testing
         #expect(!lua.contains("base .. '"), "a key spelled by hand")
     }
 
+    @Test(arguments: scriptNames)
+    func aScriptThatPutsWritesOffFlushesThem(script name: String) throws {
+        let (_, body) = try #require(Self.scripts.first { $0.contract.scriptName == name })
+        let code = Self.code(of: body)
+        let defers = ["finish(", "later(", "free_slot_later("].contains { code.contains($0) }
+        #expect(!defers || code.contains("flush_batched()"))
+    }
+
     @Test func theGeneratedHelpersSpellTheSameKeysAsSwift() throws {
         let keys = KeySpace(namespace: "ns")
         let tenant = try #require(TenantID(validating: "acme"))

@@ -10,7 +10,6 @@ struct CancelCall: RedisScriptContract {
     var id: JobID
     var tenant: TenantID
     var identity: Identity
-    var configuration: QueueConfiguration
 
     static let keys: [RedisScriptField<Self>] = [
         .init("job") { $0.keySpace.job($0.id) },
@@ -22,7 +21,6 @@ struct CancelCall: RedisScriptContract {
         .init("id") { $0.id.rawValue },
         .init("tenant") { $0.tenant.rawValue },
         .init("identity") { $0.identity.rawValue },
-        .init("stream_cap") { String($0.configuration.streamCap) },
     ]
 
     static let replies = [

@@ -36,7 +36,6 @@ struct EnqueueCall: RedisScriptContract {
         .init("body_hash") { $0.submission.bodyHash },
         .init("idem_key") { $0.submission.idempotencyKey ?? "" },
         .init("idem_ttl_s") { String($0.configuration.idempotencyTTL.components.seconds) },
-        .init("stream_cap") { String($0.configuration.streamCap) },
         // Admission, all '' for an unmetered job.
         .init("subject") { $0.charge?.subject ?? "" },
         .init("quota_class") { $0.charge?.quotaClass.rawValue ?? "" },

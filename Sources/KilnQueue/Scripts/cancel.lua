@@ -1,7 +1,7 @@
 -- Cancels a job for its owner: a waiting job at once, a running one by asking its worker (told at its next
 -- lease renewal, within a second).
 -- KEYS: job, delayed
--- ARGV: base, id, tenant, identity, stream_cap
+-- ARGV: base, id, tenant, identity
 -- RETURNS cancelled:
 -- RETURNS requested:
 -- RETURNS not_found:
@@ -16,7 +16,8 @@ if state ~= 'queued' and state ~= 'retrying' then return {'finished', state} end
 redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
 redis.call('ZREM', held_key(base, tenant, identity), id)
 redis.call('ZREM', delayed, id)
-finish(base, id, 'cancelled', now_ms(), stream_cap, attempt, error_fields('cancelled', 'cancelled by its owner'))
+finish(base, id, 'cancelled', now_ms(), attempt, error_fields('cancelled', 'cancelled by its owner'))
+flush_batched()
 -- The cancelled job may have been the one a freed slot released from the held set: release the next one.
 if tonumber(redis.call('GET', running_key(base, tenant, identity)) or '0') < tonumber(cap) then release_held(base, tenant, identity) end
 return {'cancelled'}

@@ -19,9 +19,9 @@ for _, id in ipairs(redis.call('ZRANGE', inflight, '-inf', now, 'BYSCORE', 'LIMI
     release_slot(base, tenant, identity)
     local expired = error_fields('lease_expired', 'the worker running this job stopped renewing its lease')
     if cancel == '1' then
-      finish(base, id, 'cancelled', now, stream_cap, attempt, error_fields('cancelled', 'cancelled by its owner'))
+      finish(base, id, 'cancelled', now, attempt, error_fields('cancelled', 'cancelled by its owner'))
     elseif tonumber(tries) >= tonumber(max_attempts) then
-      finish(base, id, 'dead', now, stream_cap, attempt, expired)
+      finish(base, id, 'dead', now, attempt, expired)
     else
       redis.call('HSET', key, 'state', 'retrying', unpack(expired))
       emit_state(base, id, 'retrying', attempt, stream_cap)
@@ -77,7 +77,7 @@ while n < count do
       if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
       if fields[11] == '1' then
         -- Its owner cancelled it while an earlier attempt ran: it does not run again.
-        finish(base, id, 'cancelled', now, stream_cap, fields[10], error_fields('cancelled', 'cancelled by its owner'))
+        finish(base, id, 'cancelled', now, fields[10], error_fields('cancelled', 'cancelled by its owner'))
       elseif running[counter] >= tonumber(fields[2]) then
         -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
         hold(base, tenant, identity, id, fields[9], fields[6])
@@ -86,7 +86,7 @@ while n < count do
         local attempt = tonumber(fields[10]) + 1
         local tries = tonumber(fields[8]) + 1
         redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker, 'attempt', attempt, 'tries', tries)
-        redis.call('ZADD', inflight, lease_until, id)
+        later('ZADD', inflight, lease_until, id)
         emit_state(base, id, 'running', attempt, stream_cap)
         n = n + 1
         served = served + 1
@@ -99,6 +99,7 @@ while n < count do
     redis.call('ZADD', active, 'XX', clock, tenant)
   end
 end
+flush_batched()
 -- A tenant that becomes busy starts at the lowest virtual time in the rotation, not behind the last one served.
 local lowest = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
 if #lowest > 0 then clock = tonumber(lowest[2]) end

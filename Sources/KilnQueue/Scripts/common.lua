@@ -15,9 +15,15 @@ local function parse_reservation(text)
   return {day = day, class = class, cost = tonumber(cost), expires = tonumber(expires)}
 end
 
--- Appends an event to the job's capped stream; `data` is JSON text.
+-- Appends an event to the job's stream, capped at about `cap` events; `data` is JSON text. With no `cap` nothing is
+-- trimmed: for the events that come once per end of a job (its first, its last), which cannot make a stream grow
+-- without bound; trimming costs a quarter of an XADD.
 local function emit(base, id, kind, data, cap)
-  redis.call('XADD', events_key(base, id), 'MAXLEN', '~', cap, '*', 'type', kind, 'data', data)
+  if cap then
+    redis.call('XADD', events_key(base, id), 'MAXLEN', '~', cap, '*', 'type', kind, 'data', data)
+  else
+    redis.call('XADD', events_key(base, id), '*', 'type', kind, 'data', data)
+  end
 end
 
 -- `result` (JSON text) rides on a succeeded job's last event, so a listener has it without another request.
@@ -25,6 +31,36 @@ local function emit_state(base, id, state, attempt, cap, result)
   local extra = ''
   if result then extra = ',"result":' .. result end
   emit(base, id, 'status', '{"state":"' .. state .. '","attempt":' .. attempt .. extra .. '}', cap)
+end
+
+-- Writes that each job of a call makes to a shared key go out at the end of the call (`flush_batched()`), in one
+-- command per key for the whole call instead of one per job: members of a sorted set (`later`), and the running
+-- slots of identities whose jobs ended (`free_slot_later`). A script that calls either, or `finish`, calls
+-- `flush_batched()` before it returns, and before it reads what they write (ScriptContractTests checks the first).
+local batched, batched_order, freed_slots = {}, {}, {}
+
+local function later(command, key, first, second)
+  local name = command .. ' ' .. key
+  local args = batched[name]
+  if not args then
+    args = {}
+    batched[name] = args
+    batched_order[#batched_order + 1] = {command, key, args}
+  end
+  args[#args + 1] = first
+  if second ~= nil then args[#args + 1] = second end
+end
+
+local function free_slot_later(base, tenant, identity)
+  local key = running_key(base, tenant, identity)
+  local slot = freed_slots[key]
+  if slot then
+    slot[4] = slot[4] + 1
+  else
+    slot = {base, tenant, identity, 1}
+    freed_slots[key] = slot
+    freed_slots[#freed_slots + 1] = slot
+  end
 end
 
 -- Wakes one idle worker of the class (a worker blocks on this list); one token is enough.
@@ -43,9 +79,10 @@ local function activate(base, class, tenant)
   end
 end
 
--- Makes a job claimable: to the tail of its tenant's ready list (or the head, for a job handed back).
-local function make_ready(base, id, at_head)
-  local class, tenant, rank = unpack(redis.call('HMGET', job_key(base, id), 'class', 'tenant', 'rank'))
+-- Makes a job claimable: to the tail of its tenant's ready list (or the head, for a job handed back). A caller that
+-- knows the job's class, tenant and rank passes them; otherwise they are read.
+local function make_ready(base, id, at_head, class, tenant, rank)
+  if not class then class, tenant, rank = unpack(redis.call('HMGET', job_key(base, id), 'class', 'tenant', 'rank')) end
   local key = ready_key(base, class, tenant, rank)
   if at_head then redis.call('LPUSH', key, id) else redis.call('RPUSH', key, id) end
   activate(base, class, tenant)
@@ -63,11 +100,23 @@ local function release_held(base, tenant, identity)
   if #held > 0 then make_ready(base, held[1], true) end
 end
 
--- A running job of this identity ended: its slot frees, and one held job returns.
-local function release_slot(base, tenant, identity)
+-- `count` running jobs of this identity ended: their slots free, and as many held jobs return, one for each.
+local function release_slot(base, tenant, identity, count)
+  count = count or 1
   local key = running_key(base, tenant, identity)
-  if tonumber(redis.call('DECR', key)) <= 0 then redis.call('DEL', key) end
-  release_held(base, tenant, identity)
+  if tonumber(redis.call('DECRBY', key, count)) <= 0 then redis.call('DEL', key) end
+  local held = redis.call('ZPOPMIN', held_key(base, tenant, identity), count)
+  for i = 1, #held, 2 do make_ready(base, held[i], true) end
+end
+
+-- Writes what `later` and `free_slot_later` put off. Lua's unpack takes a few thousand values at most: 1000 a command.
+local function flush_batched()
+  for _, slot in ipairs(freed_slots) do release_slot(slot[1], slot[2], slot[3], slot[4]) end
+  for _, entry in ipairs(batched_order) do
+    local command, key, args = entry[1], entry[2], entry[3]
+    for first = 1, #args, 1000 do redis.call(command, key, unpack(args, first, math.min(first + 999, #args))) end
+  end
+  batched, batched_order, freed_slots = {}, {}, {}
 end
 
 -- A threshold tripped for a subject: the first time in a quota day it waits `cooldown_ms`, any later time it is
@@ -96,7 +145,9 @@ end
 -- A metered job ended: its reserved units are committed when it succeeded, otherwise released, up to the subject's
 -- refund cap for the day it was reserved on (beyond it, they are charged). Once only: the reservation goes. What
 -- it cost stays on the job ('q_charge': 'outcome|day|class|units|subject') for the ledger; returns that, or nil.
-local function settle_reservation(base, id, state, error_code, now)
+-- `metered` is false when the caller knows the job is unmetered, which spares reading it.
+local function settle_reservation(base, id, state, error_code, now, metered)
+  if metered == false then return nil end
   local key = job_key(base, id)
   local tenant, subject, refund_cap, abuse = unpack(redis.call('HMGET', key, 'tenant', 'q_subject', 'q_refund_cap', 'q_abuse'))
   if not subject then return nil end
@@ -137,16 +188,17 @@ local function settle_reservation(base, id, state, error_code, now)
   return charge
 end
 
--- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL.
--- `fields` are more hash fields (name, value, …) set in the same write: the result, or the error.
+-- A job reached a terminal state: it waits in `unrecorded` until a worker has written it to PostgreSQL (added by
+-- `flush_batched()`). `fields` are more hash fields (name, value, …) set in the same write: the result, or the error;
+-- `metered` is as `settle_reservation` takes it. Its last event is not trimmed: a job ends once per run.
 -- Returns what the job cost its quota subject ('' when unmetered), as `settle_reservation` describes it.
-local function finish(base, id, state, now, cap, attempt, fields, result)
+local function finish(base, id, state, now, attempt, fields, result, metered)
   redis.call('HSET', job_key(base, id), 'state', state, 'finished', now, unpack(fields))
   local error_code = fields[1] == 'err_code' and fields[2] or ''
-  local charge = settle_reservation(base, id, state, error_code, now)
-  redis.call('ZADD', unrecorded_key(base), now, id)
+  local charge = settle_reservation(base, id, state, error_code, now, metered)
+  later('ZADD', unrecorded_key(base), now, id)
   if state == 'dead' or state == 'failed' then redis.call('ZADD', dead_key(base), now, id) end
-  emit_state(base, id, state, attempt, cap, result)
+  emit_state(base, id, state, attempt, nil, result)
   return charge or ''
 end
 

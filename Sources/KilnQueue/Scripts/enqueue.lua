@@ -4,7 +4,7 @@
 -- the class's use.
 -- KEYS: job, idem
 -- ARGV: base, id, tenant, identity, kind, class, rank, input, max_attempts, timeout_ms, delay_ms, cap, weight,
---       body_hash, idem_key, idem_ttl_s, stream_cap, subject, quota_class, cost, limit, day, reset_at_ms,
+--       body_hash, idem_key, idem_ttl_s, subject, quota_class, cost, limit, day, reset_at_ms,
 --       subject_cap, device, cooldown_ms, refund_cap, tier, reservation_lifetime_ms, ip, subject_emission_ms,
 --       subject_burst, ip_emission_ms, ip_burst, max_devices, max_subjects, abuse_shadow, abuse_cooldown_ms,
 --       abuse_block_ms, refund_min, refund_ratio, safety_min, safety_ratio
@@ -125,8 +125,10 @@ if metered then
   redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'q_abuse', abuse, 'tier', tier)
 end
 if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl_s) end
-redis.call('HSET', weights_key(base), tenant, weight)
-emit_state(base, id, 'queued', 0, stream_cap)
+-- Written only when it changed: an unchanged write would still go to the AOF.
+if redis.call('HGET', weights_key(base), tenant) ~= weight then redis.call('HSET', weights_key(base), tenant, weight) end
+-- The stream's first event: nothing to trim.
+emit_state(base, id, 'queued', 0)
 
 local delay = tonumber(delay_ms)
 if delay > 0 then
@@ -134,6 +136,6 @@ if delay > 0 then
   -- An idle worker recomputes how long it may sleep.
   wake(base, class)
 else
-  make_ready(base, id, false)
+  make_ready(base, id, false, class, tenant, rank)
 end
 return {'created', id, usage[1], usage[2], usage[3]}

@@ -5,17 +5,26 @@
 -- ARGV each: id, recorded_finish, state
 -- RETURNS: marked
 -- recorded_finish is the `finished` time that was recorded, state the state that was recorded.
-local marked = 0
+local ids, finishes, states = {}, {}, {}
 for id, recorded_finish, state in each_item() do
-  marked = marked + 1
-  -- A job's score in `unrecorded` is its finish time: one that was replayed and finished anew since it was recorded
-  -- keeps its place for its newer record.
-  if tonumber(redis.call('ZSCORE', unrecorded, id)) == tonumber(recorded_finish) then
-    redis.call('ZREM', unrecorded, id)
-    if state == 'succeeded' or state == 'cancelled' then
-      redis.call('EXPIRE', job_key(base, id), retention_s)
-      redis.call('EXPIRE', events_key(base, id), retention_s)
+  ids[#ids + 1], finishes[#finishes + 1], states[#states + 1] = id, recorded_finish, state
+end
+-- A job's score in `unrecorded` is its finish time: one that was replayed and finished anew since it was recorded
+-- keeps its place for its newer record. Scores are read, and members removed, a thousand at a time.
+for first = 1, #ids, 1000 do
+  local last = math.min(first + 999, #ids)
+  local scores = redis.call('ZMSCORE', unrecorded, unpack(ids, first, last))
+  local done = {}
+  for i = first, last do
+    local id = ids[i]
+    if tonumber(scores[i - first + 1]) == tonumber(finishes[i]) then
+      done[#done + 1] = id
+      if states[i] == 'succeeded' or states[i] == 'cancelled' then
+        redis.call('EXPIRE', job_key(base, id), retention_s)
+        redis.call('EXPIRE', events_key(base, id), retention_s)
+      end
     end
   end
+  if #done > 0 then redis.call('ZREM', unrecorded, unpack(done)) end
 end
-return marked
+return #ids

@@ -15,28 +15,41 @@ local replies = {now}
 
 for id, attempt, outcome, payload, code, delay_ms in each_item() do
   local key = job_key(base, id)
-  local current, state, tenant, identity, tries, max_attempts, cancel, failed_before, class = unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'tries', 'max', 'cancel', 'err_code', 'class'))
-  if current ~= attempt or state ~= 'running' or redis.call('ZREM', inflight, id) == 0 then
+  -- What a success needs; the rest only when the job does not succeed (each field read costs a scan of the hash).
+  local current, state, tenant, identity, failed_before, subject =
+    unpack(redis.call('HMGET', key, 'attempt', 'state', 'tenant', 'identity', 'err_code', 'q_subject'))
+  -- A running job is in `inflight` (claim.lua puts it there and every script that changes its state takes it out in
+  -- the same call), so its attempt and state are the whole fence; it leaves `inflight` with the others at the end.
+  if current ~= attempt or state ~= 'running' then
     for _, value in ipairs({'fenced', '', '', ''}) do replies[#replies + 1] = value end
   else
-    release_slot(base, tenant, identity)
+    later('ZREM', inflight, id)
+    free_slot_later(base, tenant, identity)
     -- How the job ends, if it ends here: its state, error code and error message.
-    local ends
+    local ends, class
     if outcome == 'succeeded' then
       ends = {'succeeded', '', ''}
-    elseif outcome == 'cancelled' or cancel == '1' then
-      -- Cancelled by its handler, or failed or handed back after its owner asked to cancel it.
-      ends = {'cancelled', 'cancelled', outcome == 'cancelled' and payload or 'cancelled by its owner'}
-    elseif outcome == 'failed' or (outcome == 'retry' and tonumber(tries) >= tonumber(max_attempts)) then
-      ends = {outcome == 'failed' and 'failed' or 'dead', code, payload}
+    else
+      local tries, max_attempts, cancel
+      tries, max_attempts, cancel, class = unpack(redis.call('HMGET', key, 'tries', 'max', 'cancel', 'class'))
+      if outcome == 'cancelled' or cancel == '1' then
+        -- Cancelled by its handler, or failed or handed back after its owner asked to cancel it.
+        ends = {'cancelled', 'cancelled', outcome == 'cancelled' and payload or 'cancelled by its owner'}
+      elseif outcome == 'failed' or (outcome == 'retry' and tonumber(tries) >= tonumber(max_attempts)) then
+        ends = {outcome == 'failed' and 'failed' or 'dead', code, payload}
+      end
     end
+    -- An unmetered job has no reservation to settle, and nothing more is read; a metered one's is read where it is
+    -- settled (nil: not known here).
+    local metered
+    if not subject then metered = false end
     local charge = ''
     if ends and ends[1] == 'succeeded' then
       -- An earlier attempt's error no longer describes the job.
       if failed_before then redis.call('HDEL', key, 'err_code', 'err_msg') end
-      charge = finish(base, id, 'succeeded', now, stream_cap, attempt, {'result', payload}, payload)
+      charge = finish(base, id, 'succeeded', now, attempt, {'result', payload}, payload, metered)
     elseif ends then
-      charge = finish(base, id, ends[1], now, stream_cap, attempt, error_fields(ends[2], ends[3]))
+      charge = finish(base, id, ends[1], now, attempt, error_fields(ends[2], ends[3]), nil, metered)
     elseif outcome == 'released' then
       redis.call('HINCRBY', key, 'tries', -1)
       redis.call('HSET', key, 'state', 'queued')
@@ -56,4 +69,5 @@ for id, attempt, outcome, payload, code, delay_ms in each_item() do
     replies[#replies + 1] = charge
   end
 end
+flush_batched()
 return replies
