@@ -3,7 +3,8 @@ import KilnKeys
 import RedisClient
 
 /// The Lua scripts of `Scripts/`, read once from the bundle. Each runs as the key helpers generated from
-/// ``KeySpace``, then `common.lua`, then the `KEYS` and `ARGV` bindings generated from its contract, then its body.
+/// ``KeySpace`` and the helpers of `common.lua` that it uses (``ScriptPrelude``), then the `KEYS` and `ARGV` bindings
+/// generated from its contract, then its body.
 struct QueueScripts: Sendable {
     let enqueue: RedisScript
     let claim: RedisScript
@@ -26,10 +27,10 @@ struct QueueScripts: Sendable {
     ]
 
     init() throws {
-        let common = KeySpace.luaHelpers + "\n" + (try Self.read("common"))
+        let prelude = ScriptPrelude(lua: KeySpace.luaHelpers + "\n" + (try Self.read("common")))
         func script(_ contract: any RedisScriptContract.Type) throws -> RedisScript {
-            RedisScript(
-                name: contract.scriptName, source: common + "\n" + contract.luaBindings + "\n" + (try Self.read(contract.scriptName)))
+            let body = contract.luaBindings + "\n" + (try Self.read(contract.scriptName))
+            return RedisScript(name: contract.scriptName, source: prelude.needed(by: body) + "\n" + body)
         }
         enqueue = try script(EnqueueCall.self)
         claim = try script(ClaimCall.self)

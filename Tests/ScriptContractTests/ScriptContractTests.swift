@@ -48,6 +48,17 @@ import Testing
         #expect(!lua.contains("base .. '"), "a key spelled by hand")
     }
 
+    @Test func aScriptGetsOnlyTheHelpersItUsesAndThoseTheyUse() throws {
+        let scripts = try QueueScripts()
+        #expect(scripts.recorded.source.contains("local function job_key("))
+        #expect(!scripts.recorded.source.contains("local function finish("))
+        #expect(!scripts.recorded.source.contains("local function quota_key("))
+        // settle → finish → settle_reservation → escalate → block_key, and finish → later → its batch tables.
+        for helper in ["local function finish(", "local function escalate(", "local function block_key(", "local batched, batched_order"] {
+            #expect(scripts.settle.source.contains(helper), "settle lacks \(helper)")
+        }
+    }
+
     @Test(arguments: scriptNames)
     func aScriptThatPutsWritesOffFlushesThem(script name: String) throws {
         let (_, body) = try #require(Self.scripts.first { $0.contract.scriptName == name })

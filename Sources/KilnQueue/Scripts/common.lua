@@ -1,6 +1,7 @@
 -- Shared helpers, prepended to every script by the Swift loader (QueueScripts), after the key helpers it generates
 -- from KeySpace (`job_key(base, id)`, `quota_key(base, tenant, subject, day)`, …) and before the script's KEYS and
--- ARGV bindings, which it generates from the script's Swift contract (ScriptCalls/).
+-- ARGV bindings, which it generates from the script's Swift contract (ScriptCalls/). A script gets only the helpers it
+-- uses (ScriptPrelude), so this file holds top-level `local` definitions only, each running to the next.
 -- Keys: every key starts with the namespace's hash tag `{<namespace>}` (`base`), so a script only ever touches one
 -- Redis Cluster slot. Times are Redis's own clock in milliseconds.
 
