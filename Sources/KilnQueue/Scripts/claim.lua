@@ -90,9 +90,12 @@ while n < count do
         emit_state(base, id, 'running', attempt, stream_cap)
         n = n + 1
         served = served + 1
-        for _, value in ipairs({id, attempt, tenant, identity, fields[3], fields[4], fields[5], fields[6], fields[7], tries, fields[9], fields[12] or ''}) do
-          claimed[#claimed + 1] = value
-        end
+        -- Straight into the reply: a table per job to copy from cost about a microsecond a job.
+        local c = #claimed
+        claimed[c + 1], claimed[c + 2], claimed[c + 3], claimed[c + 4], claimed[c + 5], claimed[c + 6] =
+          id, attempt, tenant, identity, fields[3], fields[4]
+        claimed[c + 7], claimed[c + 8], claimed[c + 9], claimed[c + 10], claimed[c + 11], claimed[c + 12] =
+          fields[5], fields[6], fields[7], tries, fields[9], fields[12] or ''
       end
     end
     clock = vtime + served / weight

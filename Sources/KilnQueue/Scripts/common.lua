@@ -41,11 +41,15 @@ end
 local batched, batched_order, freed_slots = {}, {}, {}
 
 local function later(command, key, first, second)
-  local name = command .. ' ' .. key
-  local args = batched[name]
+  local by_key = batched[command]
+  if not by_key then
+    by_key = {}
+    batched[command] = by_key
+  end
+  local args = by_key[key]
   if not args then
     args = {}
-    batched[name] = args
+    by_key[key] = args
     batched_order[#batched_order + 1] = {command, key, args}
   end
   args[#args + 1] = first

@@ -21,7 +21,8 @@ for id, attempt, outcome, payload, code, delay_ms in each_item() do
   -- A running job is in `inflight` (claim.lua puts it there and every script that changes its state takes it out in
   -- the same call), so its attempt and state are the whole fence; it leaves `inflight` with the others at the end.
   if current ~= attempt or state ~= 'running' then
-    for _, value in ipairs({'fenced', '', '', ''}) do replies[#replies + 1] = value end
+    local r = #replies
+    replies[r + 1], replies[r + 2], replies[r + 3], replies[r + 4] = 'fenced', '', '', ''
   else
     later('ZREM', inflight, id)
     free_slot_later(base, tenant, identity)
@@ -65,8 +66,8 @@ for id, attempt, outcome, payload, code, delay_ms in each_item() do
       wake(base, class)
       ends = {'retrying', '', ''}
     end
-    for _, value in ipairs(ends) do replies[#replies + 1] = value end
-    replies[#replies + 1] = charge
+    local r = #replies
+    replies[r + 1], replies[r + 2], replies[r + 3], replies[r + 4] = ends[1], ends[2], ends[3], charge
   end
 end
 flush_batched()
