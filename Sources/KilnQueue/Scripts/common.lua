@@ -18,7 +18,7 @@ end
 
 -- Appends an event to the job's stream, capped at about `cap` events; `data` is JSON text. With no `cap` nothing is
 -- trimmed: for the events that come once per end of a job (its first, its last), which cannot make a stream grow
--- without bound; trimming costs a quarter of an XADD.
+-- without bound; trimming costs about a fifth of an XADD.
 local function emit(base, id, kind, data, cap)
   if cap then
     redis.call('XADD', events_key(base, id), 'MAXLEN', '~', cap, '*', 'type', kind, 'data', data)
