@@ -82,7 +82,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
                 }
             }
         } catch {
-            close(context, failing: error as? RedisError ?? RedisError.io("\(error)"))
+            close(context, failing: error as? RedisError ?? RedisError.io(RedisError.reason(error)))
         }
     }
 
@@ -92,7 +92,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        close(context, failing: RedisError.io("\(error)"))
+        close(context, failing: RedisError.io(RedisError.reason(error)))
     }
 
     private func close(_ context: ChannelHandlerContext, failing error: RedisError) {

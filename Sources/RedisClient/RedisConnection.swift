@@ -42,7 +42,7 @@ final class RedisConnection: Sendable {
                 .connect(host: configuration.host, port: configuration.port)
                 .get()
         } catch {
-            throw RedisError.connect("\(configuration.host):\(configuration.port): \(error)")
+            throw RedisError.connect("\(configuration.host):\(configuration.port): \(RedisError.reason(error))")
         }
         let handler = try await channel.eventLoop.submit {
             NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RedisChannelHandler.self), eventLoop: channel.eventLoop)

@@ -1,3 +1,6 @@
+import Glibc
+import NIOCore
+import NIOPosix
 public import ServiceFailures
 
 /// A failure talking to Redis, translated from hiredis at once (hiredis reuses its error buffer).
@@ -60,6 +63,24 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
         case .server: "redis error: \(message)"
         case .protocolViolation: "redis protocol error: \(message)"
         case .poolClosed, .overloaded: message
+        }
+    }
+}
+
+extension RedisError {
+    /// What went wrong with the socket, in words an operator reads at a glance: "connection refused", not SwiftNIO's
+    /// description of its connect attempts.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as NIOConnectionError:
+            if let failure = error.connectionErrors.first { return reason(failure.error) }
+            return (error.dnsAError ?? error.dnsAAAAError).map { "cannot resolve the host: \(reason($0))" } ?? "\(error)"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode)).lowercased()
+        case ChannelError.connectTimeout:
+            return "connect timed out"
+        default:
+            return "\(error)"
         }
     }
 }
