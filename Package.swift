@@ -349,11 +349,19 @@ let package = Package(
             dependencies: ["KilnCore", "KilnJSON", "ChatTaleInputs", "WorldArchitectInputs", "DocumentInputs"],
             swiftSettings: swiftSettings
         ),
-        // The worker's loop over an in-memory queue and records (fakes of WorkSource and WorkerRecords), without servers.
+        // The queue and the records as a worker sees them, in memory (fakes of WorkSource and WorkerRecords), shared by the
+        // worker's and the handlers' tests.
+        .target(
+            name: "WorkerFakes",
+            dependencies: ["KilnCore", "KilnQueue", "KilnWorker"],
+            path: "Tests/WorkerFakes",
+            swiftSettings: swiftSettings
+        ),
+        // The worker's loop over the in-memory queue and records, without servers.
         .testTarget(
             name: "KilnWorkerTests",
             dependencies: [
-                "KilnWorker", "KilnQueue", "KilnCore", "KilnJSON", "KilnHandlers",
+                "KilnWorker", "KilnQueue", "KilnCore", "KilnJSON", "KilnHandlers", "WorkerFakes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -385,10 +393,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // The kinds' single list, the catalog and worker registries derived from it, without servers.
+        // The kinds' single list, the catalog and worker registries derived from it, and handlers run over the worker's
+        // fakes with a scripted text provider, without servers.
         .testTarget(
             name: "KilnHandlersTests",
-            dependencies: ["KilnHandlers", "KilnWorker", "KilnCore"],
+            dependencies: ["KilnHandlers", "KilnWorker", "KilnCore", "KilnJSON", "KilnProviders", "KilnQueue", "KilnStore", "WorkerFakes"],
             swiftSettings: swiftSettings
         ),
         // Each Lua script's header, KEYS/ARGV bindings and replies against its Swift contract, without Redis.

@@ -24,11 +24,11 @@ public struct ImageHandler: JobHandler {
 
     private let routing: ImageRouting
     private let uploads: UploadStore
-    private let usage: ProviderUsageStore
+    private let usage: any ProviderUsageRecording
     private let safety: ContentSafety?
     private let policies: PolicySet
 
-    public init(routing: ImageRouting, uploads: UploadStore, usage: ProviderUsageStore, safety: ContentSafety?, policies: PolicySet) {
+    public init(routing: ImageRouting, uploads: UploadStore, usage: any ProviderUsageRecording, safety: ContentSafety?, policies: PolicySet) {
         self.routing = routing
         self.uploads = uploads
         self.usage = usage

@@ -17,13 +17,13 @@ struct TextGenerator: Sendable {
     /// Every piece as it came: plain text answers.
     static let unchanged: DeltaShaping = { [$0] }
 
-    let routing: TextRouting
-    let usage: ProviderUsageStore
+    let routing: any TextRoutes
+    let usage: any ProviderUsageRecording
     let safety: ContentSafety?
 
-    /// The router serving the job's kind for its tenant.
-    func router(for job: ClaimedJob) throws -> ProviderRouter {
-        guard let router = routing.router(tenant: job.tenant.rawValue, kind: job.kind) else {
+    /// The provider (a router, in a worker) serving the job's kind for its tenant.
+    func router(for job: ClaimedJob) throws -> any TextProvider {
+        guard let router = routing.provider(tenant: job.tenant.rawValue, kind: job.kind) else {
             throw JobFailure.permanent(code: "no_provider_route", message: "no provider route serves \(job.kind) for this tenant")
         }
         return router
@@ -31,7 +31,7 @@ struct TextGenerator: Sendable {
 
     /// One generation, whole or (with `deltas`) streamed, with its usage recorded.
     func generate(
-        _ request: TextGenerationRequest, router: ProviderRouter, job: ClaimedJob, context: JobContext, deltas: DeltaShaping?
+        _ request: TextGenerationRequest, router: any TextProvider, job: ClaimedJob, context: JobContext, deltas: DeltaShaping?
     ) async throws -> TextGeneration {
         let answer: TextGeneration
         do {
@@ -77,7 +77,7 @@ struct TextGenerator: Sendable {
 
     /// Streams the answer, relaying its shaped deltas to the job's events as fast as Redis takes them.
     private static func stream(
-        _ request: TextGenerationRequest, through router: ProviderRouter, to context: JobContext, shaping: @escaping DeltaShaping
+        _ request: TextGenerationRequest, through router: any TextProvider, to context: JobContext, shaping: @escaping DeltaShaping
     ) async throws -> TextGeneration {
         let relay = DeltaRelay()
         return try await withThrowingTaskGroup(of: TextGeneration?.self) { group in

@@ -12,7 +12,9 @@ public struct JobContext: Sendable {
     /// Whether this attempt has streamed text yet.
     private let streamed = StreamMark()
 
-    init(queue: any WorkSource, records: any WorkerRecords, job: ClaimedJob) {
+    /// A context for one attempt of `job`: its events go to `queue`, its artifacts to `records`. The worker makes one
+    /// per attempt it runs; tests and other runners make their own, over fakes of the two protocols.
+    public init(queue: any WorkSource, records: any WorkerRecords, job: ClaimedJob) {
         self.queue = queue
         self.records = records
         self.job = job

@@ -3,6 +3,7 @@ import KilnHandlers
 import KilnJSON
 import KilnQueue
 import KilnWorker
+import WorkerFakes
 import Logging
 import ServiceLifecycle
 import Testing

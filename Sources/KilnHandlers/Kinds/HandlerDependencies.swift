@@ -6,10 +6,10 @@ public import KilnStore
 public struct HandlerDependencies: Sendable {
     /// The tenants' policies: the tier rules of the image and rendering kinds' output.
     public var policies: PolicySet
-    /// The text providers' routes, for the text kinds and `diag.generate`.
-    public var routing: TextRouting?
-    /// Where provider token usage is recorded, for every kind that calls a provider.
-    public var usage: ProviderUsageStore?
+    /// The text providers' routes, for the text kinds and `diag.generate`: ``TextRouting`` in a worker.
+    public var routing: (any TextRoutes)?
+    /// Where provider token usage is recorded, for every kind that calls a provider: ``ProviderUsageStore`` in a worker.
+    public var usage: (any ProviderUsageRecording)?
     /// The moderation model judging inputs and answers; nil runs without one.
     public var safety: ContentSafety?
     /// The image providers' routes, for the image kinds.
@@ -22,7 +22,7 @@ public struct HandlerDependencies: Sendable {
     public var publicURL: String?
 
     public init(
-        policies: PolicySet = .none, routing: TextRouting? = nil, usage: ProviderUsageStore? = nil, safety: ContentSafety? = nil,
+        policies: PolicySet = .none, routing: (any TextRoutes)? = nil, usage: (any ProviderUsageRecording)? = nil, safety: ContentSafety? = nil,
         images: ImageRouting? = nil, uploads: UploadStore? = nil, shares: ShareStore? = nil, publicURL: String? = nil
     ) {
         self.policies = policies

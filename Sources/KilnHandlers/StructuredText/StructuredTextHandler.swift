@@ -68,7 +68,7 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
 
     /// Asks for the answer; when it breaks the schema or the kind's rules, asks once for a repair.
     private func validAnswer(
-        to request: TextGenerationRequest, schema: JSONValue, input: Kind.Input, router: ProviderRouter, job: ClaimedJob, context: JobContext
+        to request: TextGenerationRequest, schema: JSONValue, input: Kind.Input, router: any TextProvider, job: ClaimedJob, context: JobContext
     ) async throws -> Answer {
         let fields = StreamedFields(select: kind.streamedField(at:))
         let first = try await generator.generate(request, router: router, job: job, context: context, deltas: fields.shape)

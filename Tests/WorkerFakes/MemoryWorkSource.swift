@@ -1,0 +1,131 @@
+public import KilnCore
+public import KilnQueue
+import Synchronization
+
+/// The queue as a worker sees it, in memory: jobs waiting to be claimed, every settlement the worker sent, every
+/// event a job emitted, leases an operator (the test) took away or asked to cancel, and what was marked recorded.
+public final class MemoryWorkSource: WorkSource {
+    /// An event a job emitted (`progress`, `delta`, `retract`), as the queue received it.
+    public struct Event: Sendable, Equatable {
+        public var type: String
+        /// The event's JSON.
+        public var data: String
+        public var job: JobID
+        public var attempt: Int
+    }
+
+    private struct State {
+        var waiting: [(jobClass: JobClass, job: ClaimedJob)] = []
+        var claimed: Set<JobID> = []
+        var settlements: [Settlement] = []
+        var events: [Event] = []
+        var lost: Set<JobID> = []
+        var cancelRequested: Set<JobID> = []
+        var reportedLost: Set<JobID> = []
+        var recorded: [FinishedJob] = []
+        var clock: Int64 = 1_790_000_000_000
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// A job of `kind` as a worker claims it, of tenant `acme`, for a handler to run without queueing it.
+    public static func job(kind: String, input: String = "{}", attempt: Int = 1, timeout: Duration = .seconds(30)) throws -> ClaimedJob {
+        ClaimedJob(
+            id: JobID(), attempt: attempt, tenant: try Self.require(TenantID(validating: "acme")),
+            identity: try Self.require(Identity(validating: "user-1")), kind: kind, input: input, timeout: timeout,
+            createdAtMilliseconds: 1_790_000_000_000, maxAttempts: 3, tries: attempt, priority: .normal, startedAtMilliseconds: 1_790_000_000_000,
+            tier: nil)
+    }
+
+    /// Queues a job of `kind`; returns its id.
+    @discardableResult
+    public func add(kind: String, input: String = "{}", jobClass: JobClass = .io, timeout: Duration = .seconds(30)) throws -> JobID {
+        let job = try Self.job(kind: kind, input: input, timeout: timeout)
+        state.withLock { $0.waiting.append((jobClass, job)) }
+        return job.id
+    }
+
+    /// Takes the job's lease away, as lease recovery does when a worker stalls: its next renewal reports it lost.
+    public func loseLease(_ id: JobID) { state.withLock { _ = $0.lost.insert(id) } }
+    /// Asks to cancel the running job, as its owner does: its next renewal reports it.
+    public func requestCancel(_ id: JobID) { state.withLock { _ = $0.cancelRequested.insert(id) } }
+
+    public var settlements: [Settlement] { state.withLock { $0.settlements } }
+    public var recorded: [FinishedJob] { state.withLock { $0.recorded } }
+    /// Every event emitted while the job held its lease, in the order the queue took them.
+    public func events(of id: JobID) -> [Event] { state.withLock { $0.events.filter { $0.job == id } } }
+    public func wasClaimed(_ id: JobID) -> Bool { state.withLock { $0.claimed.contains(id) } }
+    public func wasReportedLost(_ id: JobID) -> Bool { state.withLock { $0.reportedLost.contains(id) } }
+
+    public func settleAndClaim(
+        _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
+    ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch) {
+        state.withLock { state in
+            state.clock += 1
+            state.settlements += settlements
+            let settled = settlements.map { settlement in
+                state.lost.contains(settlement.job) ? nil : Self.settled(settlement.outcome, at: state.clock)
+            }
+            var claimed: [ClaimedJob] = []
+            while claimed.count < count, let index = state.waiting.firstIndex(where: { $0.jobClass == jobClass }) {
+                claimed.append(state.waiting.remove(at: index).job)
+            }
+            state.claimed.formUnion(claimed.map(\.id))
+            return (settled, ClaimBatch(jobs: claimed, nextWakeIn: nil))
+        }
+    }
+
+    public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
+        state.withLock { state in
+            let held = Set(leases.map(\.0))
+            let lost = held.intersection(state.lost)
+            state.reportedLost.formUnion(lost)
+            return (lost, held.intersection(state.cancelRequested).subtracting(lost))
+        }
+    }
+
+    public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool {
+        state.withLock { state in
+            guard !state.lost.contains(job) else { return false }
+            state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
+            return true
+        }
+    }
+
+    public func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool {
+        state.withLock { !$0.lost.contains(id) }
+    }
+
+    /// Returns soon: the worker's loop comes back to claim, as a wake-up token would make it.
+    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
+        try await Task.sleep(for: min(timeout, .milliseconds(5)))
+    }
+
+    public func poke(_ jobClass: JobClass, worker: String?) async throws {}
+
+    public func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot] { [] }
+
+    public func markRecorded(_ jobs: [FinishedJob]) async throws {
+        state.withLock { $0.recorded += jobs }
+    }
+
+    /// What the settle script answers for `outcome`, with attempts to spare.
+    private static func settled(_ outcome: Settlement.Outcome, at time: Int64) -> SettledAttempt {
+        switch outcome {
+        case .succeeded: SettledAttempt(state: .succeeded, settledAtMilliseconds: time)
+        case .failed(let code, let message): SettledAttempt(state: .failed, settledAtMilliseconds: time, errorCode: code, errorMessage: message)
+        case .cancelled(let message): SettledAttempt(state: .cancelled, settledAtMilliseconds: time, errorCode: "cancelled", errorMessage: message)
+        case .retry, .throttled: SettledAttempt(state: .retrying, settledAtMilliseconds: time)
+        case .released: SettledAttempt(state: .queued, settledAtMilliseconds: time)
+        }
+    }
+
+    private static func require<Value>(_ value: Value?) throws -> Value {
+        guard let value else { throw FakeError.invalidFixture }
+        return value
+    }
+
+    private enum FakeError: Error { case invalidFixture }
+}
