@@ -12,16 +12,6 @@ extension ByteBuffer {
         }
     }
 
-    mutating func writeRedisCommand(_ arguments: [[UInt8]]) throws {
-        guard arguments.first?.isEmpty == false else { throw RedisError.protocolViolation("a command needs a name") }
-        writeRESPHeader("*", arguments.count)
-        for argument in arguments {
-            writeRESPHeader("$", argument.count)
-            writeBytes(argument)
-            writeRESPLineEnd()
-        }
-    }
-
     private mutating func writeRESPHeader(_ marker: Unicode.Scalar, _ count: Int) {
         writeInteger(UInt8(ascii: marker))
         writeString(String(count))

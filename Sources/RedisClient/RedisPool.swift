@@ -34,16 +34,6 @@ public final class RedisPool: Sendable {
         try await connection().send(arguments)
     }
 
-    /// Sends one binary-safe command; an error reply is thrown as a server ``RedisError``.
-    @discardableResult
-    public func send(_ arguments: [[UInt8]]) async throws -> RedisValue {
-        var request = ByteBuffer()
-        try request.writeRedisCommand(arguments)
-        let reply = try await connection().exchange(request, replyCount: 1)[0]
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        return reply
-    }
-
     /// Sends commands one after another with nothing of this caller's in between; error replies come back as
     /// `.error` values.
     public func pipeline(_ commands: [[String]]) async throws -> [RedisValue] {

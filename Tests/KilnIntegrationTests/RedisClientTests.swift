@@ -12,8 +12,10 @@ import Testing
     @Test func commandsAreBinarySafeAndPipelined() async throws {
         let redis = try Self.pool()
         let key = "test-binary-\(UUID().uuidString)"
-        let bytes: [UInt8] = [0, 1, 2, 0xFF, 0x0D, 0x0A, 0x20, 0]
-        try await redis.send([Array("SET".utf8), Array(key.utf8), bytes])
+        // NUL, CR LF and multi-byte characters: each argument goes by its length, never by a terminator.
+        let value = "\u{0}a\r\n$3\r\n*1 é 🔥\u{0}"
+        let bytes = Array(value.utf8)
+        try await redis.send(["SET", key, value])
         let replies = try await redis.pipeline([["GET", key], ["STRLEN", key], ["DEL", key], ["GET", key]])
         #expect(replies[0] == .bulk(bytes))
         #expect(replies[1].int == Int64(bytes.count))
