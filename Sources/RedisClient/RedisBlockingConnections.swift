@@ -27,15 +27,24 @@ final class RedisBlockingConnections: Sendable {
     /// Cancelling the caller closes that connection, so the command stops waiting too.
     func send(_ arguments: [String], blockFor: Duration) async throws -> RedisValue {
         let connection = try await lend()
-        var reusable = false
-        defer { giveBack(reusable ? connection : nil) }
-        let reply = try await withTaskCancellationHandler {
-            try await connection.send(arguments, timeout: blockFor + configuration.commandTimeout)
-        } onCancel: {
+        do {
+            let reply = try await withTaskCancellationHandler {
+                try await connection.send(arguments, timeout: blockFor + configuration.commandTimeout)
+            } onCancel: {
+                connection.close()
+            }
+            giveBack(connection)
+            return reply
+        } catch let error as RedisError where error.isServerError {
+            // Redis answered, with an error: the connection is as good as before.
+            giveBack(connection)
+            throw error
+        } catch {
+            // Broken, timed out or cancelled: a late reply must never be read as the next caller's.
             connection.close()
+            giveBack(nil)
+            throw error
         }
-        reusable = true
-        return reply
     }
 
     /// Closes the idle connections; lent ones close when given back, and waiting callers fail.

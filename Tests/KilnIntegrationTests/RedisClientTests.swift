@@ -99,6 +99,26 @@ import Testing
         try await redis.close()
     }
 
+    /// An error reply to a blocking command is the caller's; the connection it came on serves the next one, so
+    /// failing commands do not pile up connections. On a Redis of its own, whose clients the test counts.
+    @Test func aBlockingCommandsErrorReplyKeepsItsConnection() async throws {
+        let server = PrivateRedis()
+        try await server.start()
+        let redis = RedisPool(configuration: server.configuration)
+        try await redis.send(["SET", "not-a-list", "x"])
+        for _ in 0..<10 {
+            let error = await #expect(throws: RedisError.self) {
+                try await redis.sendBlocking(["BLPOP", "not-a-list", "1"], blockFor: .seconds(1))
+            }
+            #expect(error?.code == "WRONGTYPE")
+        }
+        let clients = try await redis.send(["INFO", "clients"]).string ?? ""
+        // The shared connection and one blocking connection.
+        #expect(clients.contains("connected_clients:2\r\n"))
+        try await redis.close()
+        try await server.stop()
+    }
+
     @Test func anUnreachableServerIsUnavailable() async throws {
         var configuration = RedisConfiguration()
         configuration.port = 1
