@@ -25,8 +25,8 @@ public struct PostgresConfiguration: Sendable {
     /// The most queries and leases waiting or in flight at once; calls beyond fail at once as unavailable, so an
     /// outage or a slow server cannot make the queue grow without bound.
     public var maxPendingQueries: Int = 4096
-    /// The longest wait between connection attempts after one failed. The wait starts at 50 ms and doubles; calls
-    /// made meanwhile, with no connection open, fail at once as unavailable.
+    /// The longest wait between connection attempts after failed ones (``ReconnectBackoff``); calls made meanwhile,
+    /// with no connection open, fail at once as unavailable.
     public var maxReconnectDelay: Duration = .seconds(1)
     /// Shown in `pg_stat_activity`, so operators can tell Kiln's sessions apart.
     public var applicationName: String = "kiln"
@@ -40,7 +40,14 @@ public struct PostgresConfiguration: Sendable {
 
     /// `statement_timeout` in whole milliseconds, rounded up so a short timeout never disables the limit.
     var statementTimeoutMilliseconds: Int64 {
-        let (seconds, attoseconds) = statementTimeout.components
-        return max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        max(0, statementTimeout.roundedUpMilliseconds)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded up: a short positive duration never becomes 0 ("no limit", or "do not wait").
+    var roundedUpMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
     }
 }

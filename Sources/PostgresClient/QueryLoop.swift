@@ -1,5 +1,6 @@
 import EventPolling
 import Foundation
+import ServiceFailures
 import Synchronization
 
 /// The thread that drives one pool's connections: a level-triggered epoll loop (``Poller``) over libpq's sockets,
@@ -304,7 +305,7 @@ final class QueryLoop: @unchecked Sendable {
             }
         case .failedToConnect(let error):
             let failures = (outage?.failures ?? 0) + 1
-            let delay = min(configuration.maxReconnectDelay, .milliseconds(50) * (1 << min(failures - 1, 16)))
+            let delay = ReconnectBackoff(maximum: configuration.maxReconnectDelay).delay(afterFailures: failures)
             outage = Outage(error: error, failures: failures, retryAt: .now + delay)
             forget(connection)
             opening.removeValue(forKey: connection.id)?.fail(error)
@@ -369,8 +370,7 @@ final class QueryLoop: @unchecked Sendable {
     /// Rounded up, so the poll does not wake a hair before the deadline and spin.
     private static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
         guard deadline > now else { return 0 }
-        let (seconds, attoseconds) = (deadline - now).components
-        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return Int32(clamping: (deadline - now).roundedUpMilliseconds)
     }
 
     private func newConnectionID() -> Int {

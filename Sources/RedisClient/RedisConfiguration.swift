@@ -21,8 +21,8 @@ public struct RedisConfiguration: Sendable {
     /// The most calls awaiting replies on one shared connection; more are refused with an unavailable error, so an
     /// overloaded process answers 503 instead of queueing without bound.
     public var maxOutstandingCalls: Int = 10_000
-    /// The longest wait before trying to connect again after a failed attempt; calls in between fail at once. The
-    /// wait starts at 50 ms and doubles.
+    /// The longest wait before trying to connect again after failed attempts (``ReconnectBackoff``); calls in between
+    /// fail at once.
     public var maxReconnectDelay: Duration = .seconds(1)
 
     public init() {}

@@ -1,24 +1,24 @@
 import NIOCore
+import ServiceFailures
 import Synchronization
 
 /// One shared connection that is opened on first use and opened again after it breaks.
 ///
 /// Callers arriving while it connects wait for that one attempt. After a failed attempt, calls fail at once (Redis is
-/// unavailable) until the backoff passes; the backoff starts at 50 ms and doubles up to the configured maximum, and a
-/// successful connect resets it. So a dead Redis costs a caller no wait, and a recovered one is found within a second.
+/// unavailable) until the backoff (``ReconnectBackoff``) passes; a successful connect resets it.
 final class RedisReconnectingConnection: Sendable {
     private enum State {
         case idle
         case connecting(EventLoopFuture<RedisConnection>)
         case connected(RedisConnection)
-        case backingOff(until: ContinuousClock.Instant, delay: Duration, error: any Error)
+        case backingOff(until: ContinuousClock.Instant, failures: Int, error: any Error)
         case closed
     }
 
     private enum Step {
         case use(RedisConnection)
         case wait(EventLoopFuture<RedisConnection>)
-        case connect(EventLoopPromise<RedisConnection>, previousDelay: Duration?)
+        case connect(EventLoopPromise<RedisConnection>, failures: Int)
         case fail(any Error)
     }
 
@@ -47,11 +47,11 @@ final class RedisReconnectingConnection: Sendable {
             case .closed:
                 return .fail(RedisError.poolClosed)
             case .idle, .connected, .backingOff:
-                var previousDelay: Duration?
-                if case .backingOff(_, let delay, _) = state { previousDelay = delay }
+                var failures = 0
+                if case .backingOff(_, let failed, _) = state { failures = failed }
                 let promise = group.next().makePromise(of: RedisConnection.self)
                 state = .connecting(promise.futureResult)
-                return .connect(promise, previousDelay: previousDelay)
+                return .connect(promise, failures: failures)
             }
         }
         switch step {
@@ -61,7 +61,7 @@ final class RedisReconnectingConnection: Sendable {
             return try await attempt.get()
         case .fail(let error):
             throw error
-        case .connect(let promise, let previousDelay):
+        case .connect(let promise, let failures):
             do {
                 let connection = try await RedisConnection.connect(configuration, on: group)
                 do {
@@ -79,10 +79,10 @@ final class RedisReconnectingConnection: Sendable {
                 promise.succeed(connection)
                 return connection
             } catch {
-                let delay = previousDelay.map { min($0 * 2, configuration.maxReconnectDelay) } ?? .milliseconds(50)
+                let delay = ReconnectBackoff(maximum: configuration.maxReconnectDelay).delay(afterFailures: failures + 1)
                 state.withLock { state in
                     if case .closed = state { return }
-                    state = .backingOff(until: .now + delay, delay: delay, error: error)
+                    state = .backingOff(until: .now + delay, failures: failures + 1, error: error)
                 }
                 promise.fail(error)
                 throw error
