@@ -34,19 +34,23 @@ final class RedisScriptRegistry: Sendable {
     /// later call have run first.)
     func run(_ calls: [RedisScriptCall], on connection: RedisConnection) async throws -> [RedisValue] {
         guard !calls.isEmpty else { return [] }
-        let unknown = digests.withLock { digests in Set(calls.map(\.script)).filter { digests[$0] == nil } }
-        if !unknown.isEmpty { try await load(Array(unknown), on: connection) }
-        var replies = try await connection.exchange(try request(calls), replyCount: calls.count)
+        var replies = try await connection.exchange(try await request(calls, on: connection), replyCount: calls.count)
         let refused = replies.indices.filter { replies[$0].isNoScript }
         guard !refused.isEmpty else { return replies }
         try await load(Array(Set(refused.map { calls[$0].script })), on: connection)
-        let rerun = try await connection.exchange(try request(refused.map { calls[$0] }), replyCount: refused.count)
+        let rerun = try await connection.exchange(try await request(refused.map { calls[$0] }, on: connection), replyCount: refused.count)
         for (index, reply) in zip(refused, rerun) { replies[index] = reply }
         return replies
     }
 
-    private func request(_ calls: [RedisScriptCall]) throws -> ByteBuffer {
-        let known = digests.withLock { digests in calls.map { digests[$0.script] } }
+    /// The calls as `EVALSHA`s, loading first the scripts this registry has no digest for (only before their first
+    /// call, as the pool loads its scripts at start).
+    private func request(_ calls: [RedisScriptCall], on connection: RedisConnection) async throws -> ByteBuffer {
+        var known = digests.withLock { digests in calls.map { digests[$0.script] } }
+        if known.contains(nil) {
+            try await load(Array(Set(zip(calls, known).filter { $0.1 == nil }.map(\.0.script))), on: connection)
+            known = digests.withLock { digests in calls.map { digests[$0.script] } }
+        }
         var request = ByteBuffer()
         for (call, digest) in zip(calls, known) {
             guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
