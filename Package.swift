@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "PostgresClient",
-            dependencies: ["CLibPQ", "EventPolling", "ServiceFailures"],
+            dependencies: ["CLibPQ", "EventPolling", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,5 +1,6 @@
 import EventPolling
 import Foundation
+import NIOCore
 import ServiceFailures
 import Synchronization
 
@@ -51,13 +52,13 @@ final class QueryLoop: @unchecked Sendable {
 
     // The loop thread's alone.
     private var pipelined: [ServerConnection?]
-    private var queue = FIFO<QueryRequest>()
+    private var queue = CircularBuffer<QueryRequest>()
     /// Leased connections, open or opening, idle or held, by id.
     private var leased: [Int: ServerConnection] = [:]
     private var idleLeased: [Int] = []
     /// The lease each opening leased connection is for.
     private var opening: [Int: LeaseRequest] = [:]
-    private var leaseWaiters = FIFO<LeaseRequest>()
+    private var leaseWaiters = CircularBuffer<LeaseRequest>()
     private var outage: Outage?
     private var nextConnectionID = 0
 
@@ -338,9 +339,7 @@ final class QueryLoop: @unchecked Sendable {
     }
 
     private func failQueue(_ error: PostgresError) {
-        for request in queue.removeAll() {
-            request.fail(error)
-        }
+        while let request = queue.popFirst() { request.fail(error) }
     }
 
     /// Sends what this turn's statements left buffered (one flush per connection per turn), fails what is overdue,
@@ -389,7 +388,7 @@ final class QueryLoop: @unchecked Sendable {
             }
         }
         failQueue(.poolClosed)
-        for waiter in leaseWaiters.removeAll() { waiter.fail(.poolClosed) }
+        while let waiter = leaseWaiters.popFirst() { waiter.fail(.poolClosed) }
         for lease in opening.values { lease.fail(.poolClosed) }
         opening = [:]
         forEachConnection { $0.close(failing: .poolClosed) }

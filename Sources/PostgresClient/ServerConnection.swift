@@ -1,6 +1,7 @@
 internal import CLibPQ
 import EventPolling
 import Foundation
+import NIOCore
 
 /// One libpq connection on the query loop: connected with `PQconnectPoll`, non-blocking, in pipeline mode, each
 /// statement followed by its own Sync and answered in the order sent.
@@ -53,10 +54,10 @@ final class ServerConnection {
     /// flush would otherwise cost an `epoll_ctl`.
     private var watchesWriting: Bool?
     /// Sent statements, oldest first, each awaiting its results and then its Sync (a script: its final NULL).
-    private var inFlight = FIFO<QueryRequest>()
+    private var inFlight = CircularBuffer<QueryRequest>()
     /// A leased connection's statements held back until the pipeline drains, behind a script that leaves pipeline
     /// mode to run.
-    private var held = FIFO<QueryRequest>()
+    private var held = CircularBuffer<QueryRequest>()
     /// `PQflush` left output unsent: wait for the socket to be writable.
     private var wantsWrite = false
     /// Statements were sent since the last flush.
@@ -385,9 +386,7 @@ final class ServerConnection {
         state = .closed
         registry.forget(socket, of: self)
         socket = -1
-        for request in inFlight.removeAll() + held.removeAll() {
-            request.fail(error)
-        }
+        while let request = inFlight.popFirst() ?? held.popFirst() { request.fail(error) }
         if let handle {
             PQfinish(handle)
             self.handle = nil
