@@ -24,11 +24,16 @@ struct CampaignTurnKind: StructuredTextKind {
         let state = input.state
         let words = CampaignSchemas.words
         let npcNames = state.npcs.map(\.name)
-        let npcChange = Schema.object([
-            "name": npcNames.isEmpty ? Schema.string(length: 1...80) : Schema.oneOf(npcNames),
-            "hp": Schema.integer(0...(state.npcs.map(\.maxHP).max() ?? 0)),
-            "attitude": CampaignSchemas.attitude,
-        ])
+        // One shape per NPC, so each one's hit points are bounded by its own maximum.
+        let npcChange: JSONValue =
+            state.npcs.isEmpty
+            ? Schema.object(["name": Schema.string(length: 1...80), "hp": Schema.integer(0...0), "attitude": CampaignSchemas.attitude])
+            : .object([
+                "anyOf": .array(
+                    state.npcs.map { npc in
+                        Schema.object(["name": Schema.oneOf([npc.name]), "hp": Schema.integer(0...npc.maxHP), "attitude": CampaignSchemas.attitude])
+                    })
+            ])
         let combat = CampaignStateUpdate.allowedStatuses(after: state.combat).compactMap { status -> JSONValue? in
             guard status.isActive else {
                 return Schema.object(["status": Schema.oneOf([status.rawValue]), "combatants": Schema.array(of: Schema.string(), count: 0...0)])
