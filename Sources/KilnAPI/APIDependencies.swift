@@ -6,7 +6,7 @@ public import KilnPolicy
 public import KilnQueue
 
 /// What the API node talks to, each as a protocol of the shape its routes use: Redis's roles and PostgreSQL's stores
-/// in production (``init(redis:keys:jobs:artifacts:uploads:shares:entitlements:partners:webhookSecrets:eraser:catalog:policies:identities:clock:checkDatabase:metricsText:)``),
+/// in production (``init(redis:keys:jobs:artifacts:uploads:shares:entitlements:partners:campaigns:tenants:webhookSecrets:eraser:catalog:policies:identities:clock:checkDatabase:metricsText:)``),
 /// in-memory fakes in the unit tests.
 public struct APIDependencies: Sendable {
     /// Submitting, reading, cancelling and following jobs.
@@ -26,6 +26,12 @@ public struct APIDependencies: Sendable {
     /// Entitlements the webhooks apply, and the standings admission reads from them on a cache miss.
     public var entitlements: any EntitlementRecords & EntitlementStandings
     public var partners: any PartnerLinks
+    /// WorldArchitect's campaigns, for `/v1/campaigns` and the MCP tools.
+    public var campaigns: any CampaignRecords
+    /// MCP's sessions and resumable answers.
+    public var mcpSessions: any MCPSessions
+    /// Tenants by id, for the MCP endpoints, whose path names the tenant.
+    public var tenants: any TenantDirectory
     public var webhookSecrets: any WebhookSecrets
     /// Erases an identity's data when it asks (`DELETE /v1/identity`).
     public var eraser: any IdentityErasing
@@ -51,7 +57,8 @@ public struct APIDependencies: Sendable {
     public init(
         redis: RedisNamespace, keys: any TenantKeys, jobs: any JobRecords, artifacts: any ArtifactCatalog, uploads: any UploadRecords,
         shares: any SharedPages, entitlements: any EntitlementRecords & EntitlementStandings, partners: any PartnerLinks,
-        webhookSecrets: any WebhookSecrets, eraser: any IdentityErasing, catalog: JobKindCatalog, policies: PolicySet,
+        campaigns: any CampaignRecords, tenants: any TenantDirectory, webhookSecrets: any WebhookSecrets, eraser: any IdentityErasing,
+        catalog: JobKindCatalog, policies: PolicySet,
         identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
         checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
     ) {
@@ -66,6 +73,9 @@ public struct APIDependencies: Sendable {
         self.shares = shares
         self.entitlements = entitlements
         self.partners = partners
+        self.campaigns = campaigns
+        self.mcpSessions = redis.mcp
+        self.tenants = tenants
         self.webhookSecrets = webhookSecrets
         self.eraser = eraser
         self.catalog = catalog

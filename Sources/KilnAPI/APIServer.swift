@@ -25,10 +25,12 @@ public enum APIServer {
         UploadRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
         QuotaRoutes(dependencies: dependencies).register(on: authenticated)
         PartnerRoutes(dependencies: dependencies).register(on: authenticated)
+        CampaignRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
         IdentityRoutes(dependencies: dependencies).register(on: authenticated)
         ShareRoutes(dependencies: dependencies, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
             .register(reader: router, v1: authenticated)
         OperationRoutes(dependencies: dependencies).register(on: router)
+        MCPRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
         return router
     }
 

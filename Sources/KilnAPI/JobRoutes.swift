@@ -28,53 +28,10 @@ struct JobRoutes<Context: CallerRequestContext> {
         caller.address = clientAddress(request, context)
         var request = request
         let body = try await request.collectBody(within: configuration.maxJobBodyBytes)
-        let preFilter = dependencies.policies[caller.tenant.id].map { ContentPreFilter(strictness: $0.safety) }
-        var (submission, lowestTierRefusal) = try SubmissionParser(catalog: dependencies.catalog, preFilter: preFilter).parse(
+        let submitted = try await JobSubmitter(dependencies: dependencies).submit(
             body: Array(buffer: body), caller: caller, idempotencyKey: request.headers[.idempotencyKey])
-        let admission = Admission(policies: dependencies.policies)
-        let now = dependencies.clock()
-        // The one Redis round trip admission adds: whose pool, which tier (unless the tenant's server said).
-        let applicant = caller.applicant
-        let standing = try await dependencies.standingLookup.standing(of: applicant, at: now)
-        do {
-            submission.charge = try admission.charge(kind: submission.kind, applicant: applicant, standing: standing, at: now)
-            if let charge = submission.charge { try admission.checkTierRules(lowestTierRefusal, charge: charge) }
-        } catch {
-            throw Problem(error)
-        }
-        let outcome = try await dependencies.queue.enqueue(submission)
-        if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
-        switch outcome {
-        case .created(let id, let usage):
-            var headers = HTTPFields()
-            if let usage, let charge = submission.charge { headers = QuotaAnswers.headers(usage, charge) }
-            return try .json(JobView(submission), status: .accepted, location: "/v1/jobs/\(id)", headers: headers)
-        case .replayed(let id):
-            // The key is the caller's own, so is the job: from Redis while it is live, from PostgreSQL after.
-            return try .json(try await find(id, caller), status: .accepted, location: "/v1/jobs/\(id)")
-        case .conflict(let id):
-            var problem = Problem(.unprocessableContent, "idempotency_conflict", "this Idempotency-Key was used with a different body")
-            problem.jobID = id
-            throw problem
-        case .denied(let denial):
-            // Only a metered submission can be denied, so it has a charge.
-            guard let charge = submission.charge else { throw Problem(.tooManyRequests, denial.reason.rawValue, "denied") }
-            throw QuotaAnswers.denial(
-                denial, charge: charge,
-                upgradeAvailable: admission.upgradeAvailable(from: charge.tier, quotaClass: charge.quotaClass, tenant: caller.tenant.id),
-                now: now)
-        }
-    }
-
-    /// Admission decisions by tenant and outcome (`admitted` or the denial's reason), for dashboards and alerts.
-    private static func countDecision(_ outcome: EnqueueOutcome, tenant: TenantID) {
-        let decision: String
-        switch outcome {
-        case .created, .replayed: decision = "admitted"
-        case .conflict: decision = "idempotency_conflict"
-        case .denied(let denial): decision = denial.reason.rawValue
-        }
-        Counter(label: "kiln_admission_decisions_total", dimensions: [("tenant", tenant.rawValue), ("decision", decision)]).increment()
+        let id = submitted.view.id
+        return try .json(submitted.view, status: .accepted, location: "/v1/jobs/\(id)", headers: submitted.quotaHeaders)
     }
 
     /// The client's address: from the trusted proxy's header when one is configured, else the peer's.
@@ -171,16 +128,8 @@ struct JobRoutes<Context: CallerRequestContext> {
         return Response(status: .ok, headers: headers, body: ResponseBody(asyncSequence: chunks.map { ByteBuffer(bytes: $0) }))
     }
 
-    /// The caller's job, from Redis while it is live and from PostgreSQL after; another tenant's or identity's
-    /// job is not found (404, never 403: its existence is not disclosed).
     private func find(_ id: JobID, _ caller: Caller) async throws -> JobView {
-        if let job = try await dependencies.queue.snapshot(id, tenant: caller.tenant.id, identity: caller.identity) {
-            return JobView(job)
-        }
-        guard let record = try await dependencies.jobs.find(id: id, tenant: caller.tenant.id), record.identity == caller.identity else {
-            throw Problem.jobNotFound
-        }
-        return JobView(record)
+        try await JobLookup(dependencies: dependencies).find(id, caller)
     }
 
     private func jobID(_ context: Context) throws -> JobID {

@@ -12,19 +12,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let problem as Problem {
-            throw problem
-        } catch let error as any BackingServiceError where error.isUnavailable {
-            context.logger.error("backing service unavailable", metadata: ["service": "\(error.service.rawValue)", "error": "\(error)"])
-            throw Problem.unavailable(error.service)
-        } catch is NIOTooManyBytesError {
-            throw Problem(.contentTooLarge, "body_too_large", "the body is larger than this endpoint accepts")
-        } catch let error as HTTPError {
-            let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "body_too_large" : "http_error"
-            throw Problem(error.status, code, error.body ?? error.status.reasonPhrase)
         } catch {
-            context.logger.error("request failed", metadata: ["error": "\(error)"])
-            throw Problem.internalError
+            throw Self.problem(for: error, logger: context.logger)
+        }
+    }
+
+    /// The problem an error is answered with, wherever it is answered (a route, an MCP tool).
+    static func problem(for error: any Error, logger: Logger) -> Problem {
+        switch error {
+        case let problem as Problem:
+            return problem
+        case let error as any BackingServiceError where error.isUnavailable:
+            logger.error("backing service unavailable", metadata: ["service": "\(error.service.rawValue)", "error": "\(error)"])
+            return Problem.unavailable(error.service)
+        case is NIOTooManyBytesError:
+            return Problem(.contentTooLarge, "body_too_large", "the body is larger than this endpoint accepts")
+        case let error as HTTPError:
+            let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "body_too_large" : "http_error"
+            return Problem(error.status, code, error.body ?? error.status.reasonPhrase)
+        default:
+            logger.error("request failed", metadata: ["error": "\(error)"])
+            return Problem.internalError
         }
     }
 }

@@ -11,6 +11,11 @@ public protocol TenantKeys: Sendable {
     func authenticate(key: String) async throws -> Tenant?
 }
 
+public protocol TenantDirectory: Sendable {
+    /// The tenant of this id, if there is one.
+    func find(id: TenantID) async throws -> Tenant?
+}
+
 public protocol JobRecords: Sendable {
     /// A finished job's record, if it is this tenant's.
     func find(id: JobID, tenant: TenantID) async throws -> JobRecord?
@@ -63,6 +68,7 @@ extension JobStore: JobRecords {}
 extension ArtifactStore: ArtifactCatalog {}
 extension UploadStore: UploadRecords {}
 extension ShareStore: SharedPages {}
+extension TenantStore: TenantDirectory {}
 extension EntitlementStore: EntitlementRecords {}
 extension WebhookSecretStore: WebhookSecrets {}
 extension IdentityEraser: IdentityErasing {}

@@ -35,7 +35,8 @@ public struct Assembly: Sendable {
             redis: namespace, keys: APIKeyStore(pool: database), jobs: JobStore(pool: database),
             artifacts: ArtifactStore(pool: database, objects: objects), uploads: UploadStore(pool: database, objects: objects),
             shares: ShareStore(pool: database, objects: objects), entitlements: EntitlementStore(pool: database),
-            partners: PartnerStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
+            partners: PartnerStore(pool: database), campaigns: CampaignStore(pool: database),
+            tenants: TenantStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
             eraser: IdentityEraser(namespace: namespace, records: IdentityRecords(pool: database, objects: objects)),
             catalog: KindDefinition.catalog, policies: policies, identities: identities, clock: clock,
             checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)

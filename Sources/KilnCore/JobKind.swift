@@ -71,7 +71,7 @@ public struct JobKind: Sendable {
 }
 
 /// A kind's typed input, checked beyond what decoding checks.
-public protocol KindInput: Decodable, Sendable {
+public protocol KindInput: Codable, Sendable {
     /// Throws ``InputError`` naming the field that is out of range.
     func validate() throws
     /// A deadline the input asks for, shorter than the kind's own.

@@ -8,17 +8,21 @@ public struct IdentityVerifier: Sendable {
     public let policy: TenantPolicy
     private let appStore: AppStoreVerifier?
     private let userTokens: UserTokenVerifier?
+    private let mcpTokens: UserTokenVerifier?
     private let cache: VerificationCache
 
     /// - Parameters:
     ///   - appStore: verifies App Store credentials; needed when the policy accepts `app_store`.
     ///   - userTokens: verifies JWTs; needed when the policy accepts `jwt`.
+    ///   - mcpTokens: verifies the JWTs issued for the tenant's MCP endpoint; needed when the policy has one.
     public init(
-        policy: TenantPolicy, appStore: AppStoreVerifier? = nil, userTokens: UserTokenVerifier? = nil, cache: VerificationCache = VerificationCache()
+        policy: TenantPolicy, appStore: AppStoreVerifier? = nil, userTokens: UserTokenVerifier? = nil, mcpTokens: UserTokenVerifier? = nil,
+        cache: VerificationCache = VerificationCache()
     ) {
         self.policy = policy
         self.appStore = appStore
         self.userTokens = userTokens
+        self.mcpTokens = mcpTokens
         self.cache = cache
     }
 
@@ -79,9 +83,25 @@ public struct IdentityVerifier: Sendable {
         return (VerifiedIdentity(mode: .appStore, identity: try Self.identity("at:", appTransaction.appTransactionID), tierName: nil), nil)
     }
 
+    /// Who the bearer token of a request to the tenant's MCP endpoint says the user is: a JWT of the tenant's sign-in
+    /// issued for the endpoint, whose user is the same identity as in the `jwt` mode.
+    /// - Throws: ``IdentityError``; `modeNotAccepted` when the tenant has no MCP endpoint.
+    public func verifyMCPToken(_ token: String, now: Date) async throws -> VerifiedIdentity {
+        guard let mcpTokens else { throw IdentityError.modeNotAccepted("this app has no MCP endpoint") }
+        return try await cached(token, kind: "mcp_token", now: now) { try await verifyUserToken(token, with: mcpTokens, now: now) }
+    }
+
     private func verifyUserToken(_ token: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {
         guard let userTokens else { throw IdentityError.modeNotAccepted("JWT verification is not configured for this app") }
-        let userToken = try await userTokens.verify(token, now: now)
+        return try await verifyUserToken(token, with: userTokens, now: now)
+    }
+
+    private func verifyUserToken(
+        _ token: String, with verifier: UserTokenVerifier, now: Date
+    ) async throws -> (
+        identity: VerifiedIdentity, expiry: Date?
+    ) {
+        let userToken = try await verifier.verify(token, now: now)
         return (VerifiedIdentity(mode: .jwt, identity: try Self.identity("", userToken.subject), tierName: nil), userToken.expiresAt)
     }
 

@@ -22,7 +22,12 @@ extension IdentityVerifierSet {
             verifiers[tenant] = IdentityVerifier(
                 policy: policy,
                 appStore: try policy.appStore.map { try appStoreVerifier($0, directory: directory) },
-                userTokens: try policy.jwt.map { try userTokenVerifier($0, directory: directory, environment: environment) },
+                userTokens: try policy.jwt.map { try userTokenVerifier($0, audience: $0.audience, directory: directory, environment: environment) },
+                mcpTokens: try policy.jwt.flatMap { jwt in
+                    try policy.mcp.map { mcp in
+                        try userTokenVerifier(jwt, audience: mcp.resource.absoluteString, directory: directory, environment: environment)
+                    }
+                },
                 cache: cache)
         }
         return IdentityVerifierSet(verifiers: verifiers)
@@ -43,8 +48,10 @@ extension IdentityVerifierSet {
             rootCertificates: roots, bundleID: settings.bundleID, environment: settings.environment, appAppleID: settings.appAppleID)
     }
 
+    /// Verifies the JWTs of `settings`' issuer and keys that are for `audience`: the app's sign-in's, or its MCP
+    /// endpoint's.
     private static func userTokenVerifier(
-        _ settings: JWTSettings, directory: URL, environment: [String: String]
+        _ settings: JWTSettings, audience: String, directory: URL, environment: [String: String]
     ) throws(PolicyError) -> UserTokenVerifier {
         let keys: UserTokenVerifier.Keys
         let reference: PolicyReference
@@ -60,7 +67,7 @@ extension IdentityVerifierSet {
             reference = file
         }
         do {
-            return try UserTokenVerifier(issuer: settings.issuer, audience: settings.audience, keys: keys)
+            return try UserTokenVerifier(issuer: settings.issuer, audience: audience, keys: keys)
         } catch {
             throw reference.failure("\(error)")
         }

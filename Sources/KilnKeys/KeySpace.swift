@@ -82,6 +82,15 @@ public struct KeySpace: Sendable, Hashable {
     /// Present while a provider is parked; expires when the park ends.
     public func providerParked(_ provider: String) -> String { KeyPattern.providerParked.render(base, [provider]) }
 
+    // MARK: MCP
+
+    /// An MCP session: its tenant, identity and protocol version.
+    public func mcpSession(_ session: String) -> String { KeyPattern.mcpSession.render(base, [session]) }
+    /// The messages of one SSE answer of a session, kept (capped) so a client can resume it on any node.
+    public func mcpStream(_ session: String, _ stream: String) -> String { KeyPattern.mcpStream.render(base, [session, stream]) }
+    /// The job a session's request runs, so a cancellation reaching any node finds it.
+    public func mcpRequest(_ session: String, _ request: String) -> String { KeyPattern.mcpRequest.render(base, [session, request]) }
+
     /// The Lua helpers of every pattern, put in front of each script.
     public static let luaHelpers = KeyPattern.all.map(\.luaFunction).joined(separator: "\n")
 }
@@ -117,10 +126,15 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
+    // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption, and the jobs of requests in flight.
+    static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
+    static let mcpStream = KeyPattern("mcp_stream", .word("mcp"), .word("stream"), .value("session"), .value("stream"))
+    static let mcpRequest = KeyPattern("mcp_request", .word("mcp"), .word("request"), .value("session"), .value("request"))
 
     /// Every pattern, each a family of keys no other pattern's keys can be mistaken for.
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
+        mcpSession, mcpStream, mcpRequest,
     ]
 }

@@ -6,7 +6,7 @@ extension TenantPolicy {
     init(tenant: TenantID, parsing field: PolicyField) throws(PolicyError) {
         let object = try field.object(allowing: [
             "identity_modes", "app_store", "jwt", "reset_time_zone", "safety", "tiers", "kinds", "abuse", "partners",
-            "retention",
+            "retention", "mcp",
         ])
 
         var identityModes: Set<IdentityMode> = []
@@ -18,6 +18,10 @@ extension TenantPolicy {
         guard !identityModes.isEmpty else { throw modesField.failure("expected at least one identity mode") }
         let appStore = try Self.settings(of: .appStore, in: object, modes: identityModes, parse: AppStoreSettings.init(parsing:))
         let jwt = try Self.settings(of: .jwt, in: object, modes: identityModes, parse: JWTSettings.init(parsing:))
+        let mcp = try object.optional("mcp").map { mcpField throws(PolicyError) in
+            guard jwt != nil else { throw mcpField.failure("the MCP endpoint takes the app's JWTs: it needs the jwt identity mode") }
+            return try MCPSettings(parsing: mcpField)
+        }
 
         let zoneField = try object.required("reset_time_zone")
         let zoneName = try zoneField.string()
@@ -59,6 +63,7 @@ extension TenantPolicy {
             identityModes: identityModes,
             appStore: appStore,
             jwt: jwt,
+            mcp: mcp,
             tiers: Dictionary(uniqueKeysWithValues: tiers.map { ($0.name, $0) }),
             lowestTier: lowestTier,
             kinds: kinds,

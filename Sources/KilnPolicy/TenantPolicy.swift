@@ -11,6 +11,8 @@ public struct TenantPolicy: Sendable, Equatable {
     public let appStore: AppStoreSettings?
     /// How JWTs are verified; set exactly when `identityModes` has ``IdentityMode/jwt``.
     public let jwt: JWTSettings?
+    /// The tenant's MCP endpoint, if it has one; it takes the `jwt` settings' tokens issued for its resource.
+    public let mcp: MCPSettings?
     /// Every tier, by name.
     public let tiers: [String: Tier]
     /// The tier of identities that bought nothing.
@@ -37,6 +39,7 @@ public struct TenantPolicy: Sendable, Equatable {
         identityModes: Set<IdentityMode>,
         appStore: AppStoreSettings?,
         jwt: JWTSettings?,
+        mcp: MCPSettings?,
         tiers: [String: Tier],
         lowestTier: Tier,
         kinds: [String: KindCost],
@@ -50,6 +53,7 @@ public struct TenantPolicy: Sendable, Equatable {
         self.identityModes = identityModes
         self.appStore = appStore
         self.jwt = jwt
+        self.mcp = mcp
         self.tiers = tiers
         self.lowestTier = lowestTier
         self.kinds = kinds

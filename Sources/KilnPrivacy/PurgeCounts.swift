@@ -13,6 +13,8 @@ public struct PurgeCounts: Sendable, Equatable {
     public var uploads = 0
     /// Published pages taken down after they expired, and their tombstones deleted 30 days later.
     public var shares = 0
+    /// Campaigns deleted with their scenes, not played within the results' retention.
+    public var campaigns = 0
     /// Dead-lettered jobs deleted from Redis, with their input and events.
     public var deadLetters = 0
 
@@ -21,5 +23,5 @@ public struct PurgeCounts: Sendable, Equatable {
     }
 
     /// Whether the run found nothing of this tenant to remove.
-    public var isEmpty: Bool { inputs + results + artifacts + uploads + shares + deadLetters == 0 }
+    public var isEmpty: Bool { inputs + results + artifacts + uploads + shares + campaigns + deadLetters == 0 }
 }

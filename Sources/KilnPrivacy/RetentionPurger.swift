@@ -44,6 +44,9 @@ public struct RetentionPurger: Sendable {
                 try await records.deleteUploads(tenant: tenant, uploadedBefore: now - retention.uploads, limit: limit)
             }
             counts.shares = try await repeatBatches { limit in try await records.endShares(tenant: tenant, now: now, limit: limit) }
+            counts.campaigns = try await repeatBatches { limit in
+                try await records.deleteCampaigns(tenant: tenant, idleBefore: now - retention.results, limit: limit)
+            }
             report.append(counts)
         }
         let dead = try await purgeDeadLetters(of: Set(tenants), now: now)
@@ -54,6 +57,7 @@ public struct RetentionPurger: Sendable {
                 metadata: [
                     "tenant.id": "\(counts.tenant)", "purge.inputs": "\(counts.inputs)", "purge.results": "\(counts.results)",
                     "purge.artifacts": "\(counts.artifacts)", "purge.uploads": "\(counts.uploads)", "purge.shares": "\(counts.shares)",
+                    "purge.campaigns": "\(counts.campaigns)",
                     "purge.dead": "\(counts.deadLetters)",
                 ])
         }

@@ -34,6 +34,8 @@ public final class RedisNamespace: Sendable {
     public var eraser: QueueEraser { QueueEraser(self) }
     /// What operators read and do: statistics, dead letters.
     public var admin: QueueAdmin { QueueAdmin(self) }
+    /// MCP's sessions and resumable answers.
+    public var mcp: MCPSessionStore { MCPSessionStore(self) }
 
     /// Walks the keys matching `pattern`, a page (about 1,000 keys) at a time.
     func scan(matching pattern: String, _ page: ([String]) async throws -> Void) async throws {

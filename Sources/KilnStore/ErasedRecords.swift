@@ -10,6 +10,8 @@ public struct ErasedRecords: Sendable, Equatable {
     public var uploads = 0
     /// Published pages deleted, with their files.
     public var shares = 0
+    /// WorldArchitect campaigns deleted, with their scenes.
+    public var campaigns = 0
     /// Objects (artifacts' bytes of every attempt, uploads' bytes, published pages' files) deleted.
     public var objects = 0
     /// The identities that were linked with the erased one as partners: their links went too, and their cached

@@ -64,6 +64,7 @@ public struct IdentityRecords: Sendable {
             _ = try await connection.execute("DELETE FROM jobs WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
             _ = try await connection.execute("DELETE FROM entitlements WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
             rows.shares = try await connection.execute("DELETE FROM shares WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
+            rows.campaigns = try await connection.execute("DELETE FROM campaigns WHERE tenant_id = $1 AND identity = $2", [tenantID, subject])
             rows.partners = try await connection.query(
                 "DELETE FROM partner_links WHERE tenant_id = $1 AND (identity = $2 OR partner = $2) RETURNING identity, partner",
                 [tenantID, subject]
@@ -80,6 +81,7 @@ public struct IdentityRecords: Sendable {
         erased.artifacts = rows.artifactPaths.count
         erased.uploads = rows.uploadPaths.count
         erased.shares = rows.shares
+        erased.campaigns = rows.campaigns
         erased.formerPartners = Array(Set(rows.partners).subtracting([subject])).sorted()
         logger.info(
             "identity records erased",
@@ -97,4 +99,5 @@ private struct ErasedRows: Sendable {
     var uploadPaths: [String] = []
     var partners: [String] = []
     var shares = 0
+    var campaigns = 0
 }

@@ -91,6 +91,17 @@ public struct RecordPurge: Sendable {
     /// bytes, their file records and their page. The row stays as a tombstone so the address answers 410, and goes once
     /// it ended ``ShareStore/tombstoneDays`` ago and its files are gone.
     /// - Returns: how many pages were taken down or tombstones deleted.
+    /// Deletes the tenant's campaigns not played since `cutoff` (a campaign is its scenes: generated results), with
+    /// their scenes, at most `limit`; a campaign with a turn in flight waits for the turn.
+    public func deleteCampaigns(tenant: TenantID, idleBefore cutoff: Date, limit: Int) async throws -> Int {
+        try await pool.execute(
+            """
+            DELETE FROM campaigns WHERE id IN (
+                SELECT id FROM campaigns WHERE tenant_id = $1 AND updated_at < $2 AND pending_job IS NULL LIMIT $3)
+            """,
+            [tenant.rawValue, cutoff, limit])
+    }
+
     public func endShares(tenant: TenantID, now: Date, limit: Int) async throws -> Int {
         let ended = try await pool.query(
             """

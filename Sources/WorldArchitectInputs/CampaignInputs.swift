@@ -63,6 +63,9 @@ public struct CampaignTurnInput: KindInput, Equatable {
     /// What the player does: one of the planning block's choices, or their own words.
     public var action: String
 
+    /// The most recent scenes a turn may carry.
+    public static let recentSceneLimit = CampaignLimits.recentScenes
+
     enum CodingKeys: String, CodingKey {
         case state, action
         case sceneNumber = "scene_number"

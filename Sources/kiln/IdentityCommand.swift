@@ -34,7 +34,10 @@ struct IdentityCommand: AsyncParsableCommand {
                 return try await eraser.eraseCompletely(identity: subject, tenant: tenantID, attempts: wait * 4 + 1, pause: .milliseconds(250))
             }
             let records = erasure.records
-            let counts = ["jobs \(records.jobs.count)", "artifacts \(records.artifacts)", "uploads \(records.uploads)", "shares \(records.shares)"]
+            let counts = [
+                "jobs \(records.jobs.count)", "artifacts \(records.artifacts)", "uploads \(records.uploads)", "shares \(records.shares)",
+                "campaigns \(records.campaigns)",
+            ]
             print((counts + ["objects \(records.objects)", "redis keys \(erasure.redisKeys)"]).joined(separator: ", "))
             guard erasure.isComplete else {
                 print("\(erasure.pendingJobs.count) jobs still running: run the command again")

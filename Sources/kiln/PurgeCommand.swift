@@ -36,10 +36,10 @@ struct PurgeCommand: AsyncParsableCommand {
                 batchSize: batch, logger: Bootstrap.logger("kiln.purge"))
             return try await purger.purge(tenants: tenants, now: Date())
         }
-        print("tenant\tinputs\tresults\tartifacts\tuploads\tshares\tdead_letters")
+        print("tenant\tinputs\tresults\tartifacts\tuploads\tshares\tcampaigns\tdead_letters")
         for counts in report {
             print(
-                "\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.deadLetters)"
+                "\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.campaigns)\t\(counts.deadLetters)"
             )
         }
     }

@@ -164,6 +164,27 @@ import Testing
             .post, "/v1/webhooks/app-store/{tenant}", "/v1/webhooks/app-store/acme", headers: [:],
             body: #"{"signedPayload":"\#(notification)"}"#)
 
+        // Campaigns, on an unmetered tenant: one ready to play, and the rest through the routes.
+        var plain = TestAPI()
+        let ready = try await CampaignRoutesTests.readyCampaign(in: plain.campaigns)
+        let campaigns = try plain.driver()
+        func sendCampaign(_ method: HTTPRequest.Method, _ template: String, _ path: String? = nil, body: String = "") async throws {
+            let answer = try await campaigns.send(method, path ?? template, headers: TestAPI.headers(), body: body)
+            samples.append(Sample(method: method.rawValue.lowercased(), path: template, answer: answer))
+        }
+        try await sendCampaign(.post, "/v1/campaigns", body: CampaignRoutesTests.opening)
+        try await sendCampaign(.post, "/v1/campaigns", body: #"{"setting": "s"}"#)
+        try await sendCampaign(.get, "/v1/campaigns")
+        try await sendCampaign(.get, "/v1/campaigns", "/v1/campaigns?cursor=nonsense")
+        try await sendCampaign(.get, "/v1/campaigns/{id}", "/v1/campaigns/\(ready)")
+        try await sendCampaign(.get, "/v1/campaigns/{id}", "/v1/campaigns/\(CampaignID())")
+        try await sendCampaign(.patch, "/v1/campaigns/{id}", "/v1/campaigns/\(ready)", body: #"{"title": "Bells Beneath"}"#)
+        try await sendCampaign(.patch, "/v1/campaigns/{id}", "/v1/campaigns/\(ready)", body: #"{"title": ""}"#)
+        try await sendCampaign(.post, "/v1/campaigns/{id}/exports", "/v1/campaigns/\(ready)/exports", body: #"{"format": "pdf"}"#)
+        try await sendCampaign(.post, "/v1/campaigns/{id}/turns", "/v1/campaigns/\(ready)/turns", body: #"{"action": "Ring the bell."}"#)
+        try await sendCampaign(.post, "/v1/campaigns/{id}/turns", "/v1/campaigns/\(ready)/turns", body: #"{"action": "Run."}"#)
+        try await sendCampaign(.post, "/v1/campaigns/{id}/turns", "/v1/campaigns/\(CampaignID())/turns", body: #"{"action": "Run."}"#)
+
         // Operations, and an outage.
         _ = try await send(.get, "/healthz", headers: [:])
         _ = try await send(.get, "/readyz", headers: [:])

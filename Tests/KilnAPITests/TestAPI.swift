@@ -53,6 +53,7 @@ struct TestAPI {
     var partners = MemoryPartners(now: now)
     var webhookSecrets = MemoryWebhookSecrets(secrets: [:])
     var eraser = MemoryEraser()
+    var campaigns = MemoryCampaigns()
     var policies = PolicySet.none
     /// Verifies App Store notifications for `acme` when set (its policy must be too).
     var appStore: AppStoreVerifier?
@@ -100,6 +101,7 @@ struct TestAPI {
         dependencies.partners = partners
         dependencies.webhookSecrets = webhookSecrets
         dependencies.eraser = eraser
+        dependencies.campaigns = campaigns
         dependencies.checkDatabase = { if databaseIsDown { throw Unreachable(service: .postgres) } }
         return RouterDriver(APIServer.router(dependencies: dependencies, configuration: configuration))
     }

@@ -68,8 +68,8 @@ import Testing
     }
 
     /// Finished jobs with artifacts (one under an idempotency key), uploads, devices (one shared with `shared`),
-    /// an entitlement, a partner link and an invitation, provider usage; with `unfinished`, also a delayed job and a
-    /// running one.
+    /// an entitlement, a partner link and an invitation, provider usage, a campaign with a scene; with `unfinished`,
+    /// also a delayed job and a running one.
     static func populate(
         _ harness: Harness, _ client: Harness.Client, identity: String, marker: String, devices: [String], unfinished: Bool
     ) async throws -> Footprint {
@@ -100,6 +100,14 @@ import Testing
         _ = try await harness.database.execute(
             "INSERT INTO partner_invitations (code, tenant_id, inviter, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",
             ["code-\(identity)", tenant, identity])
+        let campaigns = CampaignStore(pool: harness.database)
+        let opening = JobID()
+        let owner = try #require(Identity(validating: identity))
+        let campaign = try #require(
+            try await campaigns.create(
+                opening, tenant: client.tenant.id, identity: owner, title: "\(marker) campaign", settings: #"{"setting": "\#(marker) world"}"#))
+        let scene = NewScene(number: 1, title: nil, narrative: "\(marker) scene", planningBlock: "{}")
+        #expect(try await campaigns.apply(scene, state: #"{"location": "\#(marker) chapel"}"#, to: campaign.id, job: opening))
         try await ProviderUsageStore(pool: harness.database).record(
             ProviderUsageRecord(
                 job: footprint.jobs[0], tenant: client.tenant.id, attempt: 1, provider: "simulator", model: "m", inputTokens: 10, outputTokens: 20))
@@ -156,7 +164,7 @@ import Testing
         guard s3 == nil else { return }
         let command = try await AdminCommandTests.kiln(harness, ["identity", "erase", "--tenant", "acme", kept.identity])
         #expect(command.status == 0, "\(command.output)")
-        #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, shares 0, objects 3"))
+        #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, shares 0, campaigns 1, objects 3"))
         #expect(command.output.contains("erased"))
         #expect(try await StoreContents.read(harness).findings(of: kept.needles) == [])
     }

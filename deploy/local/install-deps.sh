@@ -36,19 +36,26 @@ if ((${#missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# moto's S3 server, which the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests) start with signature
-# checks on; from PyPI, only when missing. Pinned to the version Tests/S3Fixtures/moto_server.py was written against:
-# it patches one moto internal.
-if ! python3 -c 'import moto.server' >/dev/null 2>&1; then
-  echo "Installing moto[server] from PyPI"
-  pip_args=()
+# A package from PyPI for the tests, only when `python3 -c "import $1"` fails; the rest are pip's arguments.
+pip_install() {
+  local module=$1
+  shift
+  python3 -c "import $module" >/dev/null 2>&1 && return
+  echo "Installing $* from PyPI"
+  local pip_args=()
   # Debian's own python3 refuses pip installs (PEP 668) unless told; pyenv and venv pythons do not mind.
   [[ -e $(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED ]] && pip_args+=(--break-system-packages)
   # Without write access to python3's site-packages, install for this user.
   [[ -w $(python3 -c 'import sysconfig; print(sysconfig.get_path("purelib"))') ]] || pip_args+=(--user)
-  python3 -m pip install --quiet "${pip_args[@]}" 'moto[server]==5.2.1'
-  python3 -c 'import moto.server' >/dev/null 2>&1 || kiln_die "moto[server] did not install; S3ClientTests need it"
-fi
+  python3 -m pip install --quiet "${pip_args[@]}" "$@"
+  python3 -c "import $module" >/dev/null 2>&1 || kiln_die "$* did not install; the tests need it"
+}
+
+# moto's S3 server, which the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests) start with signature
+# checks on. Pinned to the version Tests/S3Fixtures/moto_server.py was written against: it patches one moto internal.
+pip_install moto.server 'moto[server]==5.2.1'
+# The MCP tests' independent client (Tests/MCPClient/mcp_flow.py): the official Python SDK, version 2.x.
+pip_install mcp.client.streamable_http 'mcp==2.3.0'
 
 # env.sh already added /opt/swift/usr/bin to PATH if swift lives there.
 command -v swift >/dev/null 2>&1 ||

@@ -9,6 +9,7 @@ struct ErasureAnswer: Encodable {
     let uploads: Int
     let artifacts: Int
     let shares: Int
+    let campaigns: Int
     let pendingJobs: Int
 
     init(_ erasure: Erasure) {
@@ -17,11 +18,12 @@ struct ErasureAnswer: Encodable {
         uploads = erasure.records.uploads
         artifacts = erasure.records.artifacts
         shares = erasure.records.shares
+        campaigns = erasure.records.campaigns
         pendingJobs = erasure.pendingJobs.count
     }
 
     enum CodingKeys: String, CodingKey {
-        case status, jobs, uploads, artifacts, shares
+        case status, jobs, uploads, artifacts, shares, campaigns
         case pendingJobs = "pending_jobs"
     }
 }

@@ -113,7 +113,8 @@ struct JobView: Encodable {
         try container.encode(artifacts.map { ArtifactLink($0, job: id) }, forKey: .artifacts)
     }
 
-    private static func time(_ date: Date) -> String {
+    /// How every answer writes a time: ISO 8601 with milliseconds.
+    static func time(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

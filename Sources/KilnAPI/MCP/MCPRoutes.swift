@@ -1,0 +1,290 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnIdentity
+import KilnJSON
+import KilnPolicy
+import KilnQueue
+import KilnStore
+import Logging
+import MCP
+import NIOCore
+
+/// A tenant's MCP endpoint, `/mcp/{tenant}`, on MCP's Streamable HTTP transport (revision 2025-06-18, docs/mcp.md):
+/// `POST` a JSON-RPC message (a tool call with a progress token answers with SSE, its progress first; anything else
+/// with JSON), `GET` a stream (resuming an answer with `Last-Event-ID`), `DELETE` to end the session. Every request
+/// carries the app's JWT for this endpoint, verified as the tenant's `jwt` mode does; sessions and answers live in
+/// Redis, so any API node serves any request.
+struct MCPRoutes<Context: Hummingbird.RequestContext> {
+    let dependencies: APIDependencies
+    let configuration: APIConfiguration
+
+    /// How long a resumed or standalone stream waits for a message before it sends a keep-alive comment.
+    static var heartbeat: Duration { .seconds(15) }
+
+    func register(on router: some RouterMethods<Context>) {
+        router.post("mcp/{tenant}", use: post)
+        router.get("mcp/{tenant}", use: get)
+        router.delete("mcp/{tenant}", use: delete)
+        router.get(".well-known/oauth-protected-resource/mcp/{tenant}", use: metadata)
+    }
+
+    // MARK: The endpoint's requests
+
+    @Sendable func post(_ request: Request, context: Context) async throws -> Response {
+        let endpoint: MCPEndpoint
+        do {
+            endpoint = try await MCPEndpoint(request, context, dependencies: dependencies)
+        } catch let refusal as MCPRefusal {
+            return refusal.response
+        }
+        var request = request
+        let body = try await request.collectBody(within: configuration.maxJobBodyBytes)
+        let data = Data(body.readableBytesView)
+        guard let message = JSONValue.parse(String(decoding: data, as: UTF8.self)), case .object(let members) = message else {
+            if case .array? = JSONValue.parse(String(decoding: data, as: UTF8.self)) {
+                return MCPRefusal(.badRequest, .invalidRequest("batches are not supported: send one message per request")).response
+            }
+            return MCPRefusal(.badRequest, .parseError("the body must be one JSON-RPC message")).response
+        }
+        let method = members["method"]?.stringValue
+        let id = members["id"]
+        if method == Initialize.name, let id {
+            return try await initialize(data, id: id, endpoint: endpoint)
+        }
+        let session: (id: String, state: MCPSessionStore.Session)
+        do {
+            session = try await endpoint.session(of: request)
+        } catch let refusal as MCPRefusal {
+            return refusal.response
+        }
+        guard let method else { return Response(status: .accepted) }  // A response to a request of ours: Kiln sends none.
+        guard let id else {
+            if method == CancelledNotification.name, let requestID = members["params"]?["requestId"] {
+                try await cancel(requestID.canonicalJSON(), session: session.id, endpoint: endpoint)
+            }
+            return Response(status: .accepted)
+        }
+        let call = MCPCall(
+            dependencies: dependencies, caller: endpoint.caller, session: session.id, requestID: id.canonicalJSON(),
+            exchange: MCPExchange(message: data, logger: context.logger), logger: context.logger)
+        let server = try await Self.server(for: call)
+        // SSE only when there is something to stream before the response: a tool call asking for progress.
+        let streams =
+            method == CallTool.name && members["params"]?["_meta"]?["progressToken"] != nil
+            && request.headers[.accept]?.contains("text/event-stream") == true
+        return streams
+            ? try await Self.streamed(call, server: server, sessionID: session.id, sessions: dependencies.mcpSessions)
+            : try await Self.answered(call, server: server, sessionID: session.id)
+    }
+
+    /// `initialize`: the SDK's server negotiates the version, then the session opens in Redis, bound to the caller.
+    private func initialize(_ data: Data, id: JSONValue, endpoint: MCPEndpoint) async throws -> Response {
+        let call = MCPCall(
+            dependencies: dependencies, caller: endpoint.caller, session: "", requestID: id.canonicalJSON(),
+            exchange: MCPExchange(message: data, logger: Logger(label: "kiln.mcp")), logger: Logger(label: "kiln.mcp"))
+        let server = try await Self.server(for: call)
+        guard let answer = await Self.response(of: call.exchange) else { return Response(status: .accepted) }
+        await server.stop()
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if let version = JSONValue.parse(String(decoding: answer, as: UTF8.self))?["result"]?["protocolVersion"]?.stringValue {
+            let sessionID = MCPEndpoint.newSessionID()
+            try await dependencies.mcpSessions.open(
+                sessionID, MCPSessionStore.Session(tenant: endpoint.caller.tenant.id, identity: endpoint.caller.identity, protocolVersion: version))
+            headers[.mcpSessionID] = sessionID
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+    }
+
+    /// `notifications/cancelled`, which may reach another node than the request: the request's job is cancelled, and
+    /// the node following it ends the request without a response.
+    private func cancel(_ requestID: String, session: String, endpoint: MCPEndpoint) async throws {
+        guard let job = try await dependencies.mcpSessions.job(of: requestID, session: session) else { return }
+        _ = try await dependencies.queue.cancel(job, tenant: endpoint.caller.tenant.id, identity: endpoint.caller.identity)
+    }
+
+    @Sendable func get(_ request: Request, context: Context) async throws -> Response {
+        let endpoint: MCPEndpoint
+        let session: (id: String, state: MCPSessionStore.Session)
+        do {
+            endpoint = try await MCPEndpoint(request, context, dependencies: dependencies)
+            session = try await endpoint.session(of: request)
+        } catch let refusal as MCPRefusal {
+            return refusal.response
+        }
+        guard request.headers[.accept]?.contains("text/event-stream") == true else {
+            return MCPRefusal(.notAcceptable, .invalidRequest("GET answers text/event-stream only")).response
+        }
+        let sessions = dependencies.mcpSessions
+        guard let lastEventID = request.headers[.lastEventID] else {
+            // The server's own stream: Kiln sends nothing there unprompted; it stays open, with keep-alives, while the
+            // session lives.
+            return Self.eventStream(session: session.id) { writer in
+                while try await sessions.touch(session.id) != nil {
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    try await Task.sleep(for: Self.heartbeat)
+                }
+            }
+        }
+        guard let cursor = MCPEventID(lastEventID) else {
+            return MCPRefusal(.badRequest, .invalidRequest("Last-Event-ID is not an event id this server sent")).response
+        }
+        return Self.eventStream(session: session.id) { writer in
+            var after = cursor.position
+            while true {
+                let messages = try await sessions.messages(session: session.id, stream: cursor.stream, after: after, timeout: Self.heartbeat)
+                if messages.isEmpty {
+                    guard try await sessions.touch(session.id) != nil else { return }
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
+                for message in messages {
+                    after = message.id
+                    if !message.json.isEmpty {
+                        try await writer.write(ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: message.id), message.json)))
+                    }
+                    if message.isFinal { return }
+                }
+            }
+        }
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        do {
+            let endpoint = try await MCPEndpoint(request, context, dependencies: dependencies)
+            let session = try await endpoint.session(of: request)
+            try await dependencies.mcpSessions.close(session.id)
+            return Response(status: .ok)
+        } catch let refusal as MCPRefusal {
+            return refusal.response
+        }
+    }
+
+    /// RFC 9728's Protected Resource Metadata of the tenant's endpoint: its resource and authorization servers.
+    @Sendable func metadata(_ request: Request, context: Context) async throws -> Response {
+        guard let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:)), let settings = dependencies.policies[tenant]?.mcp
+        else { return MCPRefusal(.notFound, .invalidRequest("no MCP endpoint here")).response }
+        return try .json(ProtectedResourceMetadata(settings), status: .ok)
+    }
+
+    // MARK: Answers
+
+    /// A fresh SDK server for one request, with Kiln's tools and resources acting for its caller.
+    private static func server(for call: MCPCall) async throws -> Server {
+        let server = Server(
+            name: "kiln", version: "1", title: "Kiln: WorldArchitect campaigns",
+            capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
+        await server.withMethodHandler(ListTools.self) { _ in ListTools.Result(tools: CampaignToolDefinitions.all) }
+        await server.withMethodHandler(CallTool.self) { parameters in try await call.callTool(parameters) }
+        await server.withMethodHandler(ListResources.self) { parameters in try await CampaignResources(call: call).list(cursor: parameters.cursor) }
+        await server.withMethodHandler(ReadResource.self) { parameters in try await CampaignResources(call: call).read(parameters.uri) }
+        await server.withMethodHandler(ListResourceTemplates.self) { _ in ListResourceTemplates.Result(templates: [CampaignResources.template]) }
+        try await server.start(transport: call.exchange)
+        return server
+    }
+
+    /// The server's response, once it has sent it; nil when the request ended without one (cancelled).
+    private static func response(of exchange: MCPExchange) async -> Data? {
+        for await message in exchange.outgoing where message.isResponse { return message.json }
+        return nil
+    }
+
+    /// A request answered with JSON: its response alone.
+    private static func answered(_ call: MCPCall, server: Server, sessionID: String) async throws -> Response {
+        let answer = await response(of: call.exchange)
+        await server.stop()
+        guard let answer else { return Response(status: .accepted) }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .mcpSessionID: sessionID],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer)))
+    }
+
+    /// A request answered with SSE: its notifications as they come, then its response. Each message is kept in Redis
+    /// before it is sent, under an id that names the answer's stream, so a client that lost the connection resumes
+    /// with `Last-Event-ID` on any node; the request runs on whether or not the client is still there.
+    private static func streamed(_ call: MCPCall, server: Server, sessionID: String, sessions: any MCPSessions) async throws -> Response {
+        let stream = MCPEndpoint.newSessionID()
+        let (events, sink) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
+        Task {
+            var responded = false
+            for await message in call.exchange.outgoing {
+                let json = String(decoding: message.json, as: UTF8.self)
+                do {
+                    let position = try await sessions.append(json, isFinal: message.isResponse, session: sessionID, stream: stream)
+                    sink.yield(event(MCPEventID(stream: stream, position: position), json))
+                } catch {
+                    call.logger.warning("an MCP answer's message was not kept for resumption", metadata: ["error": "\(error)"])
+                    sink.yield("event: message\ndata: \(json)\n\n")
+                }
+                responded = responded || message.isResponse
+            }
+            // Ended without a response (cancelled): a client resuming the stream must not wait for one.
+            if !responded { _ = try? await sessions.append("", isFinal: true, session: sessionID, stream: stream) }
+            sink.finish()
+            await server.stop()
+        }
+        return eventStream(session: sessionID) { writer in
+            for await event in events { try await writer.write(ByteBuffer(string: event)) }
+        }
+    }
+
+    private static func event(_ id: MCPEventID, _ json: String) -> String {
+        "id: \(id.text)\nevent: message\ndata: \(json)\n\n"
+    }
+
+    private static func eventStream(session: String, _ write: @escaping @Sendable (inout any ResponseBodyWriter) async throws -> Void) -> Response {
+        let body = ResponseBody { writer in
+            try await write(&writer)
+            try await writer.finish(nil)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache", .mcpSessionID: session], body: body)
+    }
+}
+
+/// An SSE event id of an MCP answer: `<stream>/<position>`, the answer's stream and the message's place in it.
+struct MCPEventID {
+    let stream: String
+    let position: String
+
+    init(stream: String, position: String) {
+        self.stream = stream
+        self.position = position
+    }
+
+    init?(_ text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 32, parts[0].allSatisfy(\.isHexDigit),
+            parts[1].split(separator: "-").count == 2, parts[1].allSatisfy({ $0.isNumber || $0 == "-" })
+        else { return nil }
+        stream = String(parts[0])
+        position = String(parts[1])
+    }
+
+    var text: String { "\(stream)/\(position)" }
+}
+
+/// RFC 9728 §2.
+private struct ProtectedResourceMetadata: Encodable {
+    let resource: String
+    let authorizationServers: [String]
+    let bearerMethodsSupported = ["header"]
+    let resourceName = "Kiln MCP"
+
+    init(_ settings: MCPSettings) {
+        resource = settings.resource.absoluteString
+        authorizationServers = settings.authorizationServers
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case resource
+        case authorizationServers = "authorization_servers"
+        case bearerMethodsSupported = "bearer_methods_supported"
+        case resourceName = "resource_name"
+    }
+}
+
+extension HTTPField.Name {
+    static let mcpSessionID = HTTPField.Name("Mcp-Session-Id")!
+    static let mcpProtocolVersion = HTTPField.Name("MCP-Protocol-Version")!
+}

@@ -1,0 +1,15 @@
+public import KilnCore
+public import KilnQueue
+
+/// MCP's state, shared by every API node: ``MCPSessionStore`` in Redis.
+public protocol MCPSessions: Sendable {
+    func open(_ id: String, _ session: MCPSessionStore.Session) async throws
+    func touch(_ id: String) async throws -> MCPSessionStore.Session?
+    func close(_ id: String) async throws
+    func append(_ json: String, isFinal: Bool, session: String, stream: String) async throws -> String
+    func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [MCPSessionStore.StreamedMessage]
+    func bind(request: String, session: String, to job: JobID) async throws
+    func job(of request: String, session: String) async throws -> JobID?
+}
+
+extension MCPSessionStore: MCPSessions {}

@@ -1,0 +1,115 @@
+public import KilnCore
+public import RedisClient
+import KilnKeys
+
+/// MCP's state in Redis (docs/mcp.md), so that any API node serves any request of any session: the sessions, each
+/// SSE answer's messages (capped, for resumption with `Last-Event-ID`), and the job each request in flight runs (for a
+/// cancellation that reaches another node). Everything expires after ``MCPSessionStore/idleLifetime`` untouched.
+public struct MCPSessionStore: NamespaceRole {
+    /// A session as `initialize` opened it.
+    public struct Session: Sendable, Equatable {
+        public let tenant: TenantID
+        public let identity: Identity
+        /// The protocol version negotiated, which every later request must name.
+        public let protocolVersion: String
+
+        public init(tenant: TenantID, identity: Identity, protocolVersion: String) {
+            self.tenant = tenant
+            self.identity = identity
+            self.protocolVersion = protocolVersion
+        }
+    }
+
+    /// One message of an answer's stream.
+    public struct StreamedMessage: Sendable, Equatable {
+        /// Its place in the stream (a Redis stream id), the SSE `id` after the stream's name.
+        public let id: String
+        /// A JSON-RPC message.
+        public let json: String
+        /// Whether it is the answer's last (the response).
+        public let isFinal: Bool
+    }
+
+    /// How long a session, and what it keeps, lives without a request.
+    public static let idleLifetime: Duration = .seconds(3600)
+    /// The most messages an answer's stream keeps: a turn streams a few hundred.
+    public static let streamCap = 2_000
+
+    let namespace: RedisNamespace
+
+    init(_ namespace: RedisNamespace) {
+        self.namespace = namespace
+    }
+
+    private var lifetime: String { String(Self.idleLifetime.components.seconds) }
+
+    public func open(_ id: String, _ session: Session) async throws {
+        _ = try await redis.send([
+            "SET", keys.mcpSession(id), [session.tenant.rawValue, session.identity.rawValue, session.protocolVersion].joined(separator: "\n"),
+            "EX", lifetime,
+        ])
+    }
+
+    /// The session, its lifetime renewed; nil when it never was, ended, or expired.
+    public func touch(_ id: String) async throws -> Session? {
+        guard let text = try await redis.send(["GETEX", keys.mcpSession(id), "EX", lifetime]).string else { return nil }
+        let parts = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let tenant = TenantID(validating: parts[0]), let identity = Identity(validating: parts[1]) else { return nil }
+        return Session(tenant: tenant, identity: identity, protocolVersion: parts[2])
+    }
+
+    /// Ends the session: its later requests are answered 404. What its answers kept expires with them.
+    public func close(_ id: String) async throws {
+        _ = try await redis.send(["DEL", keys.mcpSession(id)])
+    }
+
+    /// Appends a message to an answer's stream.
+    /// - Returns: its id in the stream.
+    public func append(_ json: String, isFinal: Bool, session: String, stream: String) async throws -> String {
+        let key = keys.mcpStream(session, stream)
+        let replies = try await redis.pipeline([
+            ["XADD", key, "MAXLEN", "~", String(Self.streamCap), "*", "m", json, "f", isFinal ? "1" : "0"],
+            ["EXPIRE", key, lifetime],
+        ])
+        guard let id = replies.first?.string else { throw RedisError.server("ERR XADD answered without an id") }
+        return id
+    }
+
+    /// The stream's messages after `after` ("0-0" for all), waiting up to `timeout` when there are none yet.
+    public func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [StreamedMessage] {
+        let key = keys.mcpStream(session, stream)
+        let kept = try await redis.send(["XRANGE", key, "(" + after, "+", "COUNT", "500"])
+        let messages = Self.parse(kept)
+        guard messages.isEmpty else { return messages }
+        let reply = try await redis.sendBlocking(
+            ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, after], blockFor: timeout)
+        guard let streams = reply.array, let first = streams.first?.array, first.count == 2 else { return [] }
+        return Self.parse(first[1])
+    }
+
+    /// Notes that the session's request runs `job`.
+    public func bind(request: String, session: String, to job: JobID) async throws {
+        _ = try await redis.send(["SET", keys.mcpRequest(session, request), job.rawValue, "EX", lifetime])
+    }
+
+    /// The job the session's request runs, if it runs one.
+    public func job(of request: String, session: String) async throws -> JobID? {
+        try await redis.send(["GET", keys.mcpRequest(session, request)]).string.flatMap(JobID.init(validating:))
+    }
+
+    private static func parse(_ reply: RedisValue) -> [StreamedMessage] {
+        (reply.array ?? []).compactMap { entry in
+            guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let fields = parts[1].array else { return nil }
+            var json = ""
+            var isFinal = false
+            for index in stride(from: 0, to: fields.count - 1, by: 2) {
+                switch fields[index].string {
+                case "m": json = fields[index + 1].string ?? ""
+                case "f": isFinal = fields[index + 1].string == "1"
+                default: break
+                }
+            }
+            return StreamedMessage(id: id, json: json, isFinal: isFinal)
+        }
+    }
+}

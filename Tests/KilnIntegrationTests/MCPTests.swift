@@ -1,0 +1,249 @@
+import CurlClient
+import Foundation
+import FoundationNetworking
+import IdentityFixtures
+import KilnJSON
+import MCP
+import Spawning
+import Testing
+
+/// WorldArchitect over MCP (docs/mcp.md), end to end on the provider simulator: the official Python SDK
+/// (`Tests/MCPClient/mcp_flow.py`) as an independent client plays a campaign, resumes a dropped answer, and goes
+/// through two API nodes in turn; raw requests check each refusal is the spec's answer.
+@Suite struct MCPTests {
+    static let secretVariable = "KILN_TEST_MCP_SECRET"
+    static let secret = "an-mcp-test-secret-of-at-least-32-bytes!"
+    static let issuer = "https://auth.worldarchitect.example"
+
+    static func policies(resource: String, textPerDay: Int = 100) -> String {
+        """
+        {"worldarchitect": {
+           "identity_modes": ["jwt"],
+           "jwt": {"issuer": "\(issuer)", "audience": "worldarchitect-app", "hs256_secret_env": "\(secretVariable)"},
+           "mcp": {"resource": "\(resource)", "authorization_servers": ["\(issuer)"]},
+           "tiers": {"free": {"lowest": true, "daily": {"text": \(textPerDay), "document": 100}, "running_jobs": 100, "refund_cap": 1,
+                              "max_devices_per_day": 4}},
+           "kinds": {"campaign.open": {"class": "text", "cost": 1}, "campaign.turn": {"class": "text", "cost": 1},
+                     "document.export": {"class": "document", "cost": 1}},
+           "reset_time_zone": "UTC", "safety": "standard",
+           "abuse": {"shadow_mode": true, "max_identities_per_device_per_day": 3,
+                     "identity_velocity": {"count": 1000, "period_seconds": 60, "burst": 500},
+                     "ip_velocity": {"count": 6000, "period_seconds": 60, "burst": 3000},
+                     "refund_ratio": {"min_count": 3, "ratio": 0.5}, "safety_rejections": {"min_count": 3, "ratio": 0.3},
+                     "escalation": {"cooldown_seconds": 600, "block_seconds": 86400}}}}
+        """
+    }
+
+    /// The app's token for the endpoint: its sign-in's JWT issued for the MCP resource.
+    static func token(_ subject: String = "player-1", audience: String) throws -> String {
+        try TestKeySet.hs256(
+            ["sub": subject, "iss": issuer, "aud": audience, "exp": SignedToken.seconds(Date(timeIntervalSinceNow: 3600))], secret: Array(secret.utf8)
+        )
+    }
+
+    /// The endpoint's canonical address, which tokens are issued for: its public name, as behind a load balancer.
+    static let resource = "https://kiln.test/mcp/worldarchitect"
+
+    /// The simulator, a worker, the policy and an API node: the endpoint's address on this machine.
+    static func start(_ harness: Harness, textPerDay: Int = 100) async throws -> String {
+        try await ProviderJobTests.startProviders(harness, deltaInterval: .milliseconds(5))
+        try harness.usePolicies(policies(resource: resource, textPerDay: textPerDay), environment: [secretVariable: secret])
+        _ = try await harness.tenant("worldarchitect")
+        return try await harness.startAPI() + "/mcp/worldarchitect"
+    }
+
+    /// Runs the Python client's `command`; what it printed, as JSON.
+    static func python(_ command: String, _ endpoint: String, token: String, otherNodes: [String] = []) async throws -> JSONValue {
+        let script = TestServers.repositoryRoot.appendingPathComponent("Tests/MCPClient/mcp_flow.py")
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-\(UUID().uuidString).json")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        defer { try? handle.close() }
+        let process = try SpawnedProcess(["python3", script.path, command, endpoint, token] + otherNodes, stdout: .descriptor(handle.fileDescriptor))
+        let termination = await process.exit()
+        let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        try #require(termination.succeeded, "mcp_flow.py \(command) exited \(termination.shellStatus): \(output)")
+        return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+    }
+
+    @Test func aPlayerPlaysACampaignThroughTheOfficialPythonClient() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let seen = try await Self.python("flow", endpoint, token: try Self.token(audience: Self.resource))
+            #expect(seen["protocol_version"]?.stringValue?.isEmpty == false)
+            #expect(
+                seen["tools"]?.arrayValue?.compactMap(\.stringValue)
+                    == ["create_campaign", "export_campaign", "get_campaign_state", "list_campaigns", "process_action", "update_campaign"])
+            let opened = try #require(seen["opened"])
+            #expect(opened["is_error"] == false, "\(opened)")
+            #expect(opened["result"]?["scene"]?["number"] == 1)
+            let turns = try #require(seen["turns"]?.arrayValue)
+            #expect(turns.count == 3)
+            for (index, turn) in turns.enumerated() {
+                #expect(turn["is_error"] == false, "turn \(index + 1): \(turn)")
+                #expect(turn["result"]?["scene"]?["number"]?.intValue == index + 2)
+                // Every notification came before the result, each one's progress above the last, and together they
+                // carry the narrative the result holds.
+                let progress = turn["progress"]?.arrayValue?.compactMap(\.numberValue) ?? []
+                #expect(!progress.isEmpty && progress == progress.sorted() && Set(progress).count == progress.count, "\(progress)")
+                #expect(turn["streamed"] == turn["result"]?["scene"]?["narrative"], "turn \(index + 1)")
+            }
+            #expect(seen["export_prefix"] == "%PDF-")
+            #expect(seen["state"]?["scene_count"] == 4)
+            #expect(seen["resource_scenes"] == 4)
+            let campaign = try #require(opened["result"]?["campaign"]?["id"]?.stringValue)
+            #expect(seen["resources"]?.arrayValue?.compactMap(\.stringValue) == ["campaign://\(campaign)"])
+        }
+    }
+
+    @Test func aSessionsRequestsMayLandOnEitherOfTwoAPINodes() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let second = try await harness.startAPI(over: harness.dependencies()) + "/mcp/worldarchitect"
+            let seen = try await Self.python("flow", endpoint, token: try Self.token(audience: Self.resource), otherNodes: [second])
+            let connections = seen["connections_per_node"]?.arrayValue?.compactMap(\.intValue) ?? []
+            #expect(connections.count == 2 && connections.allSatisfy { $0 >= 5 }, "both nodes served the session: \(connections)")
+            let turns = try #require(seen["turns"]?.arrayValue)
+            #expect(turns.count == 3 && turns.allSatisfy { $0["is_error"] == false && $0["streamed"] == $0["result"]?["scene"]?["narrative"] })
+            #expect(seen["state"]?["scene_count"] == 4)
+            #expect(seen["export_prefix"] == "%PDF-")
+        }
+    }
+
+    /// The SDK the app uses, as far as it works on Linux: its HTTP transport without SSE, over Kiln's JSON answers.
+    @Test func theSwiftSDKsClientPlaysOverJSONAnswers() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let token = try Self.token(audience: Self.resource)
+            let transport = HTTPClientTransport(
+                endpoint: try #require(URL(string: endpoint)), streaming: false,
+                requestModifier: { request in
+                    var request = request
+                    request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+                    return request
+                })
+            let client = Client(name: "WorldArchitect", version: "1.0")
+            let initialized = try await client.connect(transport: transport)
+            #expect(initialized.serverInfo.name == "kiln")
+            let tools = try await client.listTools().tools.map(\.name)
+            #expect(tools.contains("process_action"))
+            let (content, isError) = try await client.callTool(
+                name: "create_campaign", arguments: ["setting": .string("A salt desert."), "character": .object(["name": .string("Ona")])])
+            #expect(isError != true, "\(content)")
+            let texts = content.compactMap { block -> String? in
+                if case .text(let text, _, _) = block { return text }
+                return nil
+            }
+            let answer = try #require(texts.compactMap { JSONValue.parse($0) }.first { $0["campaign"] != nil })
+            #expect(answer["scene"]?["number"] == 1)
+            let campaign = try #require(answer["campaign"]?["id"]?.stringValue)
+            let (state, stateError) = try await client.callTool(name: "get_campaign_state", arguments: ["campaign_id": .string(campaign)])
+            #expect(stateError != true && !state.isEmpty)
+            await client.disconnect()
+        }
+    }
+
+    @Test func aDroppedAnswerResumesWithoutLossOrRepeat() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let seen = try await Self.python("resume", endpoint, token: try Self.token(audience: Self.resource))
+            #expect(seen["dropped_after"] == 3)
+            let ids = seen["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            #expect(Set(ids).count == ids.count, "no event twice: \(ids)")
+            let progress = seen["progress"]?.arrayValue?.compactMap(\.numberValue) ?? []
+            #expect(!progress.isEmpty && progress == (1...progress.count).map(Double.init), "none lost, none repeated: \(progress)")
+            #expect(seen["final"]?.arrayValue == [.number(3)], "the response came once")
+            #expect(seen["deleted"] == 200)
+            #expect(seen["after_delete"] == 404, "an ended session is not found")
+        }
+    }
+
+    @Test func refusalsAreTheSpecsAnswers() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness, textPerDay: 1)
+            let token = try Self.token(audience: Self.resource)
+            func post(
+                _ body: String, token: String?, session: String? = nil, headers extra: [String: String] = [:]
+            ) async throws -> (
+                status: Int, json: JSONValue?, headers: [String: String]
+            ) {
+                var headers: HTTPHeaders = ["Content-Type": "application/json", "Accept": "application/json, text/event-stream"]
+                if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
+                if let session { headers.add(name: "Mcp-Session-Id", value: session) }
+                for (name, value) in extra { headers.add(name: name, value: value) }
+                let response = try await harness.http.execute(
+                    HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(body.utf8)), timeout: .seconds(60))
+                var text = String(decoding: response.body, as: UTF8.self)
+                // An SSE answer's last data line is the response.
+                if let data = text.split(separator: "\n").last(where: { $0.hasPrefix("data: ") }) { text = String(data.dropFirst(6)) }
+                var fields: [String: String] = [:]
+                for (name, value) in response.headers { fields[name.lowercased()] = value }
+                return (response.status, JSONValue.parse(text), fields)
+            }
+            let initialize =
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+
+            let anonymous = try await post(initialize, token: nil)
+            #expect(anonymous.status == 401)
+            #expect(anonymous.headers["www-authenticate"]?.contains("resource_metadata=\"") == true)
+            let metadataPath = "/.well-known/oauth-protected-resource/mcp/worldarchitect"
+            #expect(anonymous.headers["www-authenticate"]?.contains("https://kiln.test" + metadataPath) == true, "\(anonymous.headers)")
+            let metadata = try await harness.http.execute(
+                HTTPRequest(method: "GET", url: try harness.apiURL + metadataPath, headers: [:], body: nil), timeout: .seconds(10))
+            let document = JSONValue.parse(String(decoding: metadata.body, as: UTF8.self))
+            #expect(document?["resource"]?.stringValue == Self.resource)
+            #expect(document?["authorization_servers"]?.arrayValue == [.string(Self.issuer)])
+
+            // A token for the app's sign-in, not for this resource, is refused like a forged one.
+            let wrongAudience = try await post(initialize, token: try Self.token(audience: "worldarchitect-app"))
+            #expect(wrongAudience.status == 401 && wrongAudience.headers["www-authenticate"]?.contains("invalid_token") == true)
+
+            let initialized = try await post(initialize, token: token)
+            #expect(initialized.status == 200)
+            let session = try #require(initialized.headers["mcp-session-id"])
+
+            let malformed = try await post("{not json", token: token, session: session)
+            #expect(malformed.status == 400 && malformed.json?["error"]?["code"] == -32700)
+            let batch = try await post("[\(initialize)]", token: token, session: session)
+            #expect(batch.status == 400 && batch.json?["error"]?["code"] == -32600)
+            let noSession = try await post(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, token: token)
+            #expect(noSession.status == 400)
+            let wrongVersion = try await post(
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, token: token, session: session, headers: ["MCP-Protocol-Version": "1999-01-01"])
+            #expect(wrongVersion.status == 400)
+            let unknownTool = try await post(
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"cast_spell","arguments":{}}}"#, token: token, session: session)
+            #expect(unknownTool.json?["error"]?["code"] == -32602, "\(String(describing: unknownTool.json))")
+            // Another player's token does not open this player's session.
+            let stranger = try await post(
+                #"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#, token: try Self.token("player-2", audience: Self.resource), session: session)
+            #expect(stranger.status == 404)
+
+            let create =
+                #"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"create_campaign","arguments":{"setting":"A salt desert.","character":{"name":"Ona"}}}}"#
+            let created = try await post(create, token: token, session: session)
+            #expect(created.json?["result"]?["isError"] != true, "\(String(describing: created.json))")
+            let campaign = try #require(created.json?["result"]?["structuredContent"]?["campaign"]?["id"]?.stringValue)
+            // The day's one text job is spent: the next is a tool error with the HTTP API's code and when to retry.
+            let refused = try await post(create.replacingOccurrences(of: "\"id\":5", with: "\"id\":6"), token: token, session: session)
+            #expect(refused.json?["result"]?["isError"] == true)
+            #expect(refused.json?["result"]?["structuredContent"]?["code"] == "daily_quota_exhausted", "\(String(describing: refused.json))")
+            #expect((refused.json?["result"]?["structuredContent"]?["retry_after"]?.intValue ?? 0) > 0)
+
+            // Another identity's campaign is not found, and nothing of it shows.
+            let other = try await post(initialize, token: try Self.token("player-2", audience: Self.resource))
+            let otherSession = try #require(other.headers["mcp-session-id"])
+            let peek = try await post(
+                #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_campaign_state","arguments":{"campaign_id":"\#(campaign)"}}}"#,
+                token: try Self.token("player-2", audience: Self.resource), session: otherSession)
+            #expect(peek.json?["result"]?["isError"] == true)
+            #expect(peek.json?["result"]?["structuredContent"]?["code"] == "campaign_not_found")
+            #expect(peek.json.map { !$0.canonicalJSON().contains("salt desert") } == true)
+            let read = try await post(
+                #"{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"campaign://\#(campaign)"}}"#,
+                token: try Self.token("player-2", audience: Self.resource), session: otherSession)
+            #expect(read.json?["error"]?["code"] == -32002)
+        }
+    }
+}
