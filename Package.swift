@@ -101,6 +101,7 @@ let package = Package(
             name: "ProviderSimulator",
             dependencies: [
                 "KilnJSON",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -18,6 +18,9 @@ public struct SimulatorConfiguration: Sendable {
     /// `request-id` or `x-request-id`) and the bytes; for benchmarks that time what becomes of each piece downstream.
     /// Default none.
     public var onStreamWrite: (@Sendable (_ requestID: String, _ bytes: [UInt8]) -> Void)?
+    /// Called when a streamed answer starts, with its request id and the request's body; for benchmarks that must tell
+    /// whose request an answer is. Default none.
+    public var onStreamStart: (@Sendable (_ requestID: String, _ requestBody: [UInt8]) -> Void)?
 
     /// Creates a configuration; every argument has the default stated on its property.
     public init(
@@ -27,7 +30,8 @@ public struct SimulatorConfiguration: Sendable {
         scenario: SimulatorScenario = .init(),
         backlog: Int = 4096,
         falPollsToComplete: Int = 4,
-        onStreamWrite: (@Sendable (_ requestID: String, _ bytes: [UInt8]) -> Void)? = nil
+        onStreamWrite: (@Sendable (_ requestID: String, _ bytes: [UInt8]) -> Void)? = nil,
+        onStreamStart: (@Sendable (_ requestID: String, _ requestBody: [UInt8]) -> Void)? = nil
     ) {
         self.host = host
         self.port = port
@@ -36,5 +40,6 @@ public struct SimulatorConfiguration: Sendable {
         self.backlog = backlog
         self.falPollsToComplete = falPollsToComplete
         self.onStreamWrite = onStreamWrite
+        self.onStreamStart = onStreamStart
     }
 }

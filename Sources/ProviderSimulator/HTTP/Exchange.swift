@@ -84,6 +84,7 @@ struct Exchange: Sendable {
     func stream(_ events: EventStream, fault: FaultSpec?, contentType: String = "text/event-stream; charset=utf-8") -> Response {
         let transmission = Transmission(stream: events, fault: fault, interval: self.configuration.deltaInterval)
         let requestID = self.requestID.value
+        self.configuration.onStreamStart?(requestID, self.body)
         let observe = self.configuration.onStreamWrite.map { observer in { @Sendable (bytes: [UInt8]) in observer(requestID, bytes) } }
         return Response(
             status: .ok, headers: HTTPFields(pairs: [("content-type", contentType), ("cache-control", "no-cache")] + self.successHeaders),

@@ -18,7 +18,7 @@ import RedisClient
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
-        subcommands: [ProviderBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self])
+        subcommands: [ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000

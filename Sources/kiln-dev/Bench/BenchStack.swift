@@ -28,9 +28,10 @@ struct BenchStack {
         ] + (command == "worker" ? ["--metrics-port", "0"] : [])
     }
 
-    /// Starts an API node on ``port`` and returns once it answers `/readyz`.
-    func startAPI(namespace: String) async throws -> ChildProcess {
-        let api = try ChildProcess(childArguments("api", namespace: namespace) + ["--port", String(port)], logTo: "\(logDirectory)/bench-api.log")
+    /// Starts an API node on ``port`` (with `options` besides) and returns once it answers `/readyz`.
+    func startAPI(namespace: String, options: [String] = []) async throws -> ChildProcess {
+        let api = try ChildProcess(
+            childArguments("api", namespace: namespace) + ["--port", String(port)] + options, logTo: "\(logDirectory)/bench-api.log")
         if try await APIReadiness.wait(for: "http://127.0.0.1:\(port)", within: .seconds(10), every: .milliseconds(100)) { return api }
         await api.stop()
         throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
