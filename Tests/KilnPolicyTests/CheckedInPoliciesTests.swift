@@ -64,6 +64,14 @@ import Testing
         }
     }
 
+    @Test func worldArchitectHasAnMCPEndpointForItsSignInsTokens() throws {
+        let mcp = try #require(try policy("worldarchitect").mcp)
+        #expect(mcp.resource.absoluteString == "http://127.0.0.1:8787/mcp/worldarchitect")
+        #expect(mcp.metadataURL == "http://127.0.0.1:8787/.well-known/oauth-protected-resource/mcp/worldarchitect")
+        #expect(mcp.authorizationServers == ["https://securetoken.google.com/worldarchitect"])
+        #expect(try policy("talevonia").mcp == nil)
+    }
+
     @Test func appsWithTheirOwnSignInNameTheirKeysWithoutHoldingThem() throws {
         let worldArchitect = try #require(try policy("worldarchitect").jwt)
         #expect(worldArchitect.issuer == "https://securetoken.google.com/worldarchitect")

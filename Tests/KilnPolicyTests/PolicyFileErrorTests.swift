@@ -113,6 +113,16 @@ import Testing
         Mistake("joanie.retention.results_days: expected a whole number ≥ 0", .set("joanie", "retention", "results_days", to: "0.5")),
         Mistake("joanie.retention.artifacts_days: too large: at most 3650", .set("joanie", "retention", "artifacts_days", to: "3651")),
         Mistake("joanie.retention.inputs_days: required", .remove("joanie", "retention", "inputs_days")),
+        Mistake(
+            "worldarchitect.mcp.resource: expected the endpoint's absolute http(s) address, without a fragment",
+            .set("worldarchitect", "mcp", "resource", to: #""ftp://kiln.example/mcp""#)),
+        Mistake(
+            "worldarchitect.mcp.authorization_servers: expected at least one authorization server",
+            .set("worldarchitect", "mcp", "authorization_servers", to: "[]")),
+        Mistake("worldarchitect.mcp.allowed_hosts: unknown field", .set("worldarchitect", "mcp", "allowed_hosts", to: "[]")),
+        Mistake(
+            "talevonia.mcp: the MCP endpoint takes the app's JWTs: it needs the jwt identity mode",
+            .set("talevonia", "mcp", to: #"{"resource": "https://kiln.example/mcp/talevonia", "authorization_servers": ["https://a.example"]}"#)),
         Mistake("joanie.retention.drawings_days: unknown field", .set("joanie", "retention", "drawings_days", to: "1")),
         Mistake("joanie.retention: expected an object", .set("joanie", "retention", to: "7")),
         Mistake(
