@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 import IdentityFixtures
 import KilnJSON
+import KilnProviders
 import MCP
 import Spawning
 import Testing
@@ -141,6 +142,55 @@ import Testing
             let (state, stateError) = try await client.callTool(name: "get_campaign_state", arguments: ["campaign_id": .string(campaign)])
             #expect(stateError != true && !state.isEmpty)
             await client.disconnect()
+        }
+    }
+
+    @Test func aCancelledRequestCancelsItsTurnAndEndsWithoutAResponse() async throws {
+        try await Harness.with { harness in
+            // Deltas slow enough that the turn is still being written when the cancellation comes.
+            try await ProviderJobTests.startProviders(harness, deltaInterval: .milliseconds(20))
+            try harness.usePolicies(Self.policies(resource: Self.resource), environment: [Self.secretVariable: Self.secret])
+            _ = try await harness.tenant("worldarchitect")
+            let endpoint = try await harness.startAPI() + "/mcp/worldarchitect"
+            var headers: HTTPHeaders = [
+                "Authorization": "Bearer \(try Self.token(audience: Self.resource))", "Content-Type": "application/json",
+                "Accept": "application/json, text/event-stream",
+            ]
+            func post(_ body: String) async throws -> JSONValue? {
+                let response = try await harness.http.execute(
+                    HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(body.utf8)), timeout: .seconds(120))
+                if let session = response.headers["Mcp-Session-Id"], headers["Mcp-Session-Id"] == nil {
+                    headers.add(name: "Mcp-Session-Id", value: session)
+                }
+                return JSONValue.parse(String(decoding: response.body, as: UTF8.self))
+            }
+            _ = try await post(
+                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            )
+            let opened = try await post(
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_campaign","arguments":{"setting":"A salt desert.","character":{"name":"Ona"}}}}"#
+            )
+            let campaign = try #require(opened?["result"]?["structuredContent"]?["campaign"]?["id"]?.stringValue)
+            let turn =
+                #"{"jsonrpc":"2.0","id":"turn-1","method":"tools/call","params":{"name":"process_action","arguments":{"campaign_id":"\#(campaign)","action":"Walk on."},"_meta":{"progressToken":"p"}}}"#
+            let response = try await harness.http.stream(
+                HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(turn.utf8)), timeout: .seconds(120))
+            var parser = ServerSentEventParser()
+            var events: [JSONValue] = []
+            var cancelled = false
+            for try await chunk in response.body {
+                for event in parser.parse(chunk) { if let json = JSONValue.parse(event.data) { events.append(json) } }
+                if events.count == 1, !cancelled {
+                    cancelled = true
+                    _ = try await post(
+                        #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"turn-1","reason":"the player left"}}"#)
+                }
+            }
+            #expect(!events.isEmpty && events.allSatisfy { $0["method"] == "notifications/progress" }, "no response after the cancellation")
+            let state = try await post(
+                #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_campaign_state","arguments":{"campaign_id":"\#(campaign)"}}}"#)
+            let view = state?["result"]?["structuredContent"]
+            #expect(view?["scene_count"] == 1 && view?["status"] == "ready", "the turn was not applied: \(String(describing: view))")
         }
     }
 
