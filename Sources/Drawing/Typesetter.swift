@@ -22,7 +22,8 @@ public final class Typesetter {
     /// `text` at `size` pixels (points on a PDF page), wrapped at `width` when given.
     /// - Parameters:
     ///   - italic: the family's italic face (captions).
-    ///   - maxLines: with `width`, cuts the text after this many lines with an ellipsis (titles on cards, footers).
+    ///   - maxLines: with `width`, cuts the text after this many lines at a place a line may break (after a whole word),
+    ///     with an ellipsis (titles on cards, footers). Only a first word longer than the lines is cut inside.
     public func layout(
         _ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false, italic: Bool = false,
         maxLines: Int? = nil
@@ -35,18 +36,47 @@ public final class Typesetter {
         if italic { pango_font_description_set_style(font, PANGO_STYLE_ITALIC) }
         pango_layout_set_font_description(layout, font)
         pango_font_description_free(font)
+        if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
+        pango_layout_set_text(layout, text, -1)
         if let width {
             pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
             if let maxLines {
-                // A negative height is a number of lines.
+                Self.cut(layout, text: text, toLines: maxLines)
+                // A negative height is a number of lines: what still overflows (one long first word) ends in Pango's ellipsis.
                 pango_layout_set_height(layout, Int32(-maxLines))
                 pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             }
         }
-        if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
-        pango_layout_set_text(layout, text, -1)
         return TextLayout(pointer: layout)
+    }
+
+    /// Shortens the layout's text to the longest start that ends where a line may break and, followed by "…", takes at
+    /// most `lines` lines; leaves it alone when it fits, or when not even its first word does.
+    private static func cut(_ layout: OpaquePointer, text: String, toLines lines: Int) {
+        guard pango_layout_get_line_count(layout) > lines else { return }
+        // Pango's break opportunities, one per character and one after the last: a break may come before character i.
+        var count: Int32 = 0
+        guard let attributes = pango_layout_get_log_attrs_readonly(layout, &count) else { return }
+        let characters = Array(text.unicodeScalars)
+        let breaks = (1..<min(Int(count), characters.count)).filter { attributes[$0].is_line_break != 0 }
+        func shortened(_ end: Int) -> String {
+            var kept = String(String.UnicodeScalarView(characters[..<end]))
+            while let last = kept.last, last.isWhitespace || ",;:—–-".contains(last) { kept.removeLast() }
+            return kept + "…"
+        }
+        func fits(_ end: Int) -> Bool {
+            pango_layout_set_text(layout, shortened(end), -1)
+            return pango_layout_get_line_count(layout) <= lines
+        }
+        // The number of lines grows with the text kept: the last break that still fits, by bisection.
+        var low = 0
+        var high = breaks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if fits(breaks[middle]) { low = middle + 1 } else { high = middle }
+        }
+        pango_layout_set_text(layout, low > 0 ? shortened(breaks[low - 1]) : text, -1)
     }
 
     deinit {

@@ -1,4 +1,5 @@
 import BlockingWork
+import CPangoCairo
 import Documents
 import Drawing
 import Foundation
@@ -10,14 +11,17 @@ import Testing
 @Suite struct ShareCardTests {
     static var goldenDirectory: URL { Bundle.module.resourceURL!.appendingPathComponent("Golden") }
 
+    static let storySummary =
+        "Élodie climbs the lighthouse’s 212 stairs, rides out the storm while the sailors sing “\(SampleDocuments.rightToLeft)”, "
+        + "and wakes to a calm sea — one path of many through a story that branches at every chapter, where each choice "
+        + "lights a different lamp and no two readers meet the same morning."
+
     /// The sample story's card, with a summary long enough to be cut with an ellipsis.
     static func storyCard(watermark: Bool, cover: Bool = true, title: String? = nil) throws -> ShareCard {
         let story = try SampleDocuments.story()
         return ShareCard(
             title: title ?? story.title,
-            summary: "Élodie climbs the lighthouse’s 212 stairs, rides out the storm while the sailors sing “\(SampleDocuments.rightToLeft)”, "
-                + "and wakes to a calm sea — one path of many through a story that branches at every chapter, where each choice "
-                + "lights a different lamp and no two readers meet the same morning.",
+            summary: storySummary,
             cover: cover ? story.cover : nil, byline: "by Mira · 3 chapters", watermark: watermark)
     }
 
@@ -27,6 +31,22 @@ import Testing
         case .landscape: (830, 522, 320, 60)
         case .story: (300, 76, 480, 72)
         }
+    }
+
+    /// A summary too long for its lines ends after a whole word with an ellipsis, never inside one ("a sc…"), at the
+    /// card's column widths and sizes, for each number of lines a long title leaves it.
+    @Test(arguments: [(640.0, 24.0), (888.0, 34.0)], 1...4)
+    func aCutSummaryEndsAfterAWholeWord(column: (width: Double, size: Double), lines: Int) throws {
+        let summary = Self.storySummary
+        let layout = Typesetter().layout(summary, size: column.size, width: column.width, maxLines: lines)
+        let shown = String(cString: pango_layout_get_text(layout.pointer))
+        #expect(Int(pango_layout_get_line_count(layout.pointer)) <= lines)
+        try #require(shown.hasSuffix("…"), "\(shown)")
+        let kept = String(shown.dropLast())
+        #expect(summary.hasPrefix(kept), "\(kept)")
+        let next = summary.dropFirst(kept.count).first
+        #expect(next.map { !$0.isLetter && !$0.isNumber } == true, "cut inside a word: \(kept)…")
+        #expect(kept.last?.isLetter == true || kept.last?.isNumber == true || kept.last == "”", "ends on a word: \(kept)…")
     }
 
     @Test(arguments: ShareCardSize.allCases)
