@@ -51,7 +51,7 @@ public struct DOCXWriter: Sendable {
             xml.append(paragraph(author, style: "Author"))
         }
         if let cover = document.cover {
-            xml.append(picture(cover, caption: nil, description: document.title))
+            xml.append(picture(cover, caption: nil, description: document.coverAlternativeText))
         }
         xml.append(#"<w:p><w:r><w:br w:type="page"/></w:r></w:p>"#)
 
@@ -64,7 +64,8 @@ public struct DOCXWriter: Sendable {
                 case .paragraph(let text):
                     xml.append(paragraph(text))
                 case .image(let image, let caption):
-                    xml.append(picture(image, caption: caption, description: caption ?? ""))
+                    xml.append(
+                        picture(image, caption: caption, description: document.alternativeText(ofPictureCaptioned: caption, in: section)))
                     if let caption {
                         xml.append(paragraph(caption, style: "Caption"))
                     }

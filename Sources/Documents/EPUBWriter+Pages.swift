@@ -23,7 +23,7 @@ extension EPUBWriter {
     func titlePage(of document: Document) -> String {
         var lines: [String] = []
         if let cover = document.cover {
-            lines.append(#"<figure class="cover">\#(image(cover, alternative: document.title))</figure>"#)
+            lines.append(#"<figure class="cover">\#(image(cover, alternative: document.coverAlternativeText))</figure>"#)
         }
         lines.append(#"<h1 class="title" dir="auto">\#(document.title.xmlEscaped)</h1>"#)
         if let subtitle = document.subtitle {
@@ -52,7 +52,8 @@ extension EPUBWriter {
                 lines.append(#"<p dir="auto">\#(text.xmlEscaped)</p>"#)
             case .image(let picture, let caption):
                 let figcaption = caption.map { #"<figcaption dir="auto">\#($0.xmlEscaped)</figcaption>"# } ?? ""
-                lines.append("<figure>\(image(picture, alternative: caption ?? ""))\(figcaption)</figure>")
+                let alternative = document.alternativeText(ofPictureCaptioned: caption, in: chapter.section)
+                lines.append("<figure>\(image(picture, alternative: alternative))\(figcaption)</figure>")
             case .table(let table):
                 lines.append(self.table(table))
             }
@@ -66,7 +67,6 @@ extension EPUBWriter {
                 """)
     }
 
-    /// An empty `alt` marks an uncaptioned picture as decoration, which screen readers skip rather than read its file name.
     private func image(_ image: DocumentImage, alternative: String) -> String {
         #"<img src="\#(Self.path(of: image).xmlEscaped)" alt="\#(alternative.xmlEscaped)"/>"#
     }

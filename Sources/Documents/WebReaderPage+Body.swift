@@ -31,8 +31,9 @@ extension WebReaderPage {
     static func header(of document: Document, imageURL: (DocumentImage) -> String) -> String {
         var html = "<header>\n"
         if let cover = document.cover {
-            // The title follows at once, so the cover needs no words of its own; it is above the fold, so not lazy.
-            html += "<img class=\"cover\" src=\"\(imageURL(cover).xmlEscaped)\" alt=\"\" width=\"\(cover.width)\" height=\"\(cover.height)\">\n"
+            // Above the fold, so not lazy.
+            html +=
+                "<img class=\"cover\" src=\"\(imageURL(cover).xmlEscaped)\" alt=\"\(document.coverAlternativeText.xmlEscaped)\" width=\"\(cover.width)\" height=\"\(cover.height)\">\n"
         }
         html += "<h1 dir=\"auto\">\(document.title.xmlEscaped)</h1>\n"
         if let subtitle = document.subtitle { html += "<p class=\"subtitle\" dir=\"auto\">\(subtitle.xmlEscaped)</p>\n" }
@@ -41,7 +42,7 @@ extension WebReaderPage {
     }
 
     /// One section: its heading, paragraphs, figures and tables in order.
-    static func section(_ section: DocumentSection, imageURL: (DocumentImage) -> String) -> String {
+    static func section(_ section: DocumentSection, of document: Document, imageURL: (DocumentImage) -> String) -> String {
         var html = "<section>\n"
         if let heading = section.heading { html += "<h2 dir=\"auto\">\(heading.xmlEscaped)</h2>\n" }
         for block in section.blocks {
@@ -51,7 +52,8 @@ extension WebReaderPage {
             case .image(let image, let caption):
                 // The width and height reserve the picture's place before it loads, so the text does not jump.
                 html +=
-                    "<figure><img src=\"\(imageURL(image).xmlEscaped)\" alt=\"\((caption ?? "").xmlEscaped)\" loading=\"lazy\" "
+                    "<figure><img src=\"\(imageURL(image).xmlEscaped)\" "
+                    + "alt=\"\(document.alternativeText(ofPictureCaptioned: caption, in: section).xmlEscaped)\" loading=\"lazy\" "
                     + "width=\"\(image.width)\" height=\"\(image.height)\">"
                 if let caption { html += "<figcaption dir=\"auto\">\(caption.xmlEscaped)</figcaption>" }
                 html += "</figure>\n"

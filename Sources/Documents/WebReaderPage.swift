@@ -33,7 +33,7 @@ public struct WebReaderPage: Sendable {
         let body = """
             <main>
             \(Self.header(of: document, imageURL: imageURL))
-            \(document.sections.map { Self.section($0, imageURL: imageURL) }.joined(separator: "\n"))
+            \(document.sections.map { Self.section($0, of: document, imageURL: imageURL) }.joined(separator: "\n"))
             </main>
             <footer>\(TalevoniaMark.svg(size: 18))<span>Shared with Talevonia · read-only</span></footer>
             """

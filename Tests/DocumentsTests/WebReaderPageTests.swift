@@ -40,10 +40,30 @@ import WebReader
         let document = try SampleDocuments.story()
         let html = Self.page(document).html
         let cover = try #require(document.cover)
-        #expect(html.contains("<img class=\"cover\" src=\"\(Self.imageURL(cover))\" alt=\"\" width=\"400\" height=\"600\">"))
+        #expect(
+            html.contains("<img class=\"cover\" src=\"\(Self.imageURL(cover))\" alt=\"The Lantern Keeper’s Daughter\" width=\"400\" height=\"600\">"))
         #expect(
             html.contains(
-                "<figure><img src=\"https://kiln.example.com/s/Lk3vQ9/image-2.png\" alt=\"\" loading=\"lazy\" width=\"320\" height=\"200\">"))
+                "<figure><img src=\"https://kiln.example.com/s/Lk3vQ9/image-2.png\" alt=\"Illustration for The storm\" loading=\"lazy\" "
+                    + "width=\"320\" height=\"200\">"))
+    }
+
+    /// A screen reader names every picture: the cover by the story's title, an illustration by its caption, else by its
+    /// node's title (the story's for a node without one). No picture is hidden as decoration.
+    @Test func everyPictureHasMeaningfulAlternativeText() throws {
+        let story = Self.page(try SampleDocuments.story()).html
+        let campaign = Self.page(try SampleDocuments.campaign()).html
+        #expect(Self.alternativeTexts(in: story) == ["The Lantern Keeper’s Daughter", "Illustration for The storm"])
+        #expect(Self.alternativeTexts(in: campaign) == ["The map to the ruins"])
+        let picture = try SampleDocuments.picture("untitled", color: RGBColor(0x336699))
+        let untitled = Document(
+            identifier: "u", title: "Night & <Day>", sections: [DocumentSection(heading: nil, blocks: [.image(picture, caption: nil)])])
+        #expect(Self.alternativeTexts(in: Self.page(untitled).html) == ["Illustration for Night &amp; &lt;Day&gt;"])
+    }
+
+    /// Each `<img>`'s `alt`, as written (escaped), in order.
+    static func alternativeTexts(in html: String) -> [String] {
+        html.matches(of: /<img [^>]*alt="([^"]*)"/).map { String($0.output.1) }
     }
 
     @Test func theLinkPreviewTagsCarryTheGivenAddresses() throws {
