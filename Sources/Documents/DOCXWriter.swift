@@ -1,3 +1,5 @@
+import Drawing
+
 /// Writes a ``Document`` as a Word document (Office Open XML, .docx) that Word, Pages, Google Docs and LibreOffice open:
 /// a title page (Title, Subtitle, author, cover picture, page break), then each section as a Heading 1 and its
 /// paragraphs, pictures with captions and tables, all in real named styles so readers can restyle the whole document.
@@ -29,10 +31,14 @@ public struct DOCXWriter: Sendable {
     static let margin = 1_440
     static let textWidth = pageWidth - 2 * margin
     static let textHeight = pageHeight - 2 * margin
+    /// The Normal style's size (`w:sz` 22 half-points), which table cells are in.
+    static let bodyPoints = 11.0
 
     // MARK: - word/document.xml
 
     private func body(of document: Document) -> String {
+        // Measures the tables' text; one per document, as Pango's font map is not thread-safe.
+        let typesetter = Typesetter()
         let pictureIDs = Dictionary(uniqueKeysWithValues: document.images.enumerated().map { ($1.name, Self.relationshipID(ofImageAt: $0)) })
         // Every drawing needs a document-wide unique `wp:docPr` id, even when one picture appears twice.
         var drawingCount = 0
@@ -70,7 +76,7 @@ public struct DOCXWriter: Sendable {
                         xml.append(paragraph(caption, style: "Caption"))
                     }
                 case .table(let table):
-                    xml.append(self.table(table))
+                    xml.append(self.table(table, typesetter: typesetter))
                 }
             }
         }
@@ -90,17 +96,23 @@ public struct DOCXWriter: Sendable {
     }
 
     /// Header cells are bold and the header row repeats at the top of every page the table runs onto (`w:tblHeader`).
-    private func table(_ table: DocumentTable) -> String {
-        let columnWidth = Self.textWidth / max(1, table.header.count)
+    /// Columns are sized to their content as in the PDF (``TableColumnWidths``), measured in the body's size with the
+    /// cells' margins (108 twips a side, the table style's).
+    private func table(_ table: DocumentTable, typesetter: Typesetter) -> String {
+        let measured = TableColumnWidths(
+            table, available: Double(Self.textWidth) / 20, padding: 2 * 108 / 20, typesetter: typesetter, size: Self.bodyPoints
+        ).widths.map { Int(($0 * 20).rounded(.down)) }
+        // Whole twips that add up to the text width: the last column takes what rounding left.
+        let columnWidths = measured.dropLast() + [Self.textWidth - measured.dropLast().reduce(0, +)]
         func row(_ cells: [String], isHeader: Bool) -> String {
-            let cellsXML = cells.map { cell in
-                #"<w:tc><w:tcPr><w:tcW w:w="\#(columnWidth)" w:type="dxa"/></w:tcPr>\#(paragraph(cell, bold: isHeader))</w:tc>"#
+            let cellsXML = zip(cells, columnWidths).map { cell, width in
+                #"<w:tc><w:tcPr><w:tcW w:w="\#(width)" w:type="dxa"/></w:tcPr>\#(paragraph(cell, bold: isHeader))</w:tc>"#
             }
             return "<w:tr>\(isHeader ? "<w:trPr><w:tblHeader/></w:trPr>" : "")\(cellsXML.joined())</w:tr>"
         }
-        let grid = String(repeating: #"<w:gridCol w:w="\#(columnWidth)"/>"#, count: table.header.count)
+        let grid = columnWidths.map { #"<w:gridCol w:w="\#($0)"/>"# }.joined()
         return """
-            <w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="\(columnWidth * table.header.count)" w:type="dxa"/>\
+            <w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="\(Self.textWidth)" w:type="dxa"/>\
             <w:tblLook w:val="04A0" w:firstRow="1" w:lastRow="0" w:firstColumn="0" w:lastColumn="0" w:noHBand="0" w:noVBand="1"/>\
             </w:tblPr><w:tblGrid>\(grid)</w:tblGrid>\
             \(row(table.header, isHeader: true))\(table.rows.map { row($0, isHeader: false) }.joined())</w:tbl>

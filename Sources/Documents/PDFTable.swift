@@ -1,8 +1,9 @@
 import CPangoCairo
 import Drawing
 
-/// A table across the column: a bold header row on a light fill, thin grid lines, cells wrapped to their column. A row
-/// that does not fit moves to the next page, under a repeated header.
+/// A table across the column: a bold header row on a light fill, thin grid lines, columns sized to their content
+/// (``TableColumnWidths``) and cells wrapped to them. A row that does not fit moves to the next page, under a repeated
+/// header.
 struct PDFTable: PDFBlock {
     private struct Row {
         let cells: [TextLayout]
@@ -14,21 +15,11 @@ struct PDFTable: PDFBlock {
     private let rows: [Row]
 
     init(_ table: DocumentTable, typesetter: Typesetter) {
-        let columns = table.header.count
-        let allRows = [table.header] + table.rows
-        // Each column as wide as its widest cell wants, in proportion when they do not all fit, and no column under
-        // half its fair share, so one long column does not squeeze the others to a letter a line.
         let padding = 2 * PDFStyle.cellPadding
-        let wanted = (0..<columns).map { column in
-            allRows.enumerated().map { index, row in
-                let text = row.indices.contains(column) ? row[column] : ""
-                return typesetter.layout(text, size: PDFStyle.tableSize, weight: index == 0 ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL).width
-            }.max().map { $0 + padding } ?? padding
-        }
-        let floor = PDFStyle.columnWidth / Double(columns) / 2
-        let floored = wanted.map { max($0, floor) }
-        let total = floored.reduce(0, +)
-        let columnWidths = floored.map { $0 * PDFStyle.columnWidth / total }
+        let columnWidths = TableColumnWidths(
+            table, available: PDFStyle.columnWidth, padding: padding, typesetter: typesetter, size: PDFStyle.tableSize
+        )
+        .widths
         func row(_ texts: [String], weight: PangoWeight) -> Row {
             let cells = zip(texts, columnWidths).map { text, width in
                 typesetter.layout(text, size: PDFStyle.tableSize, weight: weight, width: width - padding)

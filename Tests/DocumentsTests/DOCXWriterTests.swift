@@ -18,6 +18,8 @@ import Testing
             let style: String
             let cells: [[String]]
             let headerRepeats: Bool
+            /// Each column's width in EMU, from the table's grid.
+            let columnWidths: [Int]
         }
         let paragraphs: [Paragraph]
         /// Each inline picture's width and height in EMU.
@@ -46,6 +48,7 @@ import Testing
                 "style": t.style.name,
                 "cells": [[c.text for c in r.cells] for r in t.rows],
                 "headerRepeats": t.rows[0]._tr.find(qn("w:trPr") + "/" + qn("w:tblHeader")) is not None,
+                "columnWidths": [c.width for c in t.columns],
             } for t in d.tables],
             "title": d.core_properties.title,
             "author": d.core_properties.author,
@@ -64,6 +67,23 @@ import Testing
 
     static func document(_ name: String) throws -> Document {
         name == "story" ? try SampleDocuments.story() : try SampleDocuments.campaign()
+    }
+
+    /// The character sheet's columns are as wide as their content: the short ones narrow, the inventory the widest, and
+    /// together the text width (not five equal columns).
+    @Test func tableColumnsAreSizedToTheirContent() async throws {
+        let document = Document(
+            identifier: "sheet", title: "Sheet", sections: [DocumentSection(heading: nil, blocks: [.table(SampleDocuments.characterSheet)])])
+        let directory = try TemporaryDirectory()
+        let path = try await Self.write(document, to: directory)
+        let output = try await Command.run(["/usr/bin/python3", "-c", Self.readBack, path])
+        let contents = try JSONDecoder().decode(Contents.self, from: output)
+        let widths = try #require(contents.tables.first?.columnWidths)
+        try #require(widths.count == 5)
+        let (name, characterClass, level, hp, inventory) = (widths[0], widths[1], widths[2], widths[3], widths[4])
+        #expect(inventory > 2 * name, "\(widths)")
+        #expect(level < name && hp < name && characterClass < name, "\(widths)")
+        #expect(abs(widths.reduce(0, +) - contents.textWidth) <= 5 * 635, "\(widths) fill \(contents.textWidth)")
     }
 
     @Test(arguments: ["campaign", "story"])

@@ -192,6 +192,27 @@ import Testing
         }
     }
 
+    /// A character sheet whose inventory runs long: each short cell and heading stays whole on one line ("Class", not
+    /// "Clas-" and "s"); only the long column wraps, between words.
+    @Test func tableColumnsAreSizedToTheirContent() async throws {
+        let document = Document(
+            identifier: "sheet", title: "Sheet",
+            sections: [DocumentSection(heading: "Character sheet", blocks: [.table(SampleDocuments.characterSheet)])])
+        let directory = try TemporaryDirectory()
+        let pdf = try await Self.write(document, in: directory)
+        let text = try await Self.output(["pdftotext", "-enc", "UTF-8", "-f", "2", "-l", "2", pdf, "-"])
+        let words = Set(text.split(whereSeparator: \.isWhitespace).map(String.init))
+        let table = SampleDocuments.characterSheet
+        for cell in table.header + table.rows.flatMap({ $0.dropLast() }) {
+            #expect(words.contains(cell), "\(cell) broken: \(text)")
+        }
+        #expect(!words.contains { $0.hasSuffix("-") }, "a word broken with a hyphen: \(text)")
+        let inventory = try #require(table.rows.first?.last)
+        for word in inventory.split(separator: " ") {
+            #expect(words.contains(String(word)), "\(word) broken: \(text)")
+        }
+    }
+
     /// Page 1 at 50 dpi against the committed picture: the campaign's title page, and the story's with its cover.
     /// With `KILN_UPDATE_GOLDEN=1` the pictures are written into `Tests/DocumentsTests/Golden` instead.
     @Test(arguments: Sample.allCases)

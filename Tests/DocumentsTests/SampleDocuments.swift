@@ -19,6 +19,17 @@ enum SampleDocuments {
         return try DocumentImage(baseName: name, data: try PNGEncoder.encode(surface))
     }
 
+    /// A character sheet as WorldArchitect's campaigns end: short cells and one long inventory.
+    static let characterSheet = DocumentTable(
+        header: ["Name", "Class", "Level", "HP", "Inventory"],
+        rows: [
+            [
+                "Nightbloom", "Ranger", "4", "27/31",
+                "Longbow, forty arrows, a hunting knife, a cloak of moss, rations for a week, a lantern, flint and steel, fifty feet "
+                    + "of rope and a map of the Whispering Woods",
+            ]
+        ])
+
     /// A short campaign: three scenes (the second with a picture) and a character sheet.
     static func campaign() throws -> Document {
         let map = try picture("image-1", color: RGBColor(0x2E6B3F))
