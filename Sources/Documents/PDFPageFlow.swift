@@ -52,31 +52,85 @@ final class PDFPageFlow {
     }
 
     /// Draws a laid-out text in the column, line by line, `leading` points further apart than Pango sets them, moving to
-    /// a new page wherever the next line does not fit.
+    /// a new page wherever the next line does not fit. A paragraph never leaves its first line alone at the foot of a page
+    /// (an orphan: the paragraph starts on the next page) nor its last line alone at the head of one (a widow: the line
+    /// before goes with it).
     func drawLines(of layout: TextLayout, _ color: RGBColor, leading: Double = 0) {
-        let iterator = pango_layout_get_iter(layout.pointer)
-        defer { pango_layout_iter_free(iterator) }
+        let lines = Self.lines(of: layout, leading: leading)
+        let breaks = pageBreaks(lines)
         // The page position of the layout's top; it changes at every page break.
         var layoutTop = y
-        var addedLeading = 0.0
-        repeat {
-            var line = PangoRectangle()
-            pango_layout_iter_get_line_extents(iterator, nil, &line)
-            let lineTop = Double(line.y) / Double(PANGO_SCALE) + addedLeading
-            let lineBottom = lineTop + Double(line.height) / Double(PANGO_SCALE)
-            if layoutTop + lineBottom > PDFStyle.contentBottom, layoutTop + lineTop > PDFStyle.topMargin {
+        for (index, line) in lines.enumerated() {
+            if breaks.contains(index) {
                 startPage()
-                layoutTop = y - lineTop
+                layoutTop = y - line.top
             }
             // As pango_cairo_show_layout does: each line from the left of its logical box (which carries the
             // alignment, right for a right-to-left paragraph), on its baseline.
-            let baseline = Double(pango_layout_iter_get_baseline(iterator)) / Double(PANGO_SCALE) + addedLeading
             canvas.color(color)
-            cairo_move_to(context, PDFStyle.sideMargin + Double(line.x) / Double(PANGO_SCALE), layoutTop + baseline)
-            pango_cairo_show_layout_line(context, pango_layout_iter_get_line_readonly(iterator))
-            y = layoutTop + lineBottom
-            addedLeading += leading
+            cairo_move_to(context, PDFStyle.sideMargin + line.x, layoutTop + line.baseline)
+            pango_cairo_show_layout_line(context, line.line)
+            y = layoutTop + line.bottom
+        }
+    }
+
+    /// One line of a layout, in points from the layout's top, leading added.
+    private struct Line {
+        let line: UnsafeMutablePointer<PangoLayoutLine>
+        let x: Double
+        let top: Double
+        let bottom: Double
+        let baseline: Double
+    }
+
+    private static func lines(of layout: TextLayout, leading: Double) -> [Line] {
+        let iterator = pango_layout_get_iter(layout.pointer)
+        defer { pango_layout_iter_free(iterator) }
+        var lines: [Line] = []
+        repeat {
+            var extents = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &extents)
+            let added = Double(lines.count) * leading
+            let top = Double(extents.y) / Double(PANGO_SCALE) + added
+            lines.append(
+                Line(
+                    line: pango_layout_iter_get_line_readonly(iterator), x: Double(extents.x) / Double(PANGO_SCALE), top: top,
+                    bottom: top + Double(extents.height) / Double(PANGO_SCALE),
+                    baseline: Double(pango_layout_iter_get_baseline(iterator)) / Double(PANGO_SCALE) + added))
         } while pango_layout_iter_next_line(iterator) != 0
+        return lines
+    }
+
+    /// The lines that start a new page, from the current position: wherever the next line does not fit, then moved
+    /// so no page holds a paragraph's first or last line alone.
+    private func pageBreaks(_ lines: [Line]) -> Set<Int> {
+        // Where each line would go with no other rule, the first at `top` (its layout's top on the page).
+        func breaks(from first: Int, layoutTop top: Double) -> [Int] {
+            var layoutTop = top
+            var breaks: [Int] = []
+            for index in lines.indices.dropFirst(first) {
+                let line = lines[index]
+                if layoutTop + line.bottom > PDFStyle.contentBottom, layoutTop + line.top > PDFStyle.topMargin {
+                    breaks.append(index)
+                    layoutTop = PDFStyle.topMargin - line.top
+                }
+            }
+            return breaks
+        }
+        /// The last line alone on its page takes the one before with it, unless that would leave that one alone.
+        func withoutWidow(_ breaks: [Int], firstPageStart: Int) -> [Int]? {
+            guard let last = breaks.last, last == lines.count - 1 else { return breaks }
+            let previousStart = breaks.dropLast().last ?? firstPageStart
+            guard last - 1 - previousStart >= 2 else { return nil }
+            return breaks.dropLast() + [last - 1]
+        }
+        let inPlace = breaks(from: 0, layoutTop: y)
+        let orphaned = inPlace.first == 1
+        if !orphaned, let breaks = withoutWidow(inPlace, firstPageStart: 0) { return Set(breaks) }
+        guard !isAtPageTop, lines.count > 1 else { return Set(inPlace) }
+        // The paragraph starts on the next page.
+        let onNextPage = [0] + breaks(from: 1, layoutTop: PDFStyle.topMargin - lines[0].top)
+        return Set(withoutWidow(onNextPage, firstPageStart: 0) ?? onNextPage)
     }
 
     /// Paints a picture `width` × `height` points large, centred in the column at the current position.

@@ -10,14 +10,18 @@ struct PDFParagraph: PDFBlock {
     /// aligns right to left, and right-to-left words inside a left-to-right one are reordered in place.
     init(_ text: String, typesetter: Typesetter) {
         layout = typesetter.layout(text, size: PDFStyle.bodySize, width: PDFStyle.columnWidth)
-        // Two lines, so a heading is never followed by a lone line at the bottom of its page.
+        // What must fit under a heading so it never sits above a lone line: the gap before the paragraph and its first two
+        // lines, or all three of a paragraph of three (its last line would stand alone overleaf, which the page flow does
+        // not allow either: it would move the whole paragraph).
+        let count = Int(pango_layout_get_line_count(layout.pointer))
+        // A layout has a line even when empty.
+        let kept = count == 3 ? 3 : min(count, 2)
         let iterator = pango_layout_get_iter(layout.pointer)
         defer { pango_layout_iter_free(iterator) }
-        let lines = pango_layout_get_line_count(layout.pointer) > 1 ? 2.0 : 1.0
-        if lines > 1 { pango_layout_iter_next_line(iterator) }
+        for _ in 1..<kept { pango_layout_iter_next_line(iterator) }
         var last = PangoRectangle()
         pango_layout_iter_get_line_extents(iterator, nil, &last)
-        leadingHeight = Double(last.y + last.height) / Double(PANGO_SCALE) + (lines - 1) * PDFStyle.bodyLeading
+        leadingHeight = PDFStyle.paragraphGap + Double(last.y + last.height) / Double(PANGO_SCALE) + Double(kept - 1) * PDFStyle.bodyLeading
     }
 
     func draw(in flow: PDFPageFlow) {

@@ -213,6 +213,38 @@ import Testing
         }
     }
 
+    /// Paragraphs of two to eight lines, pushed to every height of their pages by pictures: no page starts with the last
+    /// line of a paragraph alone (a widow) or ends with its first line alone (an orphan).
+    @Test func noParagraphLeavesALoneLineAtAPagesFootOrHead() async throws {
+        var blocks: [DocumentBlock] = []
+        for paragraph in 1...90 {
+            // Words of 4 to 5 characters, each naming its paragraph, so every line says which paragraph it is of.
+            let words = (1...(12 + paragraph * 7 % 60)).map { "p\(paragraph)w\($0)" }
+            if paragraph % 3 == 0 {
+                let picture = try SampleDocuments.picture(
+                    "spacer-\(paragraph)", width: 467, height: 20 + paragraph * 29 % 300, color: RGBColor(0x888888))
+                blocks.append(.image(picture, caption: nil))
+            }
+            blocks.append(.paragraph(words.joined(separator: " ")))
+        }
+        let document = Document(identifier: "lines", title: "Lines", sections: [DocumentSection(heading: nil, blocks: blocks)])
+        let directory = try TemporaryDirectory()
+        let pdf = try await Self.write(document, in: directory)
+        let pages = try await Self.output(["pdftotext", "-enc", "UTF-8", "-raw", pdf, "-"]).split(separator: "\u{0C}").map { page in
+            // Each body line's paragraph, from its first word ("p12w40" → 12); the footer has none.
+            page.split(whereSeparator: \.isNewline).compactMap { line in
+                line.firstMatch(of: /^p(\d+)w\d+/).flatMap { Int($0.output.1) }
+            }
+        }
+        #expect(pages.count > 5)
+        for (page, next) in zip(pages, pages.dropFirst()) {
+            guard let last = page.last, next.first == last else { continue }
+            // Paragraph `last` runs from this page onto the next.
+            #expect(page.filter { $0 == last }.count >= 2, "paragraph \(last) leaves its first line alone at a page's foot")
+            #expect(next.filter { $0 == last }.count >= 2, "paragraph \(last) leaves its last line alone at a page's head")
+        }
+    }
+
     /// Page 1 at 50 dpi against the committed picture: the campaign's title page, and the story's with its cover.
     /// With `KILN_UPDATE_GOLDEN=1` the pictures are written into `Tests/DocumentsTests/Golden` instead.
     @Test(arguments: Sample.allCases)
