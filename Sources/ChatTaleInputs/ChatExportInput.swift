@@ -135,6 +135,7 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
     public var format: ChatVideoFormat = .portrait
     public var typingSpeed: ChatTypingSpeed = .normal
     public var typingIndicator = true
+    /// The keyboard under the input bar; by default on at 9:16 and 1:1, off at 16:9 (decoding sets it by the format).
     public var keyboard = true
     public var sounds = true
     public var darkMode = false
@@ -157,7 +158,8 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
         format = try container.decodeIfPresent(ChatVideoFormat.self, forKey: .format) ?? format
         typingSpeed = try container.decodeIfPresent(ChatTypingSpeed.self, forKey: .typingSpeed) ?? typingSpeed
         typingIndicator = try container.decodeIfPresent(Bool.self, forKey: .typingIndicator) ?? typingIndicator
-        keyboard = try container.decodeIfPresent(Bool.self, forKey: .keyboard) ?? keyboard
+        // 16:9 is laid out for landscape screens, where a keyboard would take a third of the height: off unless asked for.
+        keyboard = try container.decodeIfPresent(Bool.self, forKey: .keyboard) ?? (format != .landscape)
         sounds = try container.decodeIfPresent(Bool.self, forKey: .sounds) ?? sounds
         darkMode = try container.decodeIfPresent(Bool.self, forKey: .darkMode) ?? darkMode
         theme = try container.decodeIfPresent(ChatTheme.self, forKey: .theme) ?? theme
@@ -182,7 +184,7 @@ public enum ChatVideoFormat: String, Codable, Sendable, InputChoice {
     case portrait = "9:16"
     /// 1080×1080, Instagram.
     case square = "1:1"
-    /// 1920×1080, YouTube.
+    /// 1920×1080, YouTube, televisions and computers: laid out for a landscape screen, without the keyboard by default.
     case landscape = "16:9"
 
     public var size: (width: Int, height: Int) {

@@ -40,8 +40,8 @@ struct ChatBlockMaker {
     /// The widest a bubble's text may be.
     private var textWidth: Double {
         switch style.layout {
-        case .bubbles: min(Double(geometry.width) * 0.7, px(480)) - px(24)
-        case .rows: Double(geometry.width) - px(72 + 16)
+        case .bubbles: min(geometry.column.width * 0.7, px(480)) - px(24)
+        case .rows: geometry.column.width - px(72 + 16)
         }
     }
 
@@ -63,7 +63,7 @@ struct ChatBlockMaker {
             let nameHeight = name.map { $0.height + px(2) } ?? 0
             let width = max(contentWidth + px(24), px(36))
             let height = contentHeight + px(16)
-            let x = side == .right ? Double(geometry.width) - px(14) - width : px(14)
+            let x = side == .right ? geometry.right - px(14) - width : geometry.x(14)
             return ChatBlock(
                 content: content, side: side, sender: sender, name: name, height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
                 bubble: (x, nameHeight, width, height))
@@ -72,7 +72,7 @@ struct ChatBlockMaker {
             let height = max(name.height + px(4) + contentHeight, px(42))
             return ChatBlock(
                 content: content, side: side, sender: sender, name: name, height: Int((height + px(16)).rounded(.up)),
-                bubble: (px(72), name.height + px(4), contentWidth, contentHeight))
+                bubble: (geometry.x(72), name.height + px(4), contentWidth, contentHeight))
         }
     }
 
@@ -94,12 +94,14 @@ struct ChatBlockMaker {
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
             switch block.content {
             case .text(let layout, _):
-                canvas.draw(layout, x: bubble.x + px(12), y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
+                // From the text's own left edge: a right-to-left paragraph is aligned right within the wrap width, and the
+                // bubble is sized to the text, not to that width.
+                canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
             case .indicator(let phase):
                 drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + bubble.height / 2, on: canvas)
             }
         case .rows:
-            ChatAvatar(block.sender).draw(on: canvas, centerX: px(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
+            ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
             if let name = block.name {
                 canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color).map(RGBColor.init) ?? style.receivedText)
             }

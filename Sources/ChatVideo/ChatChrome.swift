@@ -28,8 +28,8 @@ struct ChatChrome {
         canvas.fill(PixelRect(x: 0, y: header.maxY - max(1, Int(px(0.5))), width: header.width, height: max(1, Int(px(0.5)))), style.separator)
         // Status bar: the time on the left, the battery on the right.
         let clock = typesetter.layout("9:41", size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
-        canvas.draw(clock, x: px(32), y: px(22) - clock.height / 2, style.headerText)
-        let batteryX = Double(geometry.width) - px(52)
+        canvas.draw(clock, x: geometry.x(32), y: px(22) - clock.height / 2, style.headerText)
+        let batteryX = geometry.right - px(52)
         canvas.strokeRoundedRect(x: batteryX, y: px(16), width: px(26), height: px(13), radius: px(3.5), lineWidth: px(1.2), style.headerText)
         canvas.fillRoundedRect(x: batteryX + px(2.2), y: px(18.2), width: px(19), height: px(8.6), radius: px(1.8), style.headerText)
 
@@ -37,15 +37,15 @@ struct ChatChrome {
         let middle = top + px(ChatGeometry.headerPoints / 2)
         // The back chevron.
         canvas.strokeLines(
-            [(px(26), middle - px(10)), (px(16), middle), (px(26), middle + px(10))], width: px(3), style.accent)
+            [(geometry.x(26), middle - px(10)), (geometry.x(16), middle), (geometry.x(26), middle + px(10))], width: px(3), style.accent)
         if style.centredHeader {
-            avatar.draw(on: canvas, centerX: Double(geometry.width) / 2, centerY: top + px(22), radius: px(20), typesetter: typesetter)
-            let name = typesetter.layout(title, size: px(12), width: Double(geometry.width) - px(120), centred: true)
-            canvas.draw(name, x: px(60), y: top + px(46), style.headerText)
+            avatar.draw(on: canvas, centerX: geometry.centreX, centerY: top + px(22), radius: px(20), typesetter: typesetter)
+            let name = typesetter.layout(title, size: px(12), width: geometry.column.width - px(120), centred: true)
+            canvas.draw(name, x: geometry.x(60), y: top + px(46), style.headerText)
         } else {
-            avatar.draw(on: canvas, centerX: px(58), centerY: middle, radius: px(19), typesetter: typesetter)
+            avatar.draw(on: canvas, centerX: geometry.x(58), centerY: middle, radius: px(19), typesetter: typesetter)
             let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
-            canvas.draw(name, x: px(86), y: middle - name.height / 2, style.headerText)
+            canvas.draw(name, x: geometry.x(86), y: middle - name.height / 2, style.headerText)
         }
     }
 
@@ -54,13 +54,15 @@ struct ChatChrome {
         canvas.fill(bar, style.inputBackground)
         let fieldHeight = px(36)
         let fieldY = Double(bar.y) + (Double(bar.height) - fieldHeight) / 2
-        let fieldX = px(52)
-        let fieldWidth = Double(bar.width) - fieldX - px(56)
+        let fieldX = geometry.x(52)
+        let fieldWidth = geometry.column.width - px(52 + 56)
         // The "+" (or camera) button before the field.
-        canvas.fillCircle(centerX: px(26), centerY: fieldY + fieldHeight / 2, radius: px(15), style.inputField)
-        canvas.strokeLines([(px(19), fieldY + fieldHeight / 2), (px(33), fieldY + fieldHeight / 2)], width: px(2.2), style.secondaryText)
+        canvas.fillCircle(centerX: geometry.x(26), centerY: fieldY + fieldHeight / 2, radius: px(15), style.inputField)
         canvas.strokeLines(
-            [(px(26), fieldY + fieldHeight / 2 - px(7)), (px(26), fieldY + fieldHeight / 2 + px(7))], width: px(2.2), style.secondaryText)
+            [(geometry.x(19), fieldY + fieldHeight / 2), (geometry.x(33), fieldY + fieldHeight / 2)], width: px(2.2), style.secondaryText)
+        canvas.strokeLines(
+            [(geometry.x(26), fieldY + fieldHeight / 2 - px(7)), (geometry.x(26), fieldY + fieldHeight / 2 + px(7))], width: px(2.2),
+            style.secondaryText)
         canvas.fillRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, style.inputField)
         if let border = style.inputFieldBorder {
             canvas.strokeRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, lineWidth: px(1), border)
@@ -70,7 +72,7 @@ struct ChatChrome {
             canvas.draw(placeholder, x: fieldX + px(14), y: fieldY + (fieldHeight - placeholder.height) / 2, style.placeholderText)
         }
         // The send (or microphone) button after it: a circle with an arrow.
-        let buttonX = Double(bar.width) - px(28)
+        let buttonX = geometry.right - px(28)
         let buttonY = fieldY + fieldHeight / 2
         canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
         canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
@@ -80,19 +82,20 @@ struct ChatChrome {
 
     private func drawKeyboard(on canvas: Canvas) {
         let keyboard = geometry.keyboard
-        guard keyboard.height > Int(px(ChatGeometry.homeIndicatorPoints)) else {
+        guard geometry.showsKeyboard else {
             // No keyboard: the home indicator.
             canvas.fill(keyboard, style.inputBackground)
             let barWidth = px(134)
             canvas.fillRoundedRect(
-                x: (Double(geometry.width) - barWidth) / 2, y: Double(keyboard.maxY) - px(9), width: barWidth, height: px(5), radius: px(2.5),
+                x: geometry.centreX - barWidth / 2, y: Double(keyboard.maxY) - px(9), width: barWidth, height: px(5), radius: px(2.5),
                 style.headerText)
             return
         }
         canvas.fill(keyboard, style.keyboardBackground)
-        let keyboardWidth = Double(keyboard.width) / geometry.scale
+        let keyboardWidth = geometry.columnPoints
         let keyWidth = (keyboardWidth - 6 - 9 * 6) / 10
-        let keyHeight = 42.0
+        // Four rows and their gaps fill the keyboard: 42 points a key on a portrait one.
+        let keyHeight = (Double(keyboard.height) / geometry.scale - 48).rounded() / 4
         var y = Double(keyboard.y) + px(8)
         for (row, keys) in Self.keyRows.enumerated() {
             let rowWidth = Double(keys.count) * keyWidth + Double(keys.count - 1) * 6
@@ -119,9 +122,9 @@ struct ChatChrome {
     /// One key; `x` and `width` in points from the keyboard's left edge, `y` in pixels.
     private func key(_ label: String, x: Double, y: Double, width: Double, height: Double, special: Bool, on canvas: Canvas) {
         canvas.fillRoundedRect(
-            x: px(x), y: y, width: px(width), height: px(height), radius: px(5), special ? style.keySpecialBackground : style.keyBackground)
+            x: geometry.x(x), y: y, width: px(width), height: px(height), radius: px(5), special ? style.keySpecialBackground : style.keyBackground)
         let text = typesetter.layout(label, size: px(label.count > 1 && label != "😊" ? 16 : 22))
-        canvas.draw(text, x: px(x) + (px(width) - text.width) / 2, y: y + (px(height) - text.height) / 2, style.keyText)
+        canvas.draw(text, x: geometry.x(x) + (px(width) - text.width) / 2, y: y + (px(height) - text.height) / 2, style.keyText)
     }
 }
 

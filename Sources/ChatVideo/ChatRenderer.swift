@@ -21,6 +21,7 @@ public final class ChatRenderer {
     private let offsets: [Int]
     private let frame: CairoSurface
     private var finishedLayers: [Int: CairoSurface] = [:]
+    /// The free tier's mark, drawn with the chrome.
     private let watermark: ChatWatermark?
     private var previous: (sent: Int, scroll: Int, active: PixelRect?)?
 
@@ -58,6 +59,7 @@ public final class ChatRenderer {
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
+            self.watermark?.draw(on: canvas)
         }
     }
 
@@ -98,7 +100,6 @@ public final class ChatRenderer {
                     canvas.paint(finishedLayer(index), x: 0, y: y)
                 }
                 if let active, let activeRect { blocks.draw(active, on: canvas, y: activeRect.y) }
-                watermark?.paint(on: canvas)
             }
         }
         return first ? 0..<height : dirty.y..<dirty.maxY
@@ -112,13 +113,13 @@ public final class ChatRenderer {
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
+            watermark?.draw(on: canvas)
             canvas.clipped(to: geometry.viewport) {
                 for index in 0..<state.sent {
                     let block = blocks.block(for: messages[index], text: messages[index].text, cursor: false)
                     blocks.draw(block, on: canvas, y: firstMessageY + offsets[index])
                 }
                 if let active { blocks.draw(active, on: canvas, y: firstMessageY + offsets[state.sent]) }
-                watermark?.draw(on: canvas)
             }
         }
         previous = nil

@@ -50,21 +50,93 @@ import Testing
         }
     }
 
-    @Test func theWatermarkIsDrawnOnlyWhenAsked() {
-        let input = Conversations.short()
-        let state = ChatFrameState(sent: 3, activity: .idle)
+    /// Without the keyboard the strip under the input bar is the home indicator on the input bar's white, at every
+    /// format: no row of keys on the keyboard's grey.
+    @Test(arguments: ChatVideoFormat.allCases)
+    func withoutTheKeyboardTheBottomStripShowsNoKeys(format: ChatVideoFormat) {
+        let input = Conversations.short {
+            $0.format = format
+            $0.keyboard = false
+        }
+        let renderer = ChatRenderer(input, watermark: false)
+        renderer.render(ChatFrameState(sent: 0, activity: .idle))
+        let picture = Picture(renderer)
+        // The left fifth of the bottom 30 rows, beside the centred home indicator.
+        let strip = picture.meanColor(x: 0, y: picture.height - 30, width: picture.width / 5, height: 30)
+        #expect(strip.red > 250 && strip.green > 250 && strip.blue > 250, "\(strip)")
+    }
+
+    /// The free tier's mark is seen and hides nothing, at every format: with the newest message being typed at the
+    /// bottom and just after the last send, the marked picture differs from the clean one only in the status bar (the top
+    /// tenth of the picture), and there it differs.
+    @Test(arguments: ChatVideoFormat.allCases)
+    func theWatermarkHidesNoMessage(format: ChatVideoFormat) throws {
+        let input = Conversations.short { $0.format = format }
         let marked = ChatRenderer(input, watermark: true)
         let clean = ChatRenderer(input, watermark: false)
-        marked.render(state)
-        clean.render(state)
-        let withMark = Picture(marked)
-        let without = Picture(clean)
-        // Lower right, just above the input bar (which starts at 1186 with the keyboard): a dark pill over the white.
-        let corner = (x: withMark.width - 250, y: 1100, width: 150, height: 40)
-        let markedLight = withMark.meanColor(x: corner.x, y: corner.y, width: corner.width, height: corner.height)
-        let cleanLight = without.meanColor(x: corner.x, y: corner.y, width: corner.width, height: corner.height)
-        #expect(cleanLight.red > 250)
-        #expect(markedLight.red < cleanLight.red - 10)
-        #expect(withMark.meanDifference(from: without) > 0)
+        for state in [ChatFrameState(sent: 2, activity: .typing(message: 2, characters: 20)), ChatFrameState(sent: 3, activity: .idle)] {
+            marked.render(state)
+            clean.render(state)
+            let rows = try #require(Picture(marked).differingRows(from: Picture(clean)), "no watermark at \(format.rawValue)")
+            #expect(rows.upperBound < clean.height / 10, "the mark reaches row \(rows.upperBound) of \(clean.height) at \(format.rawValue)")
+        }
+    }
+
+    /// At 16:9 the conversation is laid out for a landscape screen: centred on the frame, and its text large enough to
+    /// read across a room (a one-line bubble at least 75 of 1080 rows high, where the phone's layout stretched gave 56).
+    @Test func atSixteenByNineTheConversationIsCentredAndReadable() throws {
+        let input = Conversations.short {
+            $0.format = .landscape
+            $0.keyboard = false
+        }
+        let renderer = ChatRenderer(input, watermark: false)
+        renderer.render(ChatFrameState(sent: 2, activity: .idle))
+        let picture = Picture(renderer)
+        // Both messages are in the top half, away from the send button of the sent bubbles' blue.
+        let top = 0..<(picture.height / 2)
+        let received = try #require(picture.bounds(rows: top) { ($0, $1, $2) == (0xE9, 0xE9, 0xEB) })
+        let sent = try #require(picture.bounds(rows: top) { ($0, $1, $2) == (0x0B, 0x84, 0xFE) })
+        let middle = (received.minX + sent.maxX) / 2
+        #expect(abs(middle - picture.width / 2) < 10, "the conversation spans \(received.minX)–\(sent.maxX) of \(picture.width)")
+        #expect(received.minX > picture.width / 6, "\(received.minX)")
+        #expect(received.maxY - received.minY >= 75, "a one-line bubble \(received.maxY - received.minY) pixels high")
+    }
+
+    /// Right-to-left and mixed-direction messages sit inside bubbles sized to them: at 9:16 and 16:9, on both sides and
+    /// wrapped over lines, the text's pixels are inside its bubble with equal margins left and right (Messenger dark:
+    /// white text, bubbles without tails, a black background).
+    @Test(arguments: [ChatVideoFormat.portrait, .landscape], [ChatSide.left, .right])
+    func rightToLeftTextIsLaidOutInsideItsBubble(format: ChatVideoFormat, side: ChatSide) throws {
+        let texts = [
+            "\u{645}\u{631}\u{62D}\u{628}\u{627} \u{628}\u{627}\u{644}\u{639}\u{627}\u{644}\u{645}",
+            "שלום עולם, מה שלומך היום? אני בדרך הביתה ואגיע בעוד עשר דקות בערך, תחכו לי ליד הדלת בבקשה",
+            "See you at שוק הכרמל tomorrow",
+            "نلتقي في the station غدا",
+        ]
+        for text in texts {
+            var input = Conversations.short {
+                $0.format = format
+                $0.theme = .messenger
+                $0.darkMode = true
+            }
+            let speaker = side == .right ? "me" : "sam"
+            input.conversation.messages = [ChatMessageLine(character: speaker, text: text)]
+            let renderer = ChatRenderer(input, watermark: false)
+            renderer.render(ChatFrameState(sent: 1, activity: .idle))
+            let picture = Picture(renderer)
+            let bubbleColor: (UInt8, UInt8, UInt8) = side == .right ? (0x0A, 0x7C, 0xFF) : (0x30, 0x30, 0x30)
+            // The first message is under the header (its back arrow and the send button are the sent bubbles' blue),
+            // in the top half.
+            let header = try #require(
+                picture.bounds(rows: 0..<(picture.height / 2)) { ($0, $1, $2) == (0x24, 0x25, 0x26) }, "no header separator")
+            let bubble = try #require(
+                picture.bounds(rows: (header.maxY + 1)..<(picture.height / 2)) { ($0, $1, $2) == bubbleColor }, "no bubble for \(text)")
+            let textPixels = try #require(
+                picture.bounds(rows: bubble.minY..<(bubble.maxY + 1)) { $0 > 180 && $1 > 180 && $2 > 180 }, "no text for \(text)")
+            let left = textPixels.minX - bubble.minX
+            let right = bubble.maxX - textPixels.maxX
+            #expect(left > 0 && right > 0, "\(format.rawValue) \(side): \(text) reaches outside its bubble (\(left), \(right))")
+            #expect(abs(left - right) < picture.width / 100, "\(format.rawValue) \(side): \(text) off centre in its bubble (\(left), \(right))")
+        }
     }
 }

@@ -37,6 +37,19 @@ import Testing
         #expect(decoded.settings.fps == 60)
     }
 
+    /// The keyboard is on by default on the phone's formats and off at 16:9, which is laid out for landscape screens;
+    /// asked for, it is there at any format.
+    @Test func theKeyboardIsOffByDefaultOnlyAtSixteenByNine() throws {
+        func keyboard(_ settings: String) throws -> Bool {
+            try Self.input(settings: settings).decode(as: ChatExportInput.self).settings.keyboard
+        }
+        #expect(try keyboard("{}"))
+        #expect(try keyboard(##"{"format":"1:1"}"##))
+        #expect(try !keyboard(##"{"format":"16:9"}"##))
+        #expect(try keyboard(##"{"format":"16:9","keyboard":true}"##))
+        #expect(try !keyboard(##"{"format":"9:16","keyboard":false}"##))
+    }
+
     @Test func badInputsGetTheFieldNamed() {
         #expect(Self.refusedField(Self.input(messages: "[]")) == "input.conversation.messages")
         #expect(Self.refusedField(Self.input(messages: ##"[{"character":"bob","text":"hi"}]"##)) == "input.conversation.messages[0].character")

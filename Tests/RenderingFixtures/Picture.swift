@@ -1,4 +1,5 @@
 import CPangoCairo
+import Glibc
 
 /// An RGB picture for comparisons: a rendered frame, a golden PNG, a frame decoded from a video, a page or a screenshot.
 public struct Picture {
@@ -70,6 +71,40 @@ public struct Picture {
                 }
             }
         }
+    }
+
+    /// The first and last rows where the two pictures differ; nil when they are the same.
+    public func differingRows(from other: Picture) -> ClosedRange<Int>? {
+        precondition(width == other.width && height == other.height)
+        let rowBytes = width * 3
+        return rgb.withUnsafeBufferPointer { mine in
+            other.rgb.withUnsafeBufferPointer { theirs in
+                let rows = (0..<height).filter { row in
+                    memcmp(mine.baseAddress! + row * rowBytes, theirs.baseAddress! + row * rowBytes, rowBytes) != 0
+                }
+                return rows.first.map { $0...rows.last! }
+            }
+        }
+    }
+
+    /// The smallest rectangle holding every pixel of `rows` for which `matches` holds (red, green, blue); nil when none does.
+    public func bounds(
+        rows: Range<Int>? = nil, where matches: (UInt8, UInt8, UInt8) -> Bool
+    ) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+        var found: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
+        rgb.withUnsafeBufferPointer { pixels in
+            for y in rows ?? 0..<height {
+                var pixel = pixels.baseAddress! + y * width * 3
+                for x in 0..<width {
+                    if matches(pixel[0], pixel[1], pixel[2]) {
+                        let box = found ?? (x, y, x, y)
+                        found = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+                    }
+                    pixel += 3
+                }
+            }
+        }
+        return found
     }
 
     /// The mean colour of a rectangle.
