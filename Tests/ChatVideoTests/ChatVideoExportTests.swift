@@ -72,6 +72,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
 
+    /// The sound track is what docs/chat-video.md says: AAC-LC, 48 kHz mono, at most 128 kb/s (FFmpeg's encoder spends
+    /// fewer bits on the quiet between the sounds, and never more than that).
+    @Test func theSoundTrackIsAACAtFortyEightKilohertzMonoAndAtMost128Kbps() async throws {
+        let directory = try TemporaryDirectory()
+        let input = Conversations.short {
+            $0.format = .square
+            $0.fps = 30
+        }
+        let path = directory.path + "/chat.mp4"
+        _ = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
+        let output = try await Command.run([
+            "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,profile,sample_rate,channels,bit_rate", "-of",
+            "default=noprint_wrappers=1", path,
+        ])
+        let fields = Dictionary(
+            String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                return (parts[0], parts.count > 1 ? parts[1] : "")
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(fields["codec_name"] == "aac")
+        #expect(fields["profile"] == "LC")
+        #expect(fields["sample_rate"] == "48000")
+        #expect(fields["channels"] == "1")
+        let bitRate = try #require(fields["bit_rate"].flatMap(Int.init))
+        print("sound track: \(bitRate / 1000) kb/s")
+        #expect(bitRate <= ChatVideoExporter.audioBitRate)
+        #expect(bitRate > ChatVideoExporter.audioBitRate / 4, "\(bitRate) b/s: the sounds are there")
+    }
+
     @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() async throws {
         let directory = try TemporaryDirectory()
         let input = Conversations.short {
