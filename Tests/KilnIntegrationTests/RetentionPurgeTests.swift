@@ -102,6 +102,36 @@ import Testing
         }
     }
 
+    @Test func aCampaignNotPlayedWithinItsTenantsResultsRetentionGoes() async throws {
+        try await Harness.with { harness in
+            try harness.usePolicies(PrivacyTests.policy)
+            let acme = try await harness.tenant("acme")
+            let campaigns = CampaignStore(pool: harness.database)
+            let player = try #require(Identity(validating: "user-a"))
+            let opening = JobID()
+            let played = try #require(try await campaigns.create(opening, tenant: acme.tenant.id, identity: player, title: "Played", settings: "{}"))
+            let scene = NewScene(number: 1, title: nil, narrative: "The bell rings.", planningBlock: "{}")
+            #expect(try await campaigns.apply(scene, state: "{}", to: played.id, job: opening))
+            // A campaign whose opening job is still running waits for it, however old.
+            let stillOpening = JobID()
+            let pending = try #require(
+                try await campaigns.create(stillOpening, tenant: acme.tenant.id, identity: player, title: "Pending", settings: "{}"))
+
+            let purger = RetentionPurger(
+                admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects),
+                policies: harness.policies.withLock { $0 })
+            let start = Date()
+            func purged(afterDays days: Double) async throws -> Int {
+                try await purger.purge(tenants: [acme.tenant.id], now: start.addingTimeInterval(days * Self.day + 3600)).first?.campaigns ?? -1
+            }
+            #expect(try await purged(afterDays: 2) == 0, "acme keeps results 3 days")
+            #expect(try await purged(afterDays: 3) == 1)
+            #expect(try await campaigns.find(played.id, tenant: acme.tenant.id, identity: player) == nil)
+            #expect(try await campaigns.scenes(of: played.id, from: 1, limit: 10).isEmpty)
+            #expect(try await campaigns.find(pending.id, tenant: acme.tenant.id, identity: player) != nil)
+        }
+    }
+
     /// `kiln purge` with the checked-in policies: a tenant without a section keeps 30 days, so rows backdated by 31
     /// days go, and newer ones stay.
     @Test func kilnPurgeDeletesWhatIsPastRetention() async throws {
