@@ -165,7 +165,7 @@ import Testing
             body: #"{"signedPayload":"\#(notification)"}"#)
 
         // Campaigns, on an unmetered tenant: one ready to play, and the rest through the routes.
-        var plain = TestAPI()
+        let plain = TestAPI()
         let ready = try await CampaignRoutesTests.readyCampaign(in: plain.campaigns)
         let campaigns = try plain.driver()
         func sendCampaign(_ method: HTTPRequest.Method, _ template: String, _ path: String? = nil, body: String = "") async throws {

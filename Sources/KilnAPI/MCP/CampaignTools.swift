@@ -72,8 +72,8 @@ struct MCPCall {
             }
         } catch let error as MCPError {
             throw error
-        } catch is CancellationError {
-            throw CancellationError()
+        } catch let error as CancellationError {
+            throw error
         } catch {
             return try Self.refusal(ProblemMiddleware<APIRequestContext>.problem(for: error, logger: logger))
         }

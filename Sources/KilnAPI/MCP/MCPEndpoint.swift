@@ -13,7 +13,6 @@ import NIOCore
 /// exists, the browser origin (if any) is allowed, and the bearer token is the tenant's JWT issued for this resource.
 /// Every request is checked; a session never stands in for a token.
 struct MCPEndpoint {
-    let settings: MCPSettings
     let caller: Caller
     private let sessions: any MCPSessions
 
@@ -38,7 +37,6 @@ struct MCPEndpoint {
         guard let tenant = try await dependencies.tenants.find(id: tenantID) else {
             throw MCPRefusal(.notFound, .invalidRequest("no MCP endpoint here"))
         }
-        self.settings = settings
         self.caller = Caller(tenant: tenant, identity: identity.identity)
         self.sessions = dependencies.mcpSessions
     }

@@ -51,7 +51,7 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         let method = members["method"]?.stringValue
         let id = members["id"]
         if method == Initialize.name, let id {
-            return try await initialize(data, id: id, endpoint: endpoint)
+            return try await initialize(data, id: id, endpoint: endpoint, logger: context.logger)
         }
         let session: (id: String, state: MCPSessionStore.Session)
         do {
@@ -80,10 +80,10 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
     }
 
     /// `initialize`: the SDK's server negotiates the version, then the session opens in Redis, bound to the caller.
-    private func initialize(_ data: Data, id: JSONValue, endpoint: MCPEndpoint) async throws -> Response {
+    private func initialize(_ data: Data, id: JSONValue, endpoint: MCPEndpoint, logger: Logger) async throws -> Response {
         let call = MCPCall(
             dependencies: dependencies, caller: endpoint.caller, session: "", requestID: id.canonicalJSON(),
-            exchange: MCPExchange(message: data, logger: Logger(label: "kiln.mcp")), logger: Logger(label: "kiln.mcp"))
+            exchange: MCPExchange(message: data, logger: logger), logger: logger)
         let server = try await Self.server(for: call)
         guard let answer = await Self.response(of: call.exchange) else { return Response(status: .accepted) }
         await server.stop()
