@@ -47,9 +47,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
         case .number(let value):
-            // Integral numbers are written without a fraction so ids and counts read back as they were sent.
-            if value.rounded() == value, abs(value) < 1e15 {
-                try container.encode(Int64(value))
+            if let integer = Self.exactInteger(value) {
+                try container.encode(integer)
             } else {
                 try container.encode(value)
             }
@@ -74,9 +73,8 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .null: bytes.append(contentsOf: "null".utf8)
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .number(let value):
-            // Integral numbers are written without a fraction so ids and counts read back as they were sent.
-            if value.rounded() == value, abs(value) < 1e15 {
-                bytes.append(contentsOf: String(Int64(value)).utf8)
+            if let integer = Self.exactInteger(value) {
+                bytes.append(contentsOf: String(integer).utf8)
             } else {
                 bytes.append(contentsOf: String(value).utf8)
             }
@@ -98,6 +96,13 @@ public enum JSONValue: Sendable, Hashable, Codable {
             }
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// The integer a number is, when it is one that a `Double` holds exactly (up to 2^53, as JavaScript's numbers):
+    /// integral numbers are written without a fraction, so ids, counts and microsecond times (`started_at_us`, about
+    /// 1.8e15) read back as they were sent.
+    private static func exactInteger(_ value: Double) -> Int64? {
+        value.rounded() == value && abs(value) <= 0x1p53 ? Int64(value) : nil
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, everything else as it is.

@@ -98,7 +98,8 @@ import Testing
         test.records.records = [
             JobRecord(
                 id: id, tenant: TestAPI.tenant, identity: try #require(Identity(validating: "user-1")), kind: "diag.echo", priority: .normal,
-                state: .succeeded, attempt: 1, maxAttempts: 3, input: "{}", result: #"{"message":"hi"}"#, createdAt: TestAPI.now,
+                state: .succeeded, attempt: 1, maxAttempts: 3, input: "{}", result: #"{"message":"hi","started_at_us":1790000000123456}"#,
+                createdAt: TestAPI.now,
                 startedAt: TestAPI.now, finishedAt: TestAPI.now.addingTimeInterval(1))
         ]
         test.records.artifacts = [
@@ -111,6 +112,8 @@ import Testing
         let job = try #require(JSONValue.parse(read.body))
         #expect(job["status"]?.stringValue == "succeeded")
         #expect(job["result"]?["message"]?.stringValue == "hi")
+        // An integer, as the event stream writes it, not 1.790000000123456e+15.
+        #expect(read.body.contains(#""started_at_us":1790000000123456"#), "\(read.body)")
         #expect(job["artifacts"]?.arrayValue?.first?["url"]?.stringValue == "/v1/jobs/\(id)/artifacts/echo.txt")
         let missing = try await api.send(.get, "/v1/jobs/\(id)/artifacts/other.txt", headers: TestAPI.headers())
         #expect(missing.status == .notFound)

@@ -24,6 +24,15 @@ import Testing
         #expect(JSONValue.parse(written)?.canonicalJSON() == written)
     }
 
+    @Test func integersADoubleHoldsExactlyAreWrittenAsIntegers() throws {
+        let value = try #require(JSONValue.parse(#"{"started_at_us":1790000000123456,"big":9007199254740992,"half":0.5}"#))
+        let expected = #"{"big":9007199254740992,"half":0.5,"started_at_us":1790000000123456}"#
+        #expect(value.canonicalJSON() == expected)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == expected)
+    }
+
     @Test func controlCharactersAreEscaped() {
         #expect(JSONValue.string("a\u{1}b\"c").canonicalJSON() == #""a\u0001b\"c""#)
     }
