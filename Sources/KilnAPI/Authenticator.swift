@@ -33,6 +33,7 @@ final class Authenticator: Sendable {
         let tenant = try await tenant(of: request)
         let device = try Self.device(of: request)
         var caller: Caller
+        try Self.refuseSeveralCredentials(request.headers)
         if policies[tenant.id] == nil {
             guard let header = request.headers[.kilnIdentity] else {
                 throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
@@ -69,21 +70,36 @@ final class Authenticator: Sendable {
         }
     }
 
-    /// The one credential the request presents; `Kiln-Device` alone is an anonymous device.
-    private static func credential(of request: Request, device: String?) throws -> Credential {
-        let headers = request.headers
-        var presented: [(header: HTTPField.Name, credential: Credential)] = []
-        if let jws = headers[.kilnAppStoreTransaction] { presented.append((.kilnAppStoreTransaction, .appStoreTransaction(jws))) }
-        if let jws = headers[.kilnAppTransaction] { presented.append((.kilnAppTransaction, .appTransaction(jws))) }
-        if let token = headers[.kilnUserToken] { presented.append((.kilnUserToken, .userToken(token))) }
-        if let identity = headers[.kilnIdentity] {
-            presented.append((.kilnIdentity, .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers[.kilnTier])))
-        }
+    /// The headers that each carry a credential of the end user, of which a request sends one.
+    private static let credentialHeaders: [HTTPField.Name] = [.kilnAppStoreTransaction, .kilnAppTransaction, .kilnUserToken, .kilnIdentity]
+
+    /// Refuses a request with more than one credential, whatever the tenant accepts: a tenant without a policy reads
+    /// `Kiln-Identity` only, and the other credential would otherwise be ignored without a word.
+    private static func refuseSeveralCredentials(_ headers: HTTPFields) throws {
+        let presented = credentialHeaders.filter { headers[$0] != nil }
         guard presented.count <= 1 else {
-            let names = presented.map(\.header.rawName).joined(separator: ", ")
+            let names = presented.map(\.rawName).joined(separator: ", ")
             throw Problem(.badRequest, "ambiguous_identity", "send one identity credential, not several: \(names)")
         }
-        guard let credential = presented.first?.credential ?? device.map(Credential.anonymousDevice) else {
+    }
+
+    /// The one credential the request presents (``refuseSeveralCredentials(_:)`` has refused several); `Kiln-Device`
+    /// alone is an anonymous device.
+    private static func credential(of request: Request, device: String?) throws -> Credential {
+        let headers = request.headers
+        let presented: Credential? =
+            if let jws = headers[.kilnAppStoreTransaction] {
+                .appStoreTransaction(jws)
+            } else if let jws = headers[.kilnAppTransaction] {
+                .appTransaction(jws)
+            } else if let token = headers[.kilnUserToken] {
+                .userToken(token)
+            } else if let identity = headers[.kilnIdentity] {
+                .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers[.kilnTier])
+            } else {
+                nil
+            }
+        guard let credential = presented ?? device.map(Credential.anonymousDevice) else {
             throw Problem(
                 .badRequest, "identity_required",
                 "send the end user's credential: Kiln-App-Store-Transaction, Kiln-App-Transaction, Kiln-User-Token, Kiln-Identity or Kiln-Device")

@@ -32,7 +32,7 @@ struct AppStoreSignature: Sendable {
             throw .malformedToken("not a JWS with the expected App Store payload")
         }
         guard header.alg == "ES256" else {
-            throw .unsupportedAlgorithm("App Store signatures are ES256, this one says \(header.alg ?? "nothing")")
+            throw .unsupportedAlgorithm("App Store signatures are ES256, this one's alg is another")
         }
         guard let x5c = header.x5c, x5c.count == 3 else {
             throw .untrustedChain("x5c must hold exactly three certificates: leaf, intermediate, root")

@@ -69,11 +69,12 @@ public struct UserTokenVerifier: Sendable {
             key = secret
         case .keySet(let keySet):
             guard let kid = header.kid else { throw .unknownKey("the token names no key (kid)") }
-            guard let named = keySet[kid] else { throw .unknownKey("no configured key has kid \"\(kid)\"") }
+            // The token's own values are never repeated: a refusal's detail stays short whatever the token holds.
+            guard let named = keySet[kid] else { throw .unknownKey("the token's kid names no configured key") }
             key = named
         }
         guard header.alg == key.algorithm else {
-            throw .unsupportedAlgorithm("the key is for \(key.algorithm), the token says \(header.alg ?? "nothing")")
+            throw .unsupportedAlgorithm("the key is for \(key.algorithm), the token's alg is another")
         }
         return key
     }

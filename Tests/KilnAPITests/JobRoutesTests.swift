@@ -124,6 +124,17 @@ import Testing
         #expect(JSONValue.parse(cancel.body)?["code"]?.stringValue == "job_finished")
     }
 
+    @Test(arguments: ["Kiln-User-Token", "Kiln-App-Store-Transaction", "Kiln-App-Transaction"])
+    func aSecondCredentialBesideKilnIdentityIsRefusedOnATenantWithoutAPolicy(header: String) async throws {
+        let test = TestAPI()
+        var headers = TestAPI.headers()
+        headers[try #require(HTTPField.Name(header))] = "eyJ.e30.x"
+        let answer = try await test.driver().send(.post, "/v1/jobs", headers: headers, body: Self.echo)
+        #expect(answer.status == .badRequest)
+        #expect(JSONValue.parse(answer.body)?["code"]?.stringValue == "ambiguous_identity")
+        #expect(test.queue.submissions.isEmpty)
+    }
+
     @Test func aQueuedJobIsCancelledOnce() async throws {
         let api = try TestAPI().driver()
         let created = try await api.send(.post, "/v1/jobs", headers: TestAPI.headers(), body: Self.echo)

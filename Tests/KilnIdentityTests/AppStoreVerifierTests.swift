@@ -87,6 +87,13 @@ import X509
         #expect(await refusal(jws) == "unsupported_algorithm")
     }
 
+    @Test func aRefusalNeverRepeatsTheHeadersAlgorithm() async throws {
+        let jws = try apple.sign(AppStorePayloads.transaction(now: now), algorithm: String(repeating: "a", count: 50_000))
+        let error = await #expect(throws: IdentityError.self) { try await verifier().verifyTransaction(jws, now: now) }
+        #expect(error?.code == "unsupported_algorithm")
+        #expect(error.map { $0.message.count < 100 } == true)
+    }
+
     @Test func aChangedPayloadBreaksTheSignature() async throws {
         let genuine = try apple.sign(AppStorePayloads.transaction(now: now)).split(separator: ".")
         let upgraded = try apple.sign(AppStorePayloads.transaction(now: now, ["productId": "pro_yearly"])).split(separator: ".")

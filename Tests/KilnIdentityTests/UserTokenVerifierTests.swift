@@ -91,6 +91,18 @@ import Testing
         #expect(await refusal(try otherKeys.es256(claims()), by: try keySetVerifier()) == "invalid_signature")
     }
 
+    @Test func aRefusalNeverRepeatsTheTokensHeader() async throws {
+        let keys = try Self.keySet.get()
+        let long = String(repeating: "k", count: 50_000)
+        for (token, verifier) in [
+            (try keys.rs256(claims(), kid: long), try keySetVerifier()),
+            (try TestKeySet.hs256(claims(), secret: Self.secret, header: ["alg": long]), try secretVerifier()),
+        ] {
+            let error = await #expect(throws: IdentityError.self) { try await verifier.verify(token, now: now) }
+            #expect(error.map { $0.message.count < 100 } == true, "\(error?.message.count ?? 0) characters")
+        }
+    }
+
     @Test func aKeyTheSetDoesNotHoldIsUnknown() async throws {
         let keys = try Self.keySet.get()
         #expect(await refusal(try keys.rs256(claims(), kid: "rotated-away"), by: try keySetVerifier()) == "unknown_key")
