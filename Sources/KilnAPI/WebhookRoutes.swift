@@ -25,20 +25,24 @@ struct WebhookRoutes<Context: RequestContext> {
     }
 
     /// An App Store Server Notification V2: `{"signedPayload": "<JWS>"}`, deduplicated by its `notificationUUID`.
+    ///
+    /// A path that names no tenant with App Store settings is answered as a forgery is: the payload is checked against
+    /// no root, so whatever an outsider can sign is refused with the code a real tenant's check gives it, and the
+    /// answer does not tell which tenants exist.
     @Sendable func appStore(_ request: Request, context: Context) async throws -> Response {
-        let (tenant, policy) = try meteredTenant(context)
-        guard let verifier = dependencies.identities[tenant] else {
-            throw Problem(.notFound, "tenant_not_found", "no App Store settings for this tenant")
-        }
         var request = request
         let body = try decode(SignedNotification.self, Array(buffer: try await request.collectBody(within: maxBodyBytes)))
         let now = dependencies.clock()
+        let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:))
+        let policy = tenant.flatMap { dependencies.policies[$0] }
+        let verifier = tenant.flatMap { dependencies.identities[$0] }?.appStore
         let notification: AppStoreNotification
         do {
-            notification = try await verifier.verifyNotification(body.signedPayload, now: now)
+            notification = try await (verifier ?? NoTenant.verifier).verifyNotification(body.signedPayload, now: now)
         } catch let error as IdentityError {
             throw Problem(.unauthorized, error.code, error.message)
         }
+        guard let tenant, let policy, verifier != nil else { throw NoTenant.untrusted }
         return try await apply(notification.entitlement(tenant: tenant, policy: policy, now: now), eventID: notification.uuid)
     }
 
@@ -61,20 +65,21 @@ struct WebhookRoutes<Context: RequestContext> {
         let signedPayload: String
     }
 
-    private func meteredTenant(_ context: Context) throws -> (TenantID, TenantPolicy) {
-        guard let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:)), let policy = dependencies.policies[tenant]
-        else { throw Problem(.notFound, "tenant_not_found", "no metered tenant of this id") }
-        return (tenant, policy)
-    }
-
+    /// The tenant of the path, once the request carries its webhook secret. The secret is checked first, and a path
+    /// that names no tenant is refused as a wrong secret is: the answer does not tell which tenants exist.
     private func authenticated(
         _ request: Request, _ context: Context, source: Entitlement.Source
     ) async throws -> (TenantID, TenantPolicy, [UInt8]) {
-        let (tenant, policy) = try meteredTenant(context)
         let header = request.headers[.authorization] ?? ""
         let secret = header.hasPrefix("Bearer ") ? String(header.dropFirst("Bearer ".count)) : header
-        guard !secret.isEmpty, try await dependencies.webhookSecrets.authenticate(tenant: tenant, source: source, secret: secret) else {
+        guard let tenant = context.parameters.get("tenant").flatMap(TenantID.init(validating:)), !secret.isEmpty,
+            try await dependencies.webhookSecrets.authenticate(tenant: tenant, source: source, secret: secret)
+        else {
             throw Problem(.unauthorized, "invalid_webhook_secret", "send the tenant's webhook secret in the Authorization header")
+        }
+        // Only the tenant itself, holding its secret, learns that it has no policy.
+        guard let policy = dependencies.policies[tenant] else {
+            throw Problem(.notFound, "tenant_not_found", "this tenant has no policy: its users are not metered")
         }
         var request = request
         return (tenant, policy, Array(buffer: try await request.collectBody(within: maxBodyBytes)))
@@ -108,4 +113,11 @@ struct WebhookRoutes<Context: RequestContext> {
         }
         return try .json(WebhookAnswer.applied(tier: entitlement.tier), status: .ok)
     }
+}
+
+/// How App Store notifications sent for no tenant with App Store settings are checked: against no root, so nothing
+/// passes, and each is refused as a real tenant refuses a forgery.
+private enum NoTenant {
+    static let verifier = AppStoreVerifier(rootCertificates: [], bundleID: "", environment: .production)
+    static let untrusted = Problem(.unauthorized, "untrusted_chain", "the certificates do not chain through one intermediate to a configured root")
 }

@@ -6,7 +6,8 @@ public import KilnPolicy
 /// anything touches Redis. Credentials that cost a signature check are verified once and then served from the cache.
 public struct IdentityVerifier: Sendable {
     public let policy: TenantPolicy
-    private let appStore: AppStoreVerifier?
+    /// Verifies App Store credentials and notifications; nil when the tenant has no App Store settings.
+    public let appStore: AppStoreVerifier?
     private let userTokens: UserTokenVerifier?
     private let mcpTokens: UserTokenVerifier?
     private let cache: VerificationCache
@@ -55,13 +56,6 @@ public struct IdentityVerifier: Sendable {
         let verified = try await verify()
         cache.insert(verified.identity, for: key, expiry: verified.expiry, at: now)
         return verified.identity
-    }
-
-    /// A signed App Store Server Notification V2 for this app.
-    /// - Throws: ``IdentityError``; `modeNotAccepted` when the app has no App Store settings.
-    public func verifyNotification(_ signedPayload: String, now: Date) async throws -> AppStoreNotification {
-        guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
-        return try await appStore.verifyNotification(signedPayload, now: now)
     }
 
     private func verifyTransaction(_ jws: String, now: Date) async throws -> (identity: VerifiedIdentity, expiry: Date?) {

@@ -62,7 +62,7 @@ import Testing
     @Test(arguments: [
         ("acme", "wrong", revenueCat(), 401, "invalid_webhook_secret"),
         ("acme", "", revenueCat(), 401, "invalid_webhook_secret"),
-        ("nobody", secret, revenueCat(), 404, "tenant_not_found"),
+        ("nobody", secret, revenueCat(), 401, "invalid_webhook_secret"),
         ("acme", secret, "{}", 400, "invalid_webhook"),
         ("acme", secret, revenueCat(user: "two words"), 400, "invalid_webhook"),
         ("acme", secret, #"{"event": {"id": "a\u0000b"}}"#, 400, "invalid_webhook"),
@@ -73,6 +73,31 @@ import Testing
         #expect(answer.status.code == status)
         #expect(JSONValue.parse(answer.body)?["code"]?.stringValue == code)
         #expect(test.standings.forgotten.isEmpty)
+    }
+
+    @Test func aPathNamingNoTenantIsAnsweredAsAKnownTenantIsSoTenantsCannotBeListed() async throws {
+        var test = try Self.api()
+        let apple = try TestCertificateAuthority(name: "Apple")
+        test.appStore = AppStoreVerifier(rootCertificates: [apple.root], bundleID: "com.example.store", environment: .production)
+        let api = try test.driver()
+        let forged = try TestCertificateAuthority(name: "Not Apple").sign(["notificationType": "SUBSCRIBED", "notificationUUID": "u"])
+        let attempts: [(platform: String, headers: HTTPFields, body: String)] = [
+            ("revenuecat", Self.headers("guess"), Self.revenueCat()),
+            ("adapty", Self.headers("guess"), "{}"),
+            ("app-store", [:], #"{"signedPayload":"\#(forged)"}"#),
+            ("app-store", [:], #"{"signedPayload":"not a JWS"}"#),
+            ("app-store", [:], "[]"),
+        ]
+        for attempt in attempts {
+            var answers: [String] = []
+            for tenant in ["acme", "nobody", "NOT A TENANT"] {
+                let path = "/v1/webhooks/\(attempt.platform)/\(tenant.replacingOccurrences(of: " ", with: "%20"))"
+                let answer = try await api.send(.post, path, headers: attempt.headers, body: attempt.body)
+                answers.append("\(answer.status.code) \(JSONValue.parse(answer.body)?["code"]?.stringValue ?? "")")
+            }
+            #expect(Set(answers).count == 1, "\(attempt.platform): \(answers)")
+            #expect(answers.first?.hasPrefix("4") == true)
+        }
     }
 
     @Test func anAdaptyAccessLevelIsApplied() async throws {
