@@ -10,7 +10,8 @@ public enum APIServer {
     /// Every error becomes a problem answer (``ProblemMiddleware``, inside the metrics so they count the status the
     /// client gets). The `/v1` routes that act for an end user sit in one group behind ``AuthenticationMiddleware``; the
     /// platforms' webhooks, in `/v1` too, authenticate with their own secrets, and the operations and the web reader
-    /// need no credentials.
+    /// need no credentials. A path asked with a method it does not take is `405` with `Allow`
+    /// (``MethodNotAllowedMiddleware``).
     public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
         router.add(middleware: MetricsMiddleware())
@@ -31,6 +32,8 @@ public enum APIServer {
             .register(reader: router, v1: authenticated)
         OperationRoutes(dependencies: dependencies).register(on: router)
         MCPRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+        // After every route: a middleware added now wraps only the answer to a request no route takes.
+        router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
         return router
     }
 

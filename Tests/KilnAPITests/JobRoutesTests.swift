@@ -66,6 +66,31 @@ import Testing
         #expect(test.queue.submissions.isEmpty)
     }
 
+    @Test(arguments: [
+        (HTTPRequest.Method.put, "/v1/jobs", "POST"),
+        (.delete, "/v1/jobs/\(JobID())", "GET"),
+        (.get, "/v1/jobs/\(JobID())/cancel", "POST"),
+        (.post, "/v1/partners", "DELETE, GET"),
+        (.post, "/healthz", "GET"),
+        (.put, "/s/some-slug", "GET, HEAD"),
+    ])
+    func aMethodThePathDoesNotTakeIsNotAllowedAndTheAnswerSaysWhichAre(method: HTTPRequest.Method, path: String, allow: String) async throws {
+        let test = TestAPI()
+        let answer = try await test.driver().send(method, path, headers: TestAPI.headers(), body: Self.echo)
+        #expect(answer.status == .methodNotAllowed)
+        #expect(answer.headers[.allow] == allow)
+        #expect(answer.headers[.contentType] == "application/problem+json")
+        #expect(JSONValue.parse(answer.body)?["code"]?.stringValue == "method_not_allowed")
+        #expect(test.queue.submissions.isEmpty)
+    }
+
+    @Test func aPathNoRouteHasIsNotFound() async throws {
+        let answer = try await TestAPI().driver().send(.get, "/v1/nothing-here", headers: TestAPI.headers())
+        #expect(answer.status == .notFound)
+        #expect(answer.headers[.allow] == nil)
+        #expect(JSONValue.parse(answer.body)?["code"]?.stringValue == "not_found")
+    }
+
     @Test func aBodyOverTheLimitIsRefusedBeforeItIsRead() async throws {
         var test = TestAPI()
         test.configuration.maxJobBodyBytes = 64
