@@ -44,7 +44,9 @@ public enum APIServer {
     ) -> some ApplicationProtocol {
         Application(
             router: router(dependencies: dependencies, configuration: configuration),
-            server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+            // What NIO's HTTP parser refuses is answered with a problem too (``ParseErrorAnswerHandler``).
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [ParseErrorAnswerInstaller()], idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "kiln"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

@@ -159,6 +159,39 @@ import Testing
         }
     }
 
+    /// What NIO's HTTP parser refuses before any route sees it is answered as every error is: a problem with its
+    /// code, `431` for headers over the limits, then the connection is closed. A request before it on the same
+    /// connection gets its own answer first.
+    @Test func aRequestTheParserRefusesIsAnsweredWithAProblem() async throws {
+        try await Harness.with { harness in
+            try await harness.startAPI()
+            let port = try #require(URLComponents(string: try harness.apiURL)?.port)
+            let manyHeaders = (0..<2_000).map { "X-Filler-\($0): a\r\n" }.joined()
+            let cases: [(request: String, status: String, code: String)] = [
+                ("GET /healthz HTTP/1.1\r\nHost: kiln\r\nKiln-Identity: a\u{1}b\r\n\r\n", "400", "invalid_header"),
+                ("GET /healthz HTTP/1.1\r\nHost: kiln\r\nIdempotency-Key: a\u{7f}b\r\n\r\n", "400", "invalid_header"),
+                ("GET /healthz HTTP/1.1\r\nHost: kiln\r\nX-Big: \(String(repeating: "b", count: 81 * 1024))\r\n\r\n", "431", "headers_too_large"),
+                ("GET /healthz HTTP/1.1\r\nHost: kiln\r\n\(manyHeaders)\r\n", "431", "headers_too_large"),
+                ("GET /healthz HTTP/9.9\r\nHost: kiln\r\n\r\n", "400", "malformed_request"),
+            ]
+            for (request, status, code) in cases {
+                let connection = try RawConnection(port: port)
+                try connection.send(request)
+                let answer = try await connection.readUntilClosed()
+                #expect(answer.hasPrefix("HTTP/1.1 \(status)"), "\(code): \(answer.prefix(200))")
+                #expect(answer.lowercased().contains("content-type: application/problem+json"), "\(code)")
+                #expect(answer.contains(#""code":"\#(code)""#), "\(code): \(answer.prefix(300))")
+            }
+            // Pipelined behind a good request: that one is answered first, then the problem.
+            let connection = try RawConnection(port: port)
+            try connection.send("GET /healthz HTTP/1.1\r\nHost: kiln\r\n\r\nGET /healthz HTTP/1.1\r\nHost: kiln\r\nKiln-Identity: a\u{1}b\r\n\r\n")
+            let answers = try await connection.readUntilClosed()
+            #expect(answers.hasPrefix("HTTP/1.1 200"), "\(answers)")
+            #expect(answers.contains("HTTP/1.1 400"), "\(answers)")
+            #expect(answers.contains(#""code":"invalid_header""#), "\(answers)")
+        }
+    }
+
     /// A client that sends half a request, or declares a body larger than the limit and sends less, cannot hold a
     /// connection: the first is closed once it has been idle, the second answered 413 at once.
     @Test func halfARequestDoesNotHoldAConnection() async throws {
