@@ -74,13 +74,12 @@ struct Problem: HTTPResponseError, Encodable, Sendable {
     /// The one answer to a backing service's outage, whichever route met it: `503` with `Retry-After`, its code naming
     /// the service. Kiln fails closed: nothing is admitted or answered from a guess while a service is out of reach.
     static func unavailable(_ service: BackingService) -> Problem {
-        let (code, detail) =
+        var problem =
             switch service {
-            case .redis: ("queue_unavailable", "the queue is unreachable; try again shortly")
-            case .postgres: ("database_unavailable", "PostgreSQL is unreachable")
-            case .objectStore: ("storage_unavailable", "the object store is unreachable; try again shortly")
+            case .redis: Problem(.serviceUnavailable, "queue_unavailable", "the queue is unreachable; try again shortly")
+            case .postgres: Problem(.serviceUnavailable, "database_unavailable", "PostgreSQL is unreachable")
+            case .objectStore: Problem(.serviceUnavailable, "storage_unavailable", "the object store is unreachable; try again shortly")
             }
-        var problem = Problem(.serviceUnavailable, code, detail)
         problem.headers[.retryAfter] = "2"
         return problem
     }

@@ -28,8 +28,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         case is NIOTooManyBytesError:
             return Problem(.contentTooLarge, "body_too_large", "the body is larger than this endpoint accepts")
         case let error as HTTPError:
-            let code = error.status == .notFound ? "not_found" : error.status == .contentTooLarge ? "body_too_large" : "http_error"
-            return Problem(error.status, code, error.body ?? error.status.reasonPhrase)
+            let detail = error.body ?? error.status.reasonPhrase
+            switch error.status {
+            case .notFound: return Problem(.notFound, "not_found", detail)
+            case .contentTooLarge: return Problem(.contentTooLarge, "body_too_large", detail)
+            default: return Problem(error.status, "http_error", detail)
+            }
         default:
             logger.error("request failed", metadata: ["error": "\(error)"])
             return Problem.internalError

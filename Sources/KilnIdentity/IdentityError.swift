@@ -1,7 +1,7 @@
 /// Why a credential was refused. `code` is stable and machine-readable (the API answers with it); `message` says what
 /// was wrong without repeating the credential, so it is safe to log and to show the app.
 public struct IdentityError: Error, Sendable, Equatable, CustomStringConvertible {
-    private enum Reason: String, Sendable {
+    private enum Reason: String, Sendable, CaseIterable {
         case malformedToken = "malformed_token"
         case unsupportedAlgorithm = "unsupported_algorithm"
         case invalidSignature = "invalid_signature"
@@ -30,6 +30,9 @@ public struct IdentityError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The stable, machine-readable name of the reason, e.g. `untrusted_chain`.
     public var code: String { reason.rawValue }
+
+    /// Every ``code`` a refusal can have (the API's documents list them all).
+    public static let codes = Reason.allCases.map(\.rawValue)
 
     public var description: String { "\(code): \(message)" }
 

@@ -1,6 +1,6 @@
 /// Why admission turned a submission away, with what the app needs to tell its user.
 public struct QuotaDenial: Sendable, Equatable {
-    public enum Reason: String, Sendable {
+    public enum Reason: String, Sendable, CaseIterable {
         case dailyQuotaExhausted = "daily_quota_exhausted"
         case concurrencyLimit = "concurrency_limit"
         case deviceCooldown = "device_cooldown"
