@@ -20,12 +20,15 @@ public struct IdentityEraser: Sendable {
     /// identity's Redis keys are deleted only then, since its running jobs still count on them.
     ///
     /// Each step can be repeated, and the order keeps every piece findable until it is gone: the keys that point at
-    /// jobs (idempotency records, cooldowns) go while the jobs can still be listed, the jobs' Redis copies while
-    /// PostgreSQL still lists them, and the keys named by the identity last.
+    /// jobs (idempotency records, cooldowns) go while the jobs can still be listed, the devices of its partner pools
+    /// while its links still name the pools, the jobs' Redis copies while PostgreSQL still lists them, and the keys
+    /// named by the identity last.
     public func erase(identity: Identity, tenant: TenantID) async throws -> Erasure {
         let live = try await redis.jobs(of: identity, tenant: tenant)
         let all = Set(live).union(try await records.jobs(of: identity, tenant: tenant))
         var removed = try await redis.erasePointers(to: all, tenant: tenant)
+        // Devices it used while linked are its pools'; the links that name the pools go with its records below.
+        removed += try await redis.eraseDevices(ofPools: try await records.pools(of: identity, tenant: tenant), tenant: tenant)
         let jobs = try await redis.erase(live, of: identity, tenant: tenant)
         let erased = try await records.erase(identity: identity, tenant: tenant, jobs: all.sorted { $0.rawValue < $1.rawValue })
         // PostgreSQL holds the partners' identities as text; each was an identity when it was linked.

@@ -76,18 +76,35 @@ public struct QueueEraser: NamespaceRole {
             ])
         // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
         let daily = [keys.prefix(.quota, tenant.rawValue, subject), keys.prefix(.devices, tenant.rawValue, subject)]
-        // A device's subjects of a day, named by the device.
+        var removed = try await eraseScanning(own: own, daily: daily, servedBy: [subject], tenant: tenant)
+        removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
+        removed += try await eraseAbuseLogEntries(of: subject, tenant: tenant)
+        return removed
+    }
+
+    /// Deletes the devices that partner pools (`pair:<id>` subjects) used, day by day, and takes the pools out of the
+    /// sets of subjects those devices served: a device an identity used while linked is recorded under its pool, not
+    /// under the identity. The pools' quota counters stay: they name no one (docs/privacy.md). Call it while the
+    /// partner links still name the pools. - Returns: how many keys and members went.
+    @discardableResult
+    public func eraseDevices(ofPools pools: [String], tenant: TenantID) async throws -> Int {
+        guard !pools.isEmpty else { return 0 }
+        let daily = pools.map { keys.prefix(.devices, tenant.rawValue, $0) }
+        return try await eraseScanning(own: [], daily: daily, servedBy: pools, tenant: tenant)
+    }
+
+    /// One walk of the namespace that deletes the keys in `own` and the quota days' keys after the `daily` prefixes,
+    /// and removes `servedBy` from every device's set of the subjects it served (named by the device).
+    private func eraseScanning(own: Set<String>, daily: [String], servedBy subjects: [String], tenant: TenantID) async throws -> Int {
         let served = keys.prefix(.subjects, tenant.rawValue)
         var removed = 0
         try await namespace.scan(matching: keys.everyKey) { names in
             let doomed = names.filter { name in own.contains(name) || daily.contains { Self.isDayKey(name, prefix: $0) } }
-            var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0, subject] }
+            var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0] + subjects }
             if !doomed.isEmpty { commands.append(["DEL"] + doomed) }
             guard !commands.isEmpty else { return }
             removed += try await redis.pipeline(commands).reduce(0) { $0 + Int($1.int ?? 0) }
         }
-        removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
-        removed += try await eraseAbuseLogEntries(of: subject, tenant: tenant)
         return removed
     }
 

@@ -24,6 +24,16 @@ public struct IdentityRecords: Sendable {
         ).map { try $0.decode("id", as: JobID.self) }
     }
 
+    /// The partner pools the identity draws on or drew on (`pair:<id>`, the quota subject of a pair), from its links
+    /// current and ended.
+    public func pools(of identity: Identity, tenant: TenantID) async throws -> [String] {
+        try await pool.query(
+            // As the standing names the pool (`EntitlementStore.standing`): the uuid as PostgreSQL writes it.
+            "SELECT DISTINCT pair_id::text AS pair FROM partner_links WHERE tenant_id = $1 AND (identity = $2 OR partner = $2)",
+            [tenant.rawValue, identity.rawValue]
+        ).map { "pair:\(try $0.decode("pair", as: String.self))" }
+    }
+
     /// Erases the identity's data. Bytes go before the rows that point at them, so a failure part-way leaves rows
     /// that a repeated call finds again; the rows' own paths are deleted once more after the rows, for bytes
     /// written in between.

@@ -7,6 +7,7 @@ import KilnPrivacy
 import KilnQueue
 import KilnStore
 import PostgresClient
+import RedisClient
 import S3Client
 import S3Fixtures
 import Synchronization
@@ -41,7 +42,10 @@ import Testing
         /// Text that is only in this identity's inputs, results, artifacts and uploads.
         let marker: String
 
-        var needles: [String] { [identity, marker] + jobs.map(\.rawValue) + uploads }
+        /// The devices only this identity used.
+        var devices: [String] = []
+
+        var needles: [String] { [identity, marker] + jobs.map(\.rawValue) + uploads + devices }
     }
 
     static func submit(
@@ -69,11 +73,14 @@ import Testing
 
     /// Finished jobs with artifacts (one under an idempotency key), uploads, devices (one shared with `shared`),
     /// an entitlement, a partner link and an invitation, provider usage, a campaign with a scene; with `unfinished`,
-    /// also a delayed job and a running one.
+    /// also a delayed job and a running one; with `linkedDevice`, a job sent from that device once linked, which the
+    /// pair's pool records.
     static func populate(
-        _ harness: Harness, _ client: Harness.Client, identity: String, marker: String, devices: [String], unfinished: Bool
+        _ harness: Harness, _ client: Harness.Client, identity: String, marker: String, devices: [String], unfinished: Bool,
+        linkedDevice: String? = nil
     ) async throws -> Footprint {
         var footprint = Footprint(identity: identity, marker: marker)
+        footprint.devices = devices.filter { $0 != "shared-dev" } + (linkedDevice.map { [$0] } ?? [])
         for (index, device) in devices.enumerated() {
             let input = index < 2 ? #"{"artifact":"\#(marker) artifact \#(index)"}"# : #"{"message":"\#(marker) message \#(index)"}"#
             _ = try await submit(
@@ -97,6 +104,16 @@ import Testing
             """
             INSERT INTO partner_links (tenant_id, identity, pair_id, partner) VALUES ($1, $2, $3, $4), ($1, $4, $3, $2)
             """, [tenant, identity, pair, "partner-of-\(identity)"])
+        if let linkedDevice {
+            // The link changes the identity's standing: its pool is the pair's from the next job on.
+            try await harness.redisNamespace.standings.forget(tenant: client.tenant.id, identities: [try #require(Identity(validating: identity))])
+            let linked = try await submit(
+                harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"\#(marker) linked"}}"#, device: linkedDevice)
+            _ = try await harness.awaitFinished(linked, as: client, identity: identity)
+            while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
+            let pool = try await harness.redisNamespace.redis.send(["KEYS", "*:devs:\(tenant):pair:*"])
+            try #require(pool.array?.isEmpty == false, "the linked device was recorded under the pair's pool")
+        }
         _ = try await harness.database.execute(
             "INSERT INTO partner_invitations (code, tenant_id, inviter, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",
             ["code-\(identity)", tenant, identity])
@@ -123,7 +140,7 @@ import Testing
         harness.startWorker()
         let erased = try await populate(
             harness, client, identity: "erase-me-7f3a", marker: "E-SECRET-2c9d",
-            devices: ["e-dev-1", "e-dev-2", "e-dev-3", "shared-dev", "e-dev-4"], unfinished: true)
+            devices: ["e-dev-1", "e-dev-2", "e-dev-3", "shared-dev", "e-dev-4"], unfinished: true, linkedDevice: "e-linked-dev")
         let kept = try await populate(
             harness, client, identity: "keep-me-91c2", marker: "K-SECRET-77ab", devices: ["shared-dev", "k-dev-1"], unfinished: false)
         let before = try await StoreContents.read(harness, s3: s3)
