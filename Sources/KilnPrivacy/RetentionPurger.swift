@@ -7,7 +7,8 @@ public import Logging
 
 /// The retention purge (`kiln purge`, docs/privacy.md): for each tenant, deletes the inputs, results, artifacts and
 /// uploads older than its policy's retention periods (``RetentionPeriods/standard`` for a tenant without a policy)
-/// from PostgreSQL and the object store, and its dead-lettered jobs past retention from Redis. Work goes in batches
+/// from PostgreSQL and the object store, with the Redis copies of the jobs it empties, and its dead-lettered jobs past
+/// retention from Redis. Work goes in batches
 /// of `batchSize`, each a short statement, so a purge never holds locks for long; it is idempotent, so it may be
 /// stopped and run again at any time, and runs on several hosts at once only repeat each other's work.
 public struct RetentionPurger: Sendable {
@@ -31,11 +32,16 @@ public struct RetentionPurger: Sendable {
         for tenant in tenants {
             let retention = self.retention(of: tenant)
             var counts = PurgeCounts(tenant: tenant)
+            // A job's Redis copy goes with its input or result: it would answer with them until it expires.
             counts.inputs = try await repeatBatches { limit in
-                try await records.clearInputs(tenant: tenant, finishedBefore: now - retention.inputs, limit: limit)
+                let cleared = try await records.clearInputs(tenant: tenant, finishedBefore: now - retention.inputs, limit: limit)
+                try await admin.forgetRecorded(cleared)
+                return cleared.count
             }
             counts.results = try await repeatBatches { limit in
-                try await records.clearResults(tenant: tenant, finishedBefore: now - retention.results, limit: limit)
+                let cleared = try await records.clearResults(tenant: tenant, finishedBefore: now - retention.results, limit: limit)
+                try await admin.forgetRecorded(cleared)
+                return cleared.count
             }
             counts.artifacts = try await repeatBatches { limit in
                 try await records.deleteArtifacts(tenant: tenant, storedBefore: now - retention.artifacts, limit: limit)

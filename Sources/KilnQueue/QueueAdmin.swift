@@ -66,6 +66,19 @@ public struct QueueAdmin: NamespaceRole {
         Int(try PurgeCall.read(try await redis.evaluate(PurgeCall(keySpace: keys, only: id).call(scripts.purge))).int("purged"))
     }
 
+    /// Deletes the Redis copies, with their events, of recorded jobs that succeeded or were cancelled, for the
+    /// retention purge once it has emptied their records: until the copy expired, reading the job would answer with
+    /// what PostgreSQL no longer keeps. Failed and dead jobs are left for replay. - Returns: how many copies went.
+    @discardableResult
+    public func forgetRecorded(_ ids: [JobID]) async throws -> Int {
+        var forgotten = 0
+        for start in stride(from: 0, to: ids.count, by: 100) {
+            let call = ForgetCall(keySpace: keys, items: Array(ids[start..<min(start + 100, ids.count)]))
+            forgotten += Int(try ForgetCall.read(try await redis.evaluate(call.call(scripts.forget))).int("forgotten"))
+        }
+        return forgotten
+    }
+
     /// Dead-lettered jobs that ended before `cutoff`, oldest first, from `offset` on. Their hashes keep inputs in
     /// Redis until replayed or purged, so the retention purge reads them here.
     public func deadLetters(endedBefore cutoff: Date, offset: Int, limit: Int) async throws -> [JobSnapshot] {

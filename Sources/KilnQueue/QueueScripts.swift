@@ -17,13 +17,14 @@ struct QueueScripts: Sendable {
     let purge: RedisScript
     let raise: RedisScript
     let erase: RedisScript
+    let forget: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget] }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self,
     ]
 
     init() throws {
@@ -43,6 +44,7 @@ struct QueueScripts: Sendable {
         purge = try script(PurgeCall.self)
         raise = try script(RaiseCall.self)
         erase = try script(EraseCall.self)
+        forget = try script(ForgetCall.self)
     }
 
     /// The text of `Scripts/<name>.lua`.

@@ -18,27 +18,31 @@ public struct RecordPurge: Sendable {
     }
 
     /// Replaces the inputs of jobs that finished before `cutoff` with JSON null. The record of the job (who, what
-    /// kind, when, how it ended) stays.
-    public func clearInputs(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> Int {
+    /// kind, when, how it ended) stays. - Returns: the jobs whose input went, so their Redis copies can go too.
+    public func clearInputs(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> [JobID] {
         // The inner query matches the partial index `jobs_input_kept_idx`, which holds only inputs still kept.
-        try await pool.execute(
+        try await pool.query(
             """
             UPDATE jobs SET input = 'null'::jsonb WHERE id IN (
                 SELECT id FROM jobs WHERE tenant_id = $1 AND finished_at < $2 AND input <> 'null'::jsonb
                 ORDER BY finished_at LIMIT $3)
+            RETURNING id
             """,
-            [tenant.rawValue, cutoff, limit])
+            [tenant.rawValue, cutoff, limit]
+        ).map { try $0.decode("id", as: JobID.self) }
     }
 
-    /// Removes the results of jobs that finished before `cutoff`.
-    public func clearResults(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> Int {
-        try await pool.execute(
+    /// Removes the results of jobs that finished before `cutoff`. - Returns: the jobs whose result went.
+    public func clearResults(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> [JobID] {
+        try await pool.query(
             """
             UPDATE jobs SET result = NULL WHERE id IN (
                 SELECT id FROM jobs WHERE tenant_id = $1 AND finished_at < $2 AND result IS NOT NULL
                 ORDER BY finished_at LIMIT $3)
+            RETURNING id
             """,
-            [tenant.rawValue, cutoff, limit])
+            [tenant.rawValue, cutoff, limit]
+        ).map { try $0.decode("id", as: JobID.self) }
     }
 
     /// Deletes artifacts stored before `cutoff`: their bytes, then their records. A job left without artifacts

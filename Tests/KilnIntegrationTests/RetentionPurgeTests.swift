@@ -3,6 +3,7 @@ import Foundation
 import KilnCore
 import KilnPolicy
 import KilnPrivacy
+import KilnJSON
 import KilnKeys
 import KilnQueue
 import KilnStore
@@ -71,6 +72,14 @@ import Testing
             #expect(try await acmeRows("result IS NOT NULL") == 2)
             #expect(try await harness.queue.snapshot(dead, tenant: acme.tenant.id) == nil)
             #expect(try await harness.redisNamespace.admin.deadLetters().isEmpty)
+            // The finished jobs' Redis copies went with their inputs: the job is read from its record, result and all.
+            func read(_ id: JobID) async throws -> JSONValue? {
+                try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: acme, identity: ours.identity)).json
+            }
+            for id in ours.jobs {
+                #expect(try await harness.queue.snapshot(id, tenant: acme.tenant.id) == nil)
+                #expect(try await read(id)?["result"]?["echo"] != nil)
+            }
             // Day 2: uploads, bytes and record.
             #expect(try await purge(afterDays: 2)[acme.tenant.id] == counts(acme.tenant.id, uploads: 1))
             await #expect(throws: StoreError.self) { try await harness.objects.read(ourUpload) }
@@ -78,6 +87,7 @@ import Testing
             // Day 3: results.
             #expect(try await purge(afterDays: 3)[acme.tenant.id] == counts(acme.tenant.id, results: 2))
             #expect(try await acmeRows("result IS NOT NULL") == 0)
+            for id in ours.jobs { #expect(try await read(id)?["result"] == .null, "the result is gone from what an app reads") }
             #expect(try await harness.objects.list(under: ourArtifacts).count == 2, "artifacts are kept a day longer")
             // Day 4: artifacts; their jobs' directories go with them. The job records stay, emptied.
             #expect(try await purge(afterDays: 4)[acme.tenant.id] == counts(acme.tenant.id, artifacts: 2))
@@ -90,10 +100,10 @@ import Testing
             // Nothing of acme's inputs, results, artifacts or uploads is left in PostgreSQL or the objects.
             let contents = try await StoreContents.read(harness)
             #expect(contents.findings(of: [ours.marker] + ours.uploads).filter { !$0.hasPrefix("{") } == [])
-            // Their Redis copies were recorded and expire within the hour.
+            // Nor in Redis: the jobs' copies and their events went with their inputs.
             for id in ours.jobs {
-                let ttl = try await harness.redis.send(["TTL", harness.redisNamespace.keys.job(id)]).int ?? -3
-                #expect(ttl == -2 || (1...3600).contains(ttl))
+                let copies = try await harness.redis.send(["EXISTS", harness.redisNamespace.keys.job(id), harness.redisNamespace.keys.events(id)])
+                #expect(copies.int == 0)
             }
             // `other` keeps everything for 30 days, then loses it too.
             for needle in theirs.needles { #expect(!contents.findings(of: [needle]).isEmpty) }
