@@ -115,52 +115,59 @@ let package = Package(
             name: "KilnJSON",
             swiftSettings: swiftSettings
         ),
-        // The domain's vocabulary: ids, jobs, kinds (and Kiln's own diag.* inputs), input checks, failures, records, standing.
+        // What the apps speak with the server, with nothing but Foundation under it, so KilnClient shares it: a kind's input
+        // protocol and its checks (InputError, closed sets of words, upload ids), job ids and states.
+        .target(
+            name: "JobVocabulary",
+            swiftSettings: swiftSettings
+        ),
+        // The domain's vocabulary: ids, jobs, kinds (and Kiln's own diag.* inputs), failures, records, standing; it
+        // re-exports JobVocabulary.
         .target(
             name: "KilnCore",
-            dependencies: ["KilnJSON", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["JobVocabulary", "KilnJSON", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // The image kinds' presets that Veramo's and Talevonia's inputs share: styles and aspect ratios.
         .target(
             name: "ImageOptions",
-            dependencies: ["KilnCore"],
+            dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
         // ChatTale's inputs: the conversation and export settings of video.chat_export, with its pacing and colours; chat.generate.
         .target(
             name: "ChatTaleInputs",
-            dependencies: ["KilnCore"],
+            dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
         // WorldArchitect's inputs: campaign.open and campaign.turn, the game state and the checks of a turn's update; the campaign export.
         .target(
             name: "WorldArchitectInputs",
-            dependencies: ["KilnCore", "KilnJSON"],
+            dependencies: ["JobVocabulary", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // Talevonia's inputs: text.continue and text.opening, image.illustrate and image.cover, the reading path, share.card and share.publish.
         .target(
             name: "TalevoniaInputs",
-            dependencies: ["KilnCore", "ImageOptions"],
+            dependencies: ["JobVocabulary", "ImageOptions"],
             swiftSettings: swiftSettings
         ),
         // Veramo's input: image.generate, from text or from the caller's uploads.
         .target(
             name: "VeramoInputs",
-            dependencies: ["KilnCore", "ImageOptions"],
+            dependencies: ["JobVocabulary", "ImageOptions"],
             swiftSettings: swiftSettings
         ),
         // Joanie's inputs: story.from_drawings and story.continue.
         .target(
             name: "JoanieInputs",
-            dependencies: ["KilnCore"],
+            dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
         // The input of document.export, which WorldArchitect and Talevonia share: a campaign or a reading path, and the format.
         .target(
             name: "DocumentInputs",
-            dependencies: ["KilnCore", "TalevoniaInputs", "WorldArchitectInputs"],
+            dependencies: ["JobVocabulary", "TalevoniaInputs", "WorldArchitectInputs"],
             swiftSettings: swiftSettings
         ),
         // Every Redis key name, for Swift and (as generated helpers) for the Lua scripts.

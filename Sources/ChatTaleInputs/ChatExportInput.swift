@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// `video.chat_export`: ChatTale's conversation and export settings, rendered by a worker into a live-typing MP4.
 public struct ChatExportInput: KindInput, Equatable {

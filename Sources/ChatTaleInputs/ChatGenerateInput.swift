@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// `chat.generate`: ChatTale's AI story — a prompt, genre, mood and length → a conversation between two characters
 /// that `video.chat_export` takes unchanged.

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 public import TalevoniaInputs
 public import WorldArchitectInputs
 

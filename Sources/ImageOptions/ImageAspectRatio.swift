@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// The shapes an image may have.
 public enum ImageAspectRatio: String, Codable, Sendable, InputChoice {

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// Style presets of the apps' image screens (Veramo's "Cartoon, Dreamy, …", Talevonia's illustration styles). The
 /// first four are every tier's; the others are Talevonia's "better styles" of its Pro tier.

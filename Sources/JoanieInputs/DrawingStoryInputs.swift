@@ -1,5 +1,5 @@
 import Foundation
-public import KilnCore
+public import JobVocabulary
 
 /// `story.from_drawings`: Joanie's bedtime story from a child's drawings (uploads of the same identity), with where
 /// each drawing goes in it.

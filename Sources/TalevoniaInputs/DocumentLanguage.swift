@@ -1,4 +1,4 @@
-import KilnCore
+import JobVocabulary
 
 /// The language tag a document declares (EPUB's `dc:language`, the page's `lang`).
 enum DocumentLanguage {

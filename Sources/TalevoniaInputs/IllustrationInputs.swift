@@ -1,5 +1,5 @@
 public import ImageOptions
-public import KilnCore
+public import JobVocabulary
 
 /// `image.illustrate` (Talevonia): one illustration of a story node.
 public struct IllustrateInput: KindInput {
@@ -13,6 +13,13 @@ public struct IllustrateInput: KindInput {
     enum CodingKeys: String, CodingKey {
         case text, style, replaces
         case aspectRatio = "aspect_ratio"
+    }
+
+    public init(text: String, style: ImageStyle? = nil, aspectRatio: ImageAspectRatio? = nil, replaces: String? = nil) {
+        self.text = text
+        self.style = style
+        self.aspectRatio = aspectRatio
+        self.replaces = replaces
     }
 
     public func validate() throws {
@@ -34,6 +41,14 @@ public struct CoverInput: KindInput {
     enum CodingKeys: String, CodingKey {
         case title, opening, style, replaces
         case aspectRatio = "aspect_ratio"
+    }
+
+    public init(title: String, opening: String? = nil, style: ImageStyle? = nil, aspectRatio: ImageAspectRatio? = nil, replaces: String? = nil) {
+        self.title = title
+        self.opening = opening
+        self.style = style
+        self.aspectRatio = aspectRatio
+        self.replaces = replaces
     }
 
     public func validate() throws {

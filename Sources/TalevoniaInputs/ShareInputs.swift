@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// The sizes of Talevonia's share card.
 public enum ShareCardSize: String, Codable, Sendable, InputChoice {

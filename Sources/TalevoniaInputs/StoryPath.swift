@@ -1,4 +1,4 @@
-import KilnCore
+import JobVocabulary
 
 /// Talevonia's reading path, as the app sends it to export, make a share card or publish: the story's title, and the
 /// nodes from the root to the one the reader chose, each with its text and perhaps an illustration. Pictures are

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// `text.continue`: Talevonia's "AI continue" — the story's path from the root to the selected node, which the
 /// three candidate continuations must follow on from.

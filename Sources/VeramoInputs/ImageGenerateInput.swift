@@ -1,5 +1,5 @@
 public import ImageOptions
-public import KilnCore
+public import JobVocabulary
 
 /// `image.generate` (Veramo): a prompt, and for edits the uploads to start from — none makes an image from text, one
 /// is edited by the prompt, several are combined into one. The mode picks the model (the route of
@@ -20,6 +20,14 @@ public struct ImageGenerateInput: KindInput {
     enum CodingKeys: String, CodingKey {
         case prompt, style, images
         case aspectRatio = "aspect_ratio"
+    }
+
+    /// - Parameter images: none to make an image from the prompt alone; one to edit; several to combine.
+    public init(prompt: String, style: ImageStyle? = nil, aspectRatio: ImageAspectRatio? = nil, images: [String]? = nil) {
+        self.prompt = prompt
+        self.style = style
+        self.aspectRatio = aspectRatio
+        self.images = images
     }
 
     public var mode: Mode {

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// `campaign.open`: a new WorldArchitect campaign — the setting, the player's character and the telling's style →
 /// "Scene #1" and the initial game state.

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 
 /// WorldArchitect's game state: the player's character, the NPCs met so far, where the party is, and the combat in
 /// progress. The app sends it with every turn and receives the next one, so it is the whole truth the game master

@@ -1,4 +1,4 @@
-public import KilnCore
+public import JobVocabulary
 public import KilnJSON
 
 /// What a turn changes in the game state, as the game master (the model) writes it: checked against the state it

@@ -1,4 +1,4 @@
-import KilnCore
+import JobVocabulary
 
 /// WorldArchitect's campaign as the app exports it: the title, the scenes of its history ("Scene #X" in the app), and
 /// the game state whose player character becomes the character sheet. Pictures are upload ids of PNG or JPEG images.
