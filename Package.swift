@@ -9,10 +9,12 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "kiln",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "kiln", targets: ["kiln"]),
         .executable(name: "kiln-dev", targets: ["kiln-dev"]),
+        // What the five apps import: the API's client, with the kinds' inputs and results.
+        .library(name: "KilnClient", targets: ["KilnClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
@@ -285,6 +287,22 @@ let package = Package(
             resources: [.copy("Prompts")],
             swiftSettings: swiftSettings
         ),
+        // The apps' client of the HTTP API, on Foundation alone (FoundationNetworking on Linux): the kinds' typed inputs
+        // (the server's own) and results, the event stream resumed by itself, retries within a budget, one error type.
+        .target(
+            name: "KilnClient",
+            dependencies: [
+                "JobVocabulary", "ChatTaleInputs", "DocumentInputs", "ImageOptions", "JoanieInputs", "TalevoniaInputs", "VeramoInputs",
+                "WorldArchitectInputs",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // docs/ios-client.md's examples, one per app, compiled with the package and run end to end by the integration tests.
+        .target(
+            name: "KilnClientExamples",
+            dependencies: ["KilnClient"],
+            swiftSettings: swiftSettings
+        ),
         // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
         .target(
             name: "LoadTesting",
@@ -350,6 +368,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // The client without a server: the event parser, the retry rule, its routes against openapi.json, the document's
+        // examples against the compiled ones.
+        .testTarget(
+            name: "KilnClientTests",
+            dependencies: ["KilnClient", "KilnClientExamples", "KilnJSON"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KilnJSONTests",
             dependencies: ["KilnJSON"],
@@ -519,7 +544,7 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission",
+                "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission", "KilnClient", "KilnClientExamples",
                 "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
                 "RedisClient",
                 "PostgresClient",
