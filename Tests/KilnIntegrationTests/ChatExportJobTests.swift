@@ -83,11 +83,11 @@ import Testing
                 _ = FileManager.default.createFile(atPath: path, contents: Data(video.response.body))
                 lastFrames[tier] = try await Self.lastFrame(of: path)
             }
-            // The mark sits in the lower right of the messages (above the input bar, which starts at y 666 in 1:1 with
-            // the keyboard), over the white background: darker there on the free video.
+            // The mark is a dark pill in the middle of the status bar (68 px high in 1:1), where nothing else is drawn:
+            // darker there on the free video.
             let free = try #require(lastFrames["free"])
             let premium = try #require(lastFrames["premium"])
-            #expect(Self.meanRed(free, x: 880, y: 615, width: 100, height: 20) < Self.meanRed(premium, x: 880, y: 615, width: 100, height: 20) - 10)
+            #expect(Self.meanRed(free, x: 480, y: 22, width: 120, height: 24) < Self.meanRed(premium, x: 480, y: 22, width: 120, height: 24) - 10)
         }
     }
 
