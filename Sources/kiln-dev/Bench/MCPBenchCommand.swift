@@ -11,10 +11,6 @@ import KilnJSON
 import KilnProviders
 import KilnQueue
 import KilnStore
-import Logging
-import ProviderSimulator
-import ServiceLifecycle
-import Synchronization
 
 /// `kiln-dev bench mcp`: many MCP sessions at once, each opening a campaign and playing a turn with a progress token,
 /// through an API and a worker process against the provider simulator. Prints how long the turn's first words took
@@ -40,28 +36,13 @@ struct MCPBenchCommand: AsyncParsableCommand {
         options.namespace = namespace
         let stack = BenchStack(connections: options, port: port, logDirectory: logDirectory)
         let log = StreamWriteLog()
-        var simulatorConfiguration = SimulatorConfiguration()
-        simulatorConfiguration.port = 0
-        simulatorConfiguration.deltaInterval = .milliseconds(deltaIntervalMs)
-        simulatorConfiguration.onStreamWrite = { requestID, bytes in log.record(requestID, bytes) }
-        simulatorConfiguration.onStreamStart = { requestID, body in log.recordStart(requestID, body) }
-        let simulatorPort = Mutex<Int?>(nil)
-        let simulator = ProviderSimulator.application(configuration: simulatorConfiguration, logger: Logger(label: "kiln.bench.simulator")) { bound in
-            simulatorPort.withLock { $0 = bound }
-        }
-        let simulatorGroup = ServiceGroup(services: [simulator], gracefulShutdownSignals: [], logger: Logger(label: "kiln.bench.simulator"))
-        let simulatorTask = Task { try await simulatorGroup.run() }
-        defer { simulatorTask.cancel() }
-        var bound: Int?
-        while bound == nil {
-            try await Task.sleep(for: .milliseconds(10))
-            bound = simulatorPort.withLock { $0 }
-        }
+        let simulator = try await BenchSimulator.start(deltaInterval: .milliseconds(deltaIntervalMs), log: log)
+        defer { simulator.stop() }
         let endpoint = "http://127.0.0.1:\(port)/mcp/bench"
         let secret = UUID().uuidString + UUID().uuidString
         setenv(Self.secretVariable, secret, 1)
         let policies = try writePolicies(resource: endpoint)
-        let providers = try writeProviders(simulatorPort: bound ?? 0)
+        let providers = try writeProviders(simulatorPort: simulator.port)
 
         try await Runtime.with(options) { runtime in
             try await runtime.namespace.prepare()

@@ -9,10 +9,6 @@ import KilnJSON
 import KilnProviders
 import KilnQueue
 import KilnStore
-import Logging
-import ProviderSimulator
-import ServiceLifecycle
-import Synchronization
 
 /// `kiln-dev bench providers`: many concurrent streaming `diag.generate` jobs through one worker process against the
 /// provider simulator. Prints how many succeeded, the most calls the simulator served at once, the worker's CPU per
@@ -40,23 +36,9 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         options.namespace = namespace
         let stack = BenchStack(connections: options, port: port, logDirectory: logDirectory)
         let writes = StreamWriteLog()
-        var simulatorConfiguration = SimulatorConfiguration()
-        simulatorConfiguration.port = 0
-        simulatorConfiguration.deltaInterval = .milliseconds(deltaIntervalMs)
-        simulatorConfiguration.onStreamWrite = { requestID, bytes in writes.record(requestID, bytes) }
-        let simulatorPort = Mutex<Int?>(nil)
-        let simulator = ProviderSimulator.application(configuration: simulatorConfiguration, logger: Logger(label: "kiln.bench.simulator")) { bound in
-            simulatorPort.withLock { $0 = bound }
-        }
-        let simulatorGroup = ServiceGroup(services: [simulator], gracefulShutdownSignals: [], logger: Logger(label: "kiln.bench.simulator"))
-        let simulatorTask = Task { try await simulatorGroup.run() }
-        defer { simulatorTask.cancel() }
-        var bound: Int?
-        while bound == nil {
-            try await Task.sleep(for: .milliseconds(10))
-            bound = simulatorPort.withLock { $0 }
-        }
-        let providersFile = try Self.writeProviders(simulatorPort: bound ?? 0, directory: logDirectory)
+        let simulator = try await BenchSimulator.start(deltaInterval: .milliseconds(deltaIntervalMs), log: writes)
+        defer { simulator.stop() }
+        let providersFile = try Self.writeProviders(simulatorPort: simulator.port, directory: logDirectory)
 
         try await Runtime.with(options) { runtime in
             try await runtime.namespace.prepare()
