@@ -8,11 +8,13 @@ public struct Erasure: Decodable, Sendable, Equatable {
     public let uploads: Int
     public let artifacts: Int
     public let shares: Int
+    /// WorldArchitect campaigns deleted, with their scenes.
+    public let campaigns: Int
     /// Jobs still running, told to stop.
     public let pendingJobs: Int
 
     enum CodingKeys: String, CodingKey {
-        case status, jobs, uploads, artifacts, shares
+        case status, jobs, uploads, artifacts, shares, campaigns
         case pendingJobs = "pending_jobs"
     }
 }
