@@ -4,17 +4,23 @@ import Logging
 import NIOCore
 import ServiceFailures
 
-/// Turns the errors that are not ``Problem``s into one, so that every error answer is `application/problem+json`;
-/// Hummingbird then writes the problem, as it does any `HTTPResponseError`. A backing service out of reach is its
-/// 503 with `Retry-After` (fail closed); Hummingbird's own HTTP errors and a body over the limit keep their status;
-/// anything unexpected is a 500 whose detail tells nothing internal.
+/// Turns the errors that are not ``Problem``s into one, so that every error answer is `application/problem+json`. A
+/// backing service out of reach is its 503 with `Retry-After` (fail closed); Hummingbird's own HTTP errors and a body
+/// over the limit keep their status; anything unexpected is a 500 whose detail tells nothing internal.
+///
+/// A refusal (4xx) is answered here, as a response; a failure of the server (5xx) is thrown on, and Hummingbird writes
+/// it as it does any `HTTPResponseError`. The metrics outside count both by the status the client gets
+/// (`hb_requests`), and only what is thrown as an error (`hb_request_errors`): a client's mistake is not the server's.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let problem: Problem
         do {
             return try await next(request, context)
         } catch {
-            throw Self.problem(for: error, logger: context.logger)
+            problem = Self.problem(for: error, logger: context.logger)
         }
+        guard problem.status.kind == .clientError else { throw problem }
+        return try problem.response(from: request, context: context)
     }
 
     /// The problem an error is answered with, wherever it is answered (a route, an MCP tool).

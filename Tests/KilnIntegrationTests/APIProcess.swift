@@ -1,0 +1,50 @@
+import CurlClient
+import Foundation
+import Glibc
+import Spawning
+
+/// A `kiln api` process, for tests that read what only the program sets up (its Prometheus metrics, its start-up),
+/// with its log in a file of its own.
+final class APIProcess {
+    let port = Int.random(in: 40_000..<50_000)
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-\(UUID().uuidString.prefix(8)).log")
+    private let process: SpawnedProcess
+
+    /// Starts `kiln api` with `command`, the program and its connection flags (``Harness/kilnCommand(_:program:)``
+    /// makes them for the harness's own servers).
+    init(_ command: [String]) throws {
+        let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
+        defer { close(descriptor) }
+        let policies = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
+        process = try SpawnedProcess(
+            [command[0], "api", "--port", String(port), "--policies", policies] + command.dropFirst(), stdout: .null,
+            stderr: .descriptor(descriptor))
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// What the process has logged so far.
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// The status `path` answers with, or nil while nothing listens.
+    func status(_ path: String, http: HTTPClient) async -> Int? {
+        try? await http.execute(HTTPRequest(method: "GET", url: url + path), timeout: .seconds(5)).status
+    }
+
+    /// Waits until `/readyz` answers 200; false if it has not within `limit`.
+    func waitUntilReady(within limit: Duration, http: HTTPClient) async throws -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if await status("/readyz", http: http) == 200 { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: log)
+    }
+}
