@@ -17,22 +17,47 @@ final class PrivateRedis {
         return configuration
     }
 
-    func start() async throws {
+    /// Starts the server with `arguments` besides the deployed ones, and waits until it answers `PING`, or with
+    /// `untilLoaded` false only until it accepts connections (it may still be loading its data).
+    func start(_ arguments: [String] = [], untilLoaded: Bool = true) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = try SpawnedProcess(
             [
                 "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
                 "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
-            ], stdout: .null, stderr: .null)
+            ] + arguments, stdout: .null, stderr: .null)
         for _ in 0..<100 {
             // A pool of its own each time: a pool that failed to connect waits before it tries again.
             let redis = RedisPool(configuration: configuration)
-            let answered = (try? await redis.send(["PING"])) != nil
+            let answered: Bool
+            do {
+                try await redis.send(["PING"])
+                answered = true
+            } catch {
+                // `LOADING`: it listens.
+                answered = !untilLoaded && (error as? RedisError)?.isServerError == true
+            }
             try await redis.close()
             if answered { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw TestFailure("redis-server did not start on \(port)")
+    }
+
+    /// Writes `count` keys of 100 bytes and rewrites the AOF, so that a restart has that much to load.
+    func fill(keys count: Int) async throws {
+        let redis = RedisPool(configuration: configuration)
+        let script = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'fill:' .. i, string.rep('x', 100)) end"
+        try await redis.send(["EVAL", script, "0", String(count)])
+        try await redis.send(["BGREWRITEAOF"])
+        var rewritten = false
+        for _ in 0..<500 where !rewritten {
+            try await Task.sleep(for: .milliseconds(20))
+            let info = try await redis.send(["INFO", "persistence"]).string ?? ""
+            rewritten = info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")
+        }
+        try await redis.close()
+        if !rewritten { throw TestFailure("the AOF rewrite on \(port) did not finish") }
     }
 
     /// `SHUTDOWN`: Redis flushes the AOF and exits, as on a deploy or a restart by systemd.

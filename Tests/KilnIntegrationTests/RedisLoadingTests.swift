@@ -1,0 +1,66 @@
+import Foundation
+import KilnQueue
+import RedisClient
+import Testing
+
+/// A restarted Redis (``PrivateRedis``) still loading its data answers `LOADING`: the API treats it as out of reach,
+/// as it does a Redis that is down, and takes jobs again once it has loaded.
+@Suite struct RedisLoadingTests {
+    @Test func whileRedisLoadsSubmissionsAndReadinessAre503WithRetryAfter() async throws {
+        let redis = PrivateRedis()
+        try await redis.start()
+        // Enough data, loaded slowly (500 µs a key, Redis's own test setting), to take ten seconds and more: a loaded
+        // machine's requests must have time to meet it.
+        try await redis.fill(keys: 20_000)
+        try await redis.stop()
+        let pool = RedisPool(configuration: redis.configuration)
+        let probe = RedisPool(configuration: redis.configuration)
+        do {
+            try await Harness.with { harness in
+                let client = try await harness.tenant("acme")
+                let namespace = try RedisNamespace(redis: pool, configuration: harness.redisNamespace.configuration)
+                let api = try await harness.startAPI(over: harness.dependencies(redis: namespace))
+                // Everything else is ready: the seconds of loading are the test's.
+                try await redis.start(["--key-load-delay", "500", "--loading-process-events-interval-bytes", "1024"], untilLoaded: false)
+                let body = #"{"kind":"diag.echo","input":{}}"#
+                var answeredWhileLoading = 0
+                while answeredWhileLoading < 5, try await Self.isLoading(probe) {
+                    let submission = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api))
+                    let readiness = try await harness.send(try harness.request("GET", "/readyz", as: client, base: api))
+                    // Only answers given while Redis was loading before and after them count.
+                    guard try await Self.isLoading(probe) else { break }
+                    APITests.expectUnavailable(submission, code: "queue_unavailable")
+                    APITests.expectUnavailable(readiness, code: "queue_unavailable")
+                    answeredWhileLoading += 1
+                }
+                #expect(answeredWhileLoading > 0)
+                let loaded = ContinuousClock.now + .seconds(120)
+                while try await Self.isLoading(probe), ContinuousClock.now < loaded { try await Task.sleep(for: .milliseconds(200)) }
+                var status = 0
+                for _ in 0..<50 where status != 202 {
+                    status = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status
+                    if status != 202 { try await Task.sleep(for: .milliseconds(100)) }
+                }
+                #expect(status == 202)
+            }
+        } catch {
+            try? await pool.close()
+            try? await probe.close()
+            try? await redis.stop()
+            throw error
+        }
+        try await pool.close()
+        try await probe.close()
+        try await redis.stop()
+    }
+
+    /// Whether Redis answers `LOADING`.
+    private static func isLoading(_ redis: RedisPool) async throws -> Bool {
+        do {
+            try await redis.send(["PING"])
+            return false
+        } catch let error as RedisError where error.code == "LOADING" {
+            return true
+        }
+    }
+}
