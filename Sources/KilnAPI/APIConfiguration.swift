@@ -10,6 +10,7 @@ public struct APIConfiguration: Sendable {
     /// The largest upload.
     public var maxUploadBytes: Int = 20 * 1024 * 1024
     /// How long a verified API key is trusted before it is checked again (so a revocation takes effect within it).
+    /// While PostgreSQL is out of reach a key's last verdict stands; a revocation takes effect once it answers again.
     public var keyCacheTTL: Duration = .seconds(2)
     /// How long a published page (`GET /s/{slug}`) is served from this node's memory before PostgreSQL is asked again;
     /// a revocation through another node takes effect within it. Zero asks every time.

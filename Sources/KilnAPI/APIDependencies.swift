@@ -6,7 +6,7 @@ public import KilnPolicy
 public import KilnQueue
 
 /// What the API node talks to, each as a protocol of the shape its routes use: Redis's roles and PostgreSQL's stores
-/// in production (``init(redis:keys:jobs:artifacts:uploads:shares:entitlements:partners:campaigns:tenants:webhookSecrets:eraser:catalog:policies:identities:clock:checkDatabase:metricsText:)``),
+/// in production (``init(redis:keys:jobs:artifacts:uploads:shares:entitlements:partners:campaigns:tenants:webhookSecrets:eraser:catalog:policies:identities:clock:metricsText:)``),
 /// in-memory fakes in the unit tests.
 public struct APIDependencies: Sendable {
     /// Submitting, reading, cancelling and following jobs.
@@ -47,8 +47,6 @@ public struct APIDependencies: Sendable {
     public var identities: IdentityVerifierSet
     /// Now, for quota days: tests move it across midnight.
     public var clock: @Sendable () -> Date
-    /// Throws when PostgreSQL is unreachable.
-    public var checkDatabase: @Sendable () async throws -> Void
     /// The Prometheus text exposition of the process's metrics.
     public var metricsText: @Sendable () -> String
 
@@ -60,7 +58,7 @@ public struct APIDependencies: Sendable {
         campaigns: any CampaignRecords, tenants: any TenantDirectory, webhookSecrets: any WebhookSecrets, eraser: any IdentityErasing,
         catalog: JobKindCatalog, policies: PolicySet,
         identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date = Date.init,
-        checkDatabase: @escaping @Sendable () async throws -> Void, metricsText: @escaping @Sendable () -> String
+        metricsText: @escaping @Sendable () -> String
     ) {
         self.queue = redis.queue
         self.quota = redis.quota
@@ -82,7 +80,6 @@ public struct APIDependencies: Sendable {
         self.policies = policies
         self.identities = identities
         self.clock = clock
-        self.checkDatabase = checkDatabase
         self.metricsText = metricsText
     }
 }

@@ -6,10 +6,12 @@ import KilnCore
 import KilnIdentity
 import KilnPolicy
 import KilnStore
+import ServiceFailures
 import Synchronization
 
 /// Checks API keys against PostgreSQL, caching each verdict for a short while so the hot path stays off the
-/// database, then establishes the end user before anything touches Redis. A tenant with a policy identifies its users
+/// database (and past it, while PostgreSQL is out of reach: a revocation takes effect once it answers again), then
+/// establishes the end user before anything touches Redis. A tenant with a policy identifies its users
 /// with the identity modes its policy accepts, each verified by `KilnIdentity`; a tenant without one (operators' test
 /// and benchmark tenants) takes the `Kiln-Identity` header that its key vouches for. Tier names become the tenant's
 /// `Tier`s here, where they are read: an unknown `Kiln-Tier` is refused before any route runs.
@@ -135,11 +137,21 @@ final class Authenticator: Sendable {
         }
         let hash = APIKey.hash(key)
         let now = ContinuousClock.now
-        if let cached = cache.withLock({ $0[hash] }), cached.until > now {
+        let cached = cache.withLock { $0[hash] }
+        if let cached, cached.until > now {
             guard let tenant = cached.tenant else { throw Self.invalidKey }
             return tenant
         }
-        let tenant = try await keys.authenticate(key: key)
+        let tenant: Tenant?
+        do {
+            tenant = try await keys.authenticate(key: key)
+        } catch let error as any BackingServiceError where error.isUnavailable {
+            // PostgreSQL is out of reach: the last verdict on this key stands until it answers again, so intake, which
+            // needs only Redis, goes on. A key never seen before cannot be checked: 503.
+            guard let cached else { throw error }
+            guard let tenant = cached.tenant else { throw Self.invalidKey }
+            return tenant
+        }
         cache.withLock { cache in
             if cache.count > 10_000 { cache.removeAll() }
             cache[hash] = (tenant, now + cacheTTL)

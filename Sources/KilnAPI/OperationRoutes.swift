@@ -20,14 +20,11 @@ struct OperationRoutes<Context: RequestContext> {
         try .json(StatusAnswer.alive, status: .ok)
     }
 
-    /// Ready when Redis and PostgreSQL both answer.
+    /// Ready while Redis answers. `kiln api` listens only once Redis and PostgreSQL have both answered; a later
+    /// outage of PostgreSQL leaves the node ready, since intake needs only Redis (keys are served from their cache):
+    /// a load balancer that took every node out of rotation would stop intake too.
     @Sendable func ready(_ request: Request, context: Context) async throws -> Response {
         try await dependencies.health.ping()
-        do {
-            try await dependencies.checkDatabase()
-        } catch {
-            throw Problem.unavailable(.postgres)
-        }
         return try .json(StatusAnswer.ready, status: .ok)
     }
 

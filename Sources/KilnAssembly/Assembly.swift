@@ -39,7 +39,7 @@ public struct Assembly: Sendable {
             tenants: TenantStore(pool: database), webhookSecrets: WebhookSecretStore(pool: database),
             eraser: IdentityEraser(namespace: namespace, records: IdentityRecords(pool: database, objects: objects)),
             catalog: KindDefinition.catalog, policies: policies, identities: identities, clock: clock,
-            checkDatabase: { _ = try await database.execute("SELECT 1") }, metricsText: metricsText)
+            metricsText: metricsText)
     }
 
     /// A worker over the namespace's queue, recording to PostgreSQL and the object store.

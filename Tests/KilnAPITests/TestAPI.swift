@@ -57,7 +57,6 @@ struct TestAPI {
     var policies = PolicySet.none
     /// Verifies App Store notifications for `acme` when set (its policy must be too).
     var appStore: AppStoreVerifier?
-    var databaseIsDown = false
     var configuration = APIConfiguration()
 
     /// `acme` with ``policyJSON``'s policy.
@@ -85,7 +84,6 @@ struct TestAPI {
         let namespace = try RedisNamespace(redis: redis)
         var verifiers: [TenantID: IdentityVerifier] = [:]
         if let policy = policies[Self.tenant] { verifiers[Self.tenant] = IdentityVerifier(policy: policy, appStore: appStore) }
-        let databaseIsDown = self.databaseIsDown
         var dependencies = Assembly(namespace: namespace, database: database, objects: objects).apiDependencies(
             policies: policies, identities: IdentityVerifierSet(verifiers: verifiers), clock: { Self.now }, metricsText: { "" })
         dependencies.queue = queue
@@ -102,7 +100,6 @@ struct TestAPI {
         dependencies.webhookSecrets = webhookSecrets
         dependencies.eraser = eraser
         dependencies.campaigns = campaigns
-        dependencies.checkDatabase = { if databaseIsDown { throw Unreachable(service: .postgres) } }
         return RouterDriver(APIServer.router(dependencies: dependencies, configuration: configuration))
     }
 }
