@@ -64,7 +64,7 @@ struct TextGenerator: Sendable {
     ) async throws -> Answer {
         let answer = try await produce(request)
         guard !(try await safety.refusals(of: texts(answer), job)).isEmpty else { return answer }
-        if streamed(answer) { try await context.retract(reason: "content_filtered") }
+        if streamed(answer) { await context.retract(reason: "content_filtered") }
         var safer = request
         safer.system = (request.system.map { $0 + "\n\n" } ?? "") + Self.saferInstruction
         let second = try await produce(safer)
@@ -82,7 +82,7 @@ struct TextGenerator: Sendable {
         let relay = DeltaRelay()
         return try await withThrowingTaskGroup(of: TextGeneration?.self) { group in
             group.addTask {
-                try await relay.run { choice, text in try await context.delta(text, choice: choice) }
+                try await relay.run { choice, text in await context.delta(text, choice: choice) }
                 return nil
             }
             group.addTask {

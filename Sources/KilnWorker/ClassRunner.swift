@@ -160,6 +160,8 @@ final class ClassRunner: Sendable {
         let task = Task { try await handler.run(job, context: context) }
         running.add(job, task: task)
         let result = await task.result
+        // What the attempt streamed while Redis was away goes before its last status.
+        await context.events.flush()
         let reason = running.remove(job)
         switch (result, reason) {
         case (.success(let value), _):

@@ -1,14 +1,17 @@
 import KilnCore
-import KilnJSON
 public import KilnQueue
 import Foundation
 import Synchronization
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
+/// Progress and text are best-effort (``AttemptEvents``): a handler never fails because Redis was away for a moment;
+/// its events wait for it.
 public struct JobContext: Sendable {
     let queue: any WorkSource
     let records: any WorkerRecords
     public let job: ClaimedJob
+    /// This attempt's progress and text, on their way to the job's stream.
+    let events: AttemptEvents
     /// Whether this attempt has streamed text yet.
     private let streamed = StreamMark()
 
@@ -18,32 +21,27 @@ public struct JobContext: Sendable {
         self.queue = queue
         self.records = records
         self.job = job
+        self.events = AttemptEvents(queue: queue, job: job.id, attempt: job.attempt)
     }
 
     /// Reports progress in `0...1`, with an optional short message.
-    public func progress(_ fraction: Double, message: String? = nil) async throws {
-        var fields: [String: JSONValue] = ["fraction": .number(min(max(fraction, 0), 1))]
-        if let message { fields["message"] = .string(message) }
-        let data = JSONValue.object(fields).canonicalJSON()
-        try await queue.emit("progress", data: data, job: job.id, attempt: job.attempt, progress: data)
+    public func progress(_ fraction: Double, message: String? = nil) async {
+        await events.send(.progress(fraction: fraction, message: message))
     }
 
     /// Streams a piece of generated text to the job's listeners; `choice` tells apart the answers of a job that asked
     /// for several (it is left out for the first). The first text of a retried attempt is preceded by a `retract`
     /// (reason `retry`): what an earlier attempt streamed before it failed is withdrawn, so a listener that follows the
     /// rule "after a retract, drop what you showed" never shows the text twice.
-    public func delta(_ text: String, choice: Int = 0) async throws {
-        if job.attempt > 1, streamed.markFirst() { try await retract(reason: "retry") }
-        var fields: [String: JSONValue] = ["text": .string(text)]
-        if choice > 0 { fields["choice"] = .number(Double(choice)) }
-        try await queue.emit("delta", data: JSONValue.object(fields).canonicalJSON(), job: job.id, attempt: job.attempt, progress: nil)
+    public func delta(_ text: String, choice: Int = 0) async {
+        if job.attempt > 1, streamed.markFirst() { await retract(reason: "retry") }
+        await events.send(.delta(text: text, choice: choice))
     }
 
     /// Tells the job's listeners that the text streamed so far was withdrawn (the safety filter refused it) and that
     /// any text that follows replaces it.
-    public func retract(reason: String) async throws {
-        try await queue.emit(
-            "retract", data: JSONValue.object(["reason": .string(reason)]).canonicalJSON(), job: job.id, attempt: job.attempt, progress: nil)
+    public func retract(reason: String) async {
+        await events.send(.retract(reason: reason))
     }
 
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary

@@ -185,12 +185,12 @@ final class Harness: Sendable {
         throw TestFailure("job \(id) did not finish within \(limit)")
     }
 
-    /// Waits until the job is running (or, with `orDone`, has run), as Redis says: for up to a minute, which a
-    /// loaded machine's workers can take to claim it.
-    func awaitRunning(_ id: JobID, _ tenant: TenantID, orDone: Bool = false) async throws -> JobSnapshot {
+    /// Waits until the job is running (or, with `orDone`, has run), as Redis (or `queue`'s) says: for up to a minute,
+    /// which a loaded machine's workers can take to claim it.
+    func awaitRunning(_ id: JobID, _ tenant: TenantID, orDone: Bool = false, on queue: JobQueue? = nil) async throws -> JobSnapshot {
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            if let job = try await queue.snapshot(id, tenant: tenant), job.state == .running || (orDone && job.state.isTerminal) {
+            if let job = try await (queue ?? self.queue).snapshot(id, tenant: tenant), job.state == .running || (orDone && job.state.isTerminal) {
                 return job
             }
             try await Task.sleep(for: .milliseconds(20))

@@ -8,11 +8,11 @@ import Testing
     static func submission(
         _ tenant: String, identity: String = "user-1", kind: String = "diag.echo", key: String? = nil,
         input: String = "{}", maxAttempts: Int = 3, cap: Int = 1000, weight: Int = 1,
-        priority: Priority = .normal, delay: Duration = .zero
+        priority: Priority = .normal, delay: Duration = .zero, timeout: Duration = .seconds(30)
     ) -> Submission {
         Submission(
             tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: .io, priority: priority,
-            input: input, maxAttempts: maxAttempts, timeout: .seconds(30), delay: delay, runningCap: cap, weight: weight, idempotencyKey: key,
+            input: input, maxAttempts: maxAttempts, timeout: timeout, delay: delay, runningCap: cap, weight: weight, idempotencyKey: key,
             bodyHash: key == nil ? "" : "body-\(input)")
     }
 

@@ -87,3 +87,60 @@ extension RedisRestartTests {
         try await redis.stop()
     }
 }
+
+extension RedisRestartTests {
+    /// Jobs that report progress every 100 ms, on their only attempt, while Redis restarts: the outage is shorter than
+    /// the lease (15 s here, so that a restart slowed by a loaded machine still is), so every job keeps its attempt and
+    /// succeeds. Their deadline is long too: a loaded machine can stretch a 4 s job past the usual 30 s.
+    @Test func aRedisBlipShorterThanTheLeaseFailsNoRunningJob() async throws {
+        let redis = PrivateRedis()
+        try await redis.start()
+        var configuration = redis.configuration
+        configuration.connectTimeout = .milliseconds(200)
+        let pool = RedisPool(configuration: configuration)
+        var leases = QueueConfiguration()
+        leases.leaseDuration = .seconds(15)
+        do {
+            try await Harness.with(leases) { harness in
+                let namespace = try RedisNamespace(redis: pool, configuration: harness.redisNamespace.configuration)
+                let queue = namespace.queue
+                try await namespace.prepare()
+                let tenant = try await harness.tenant("a").tenant.id
+                var workerConfiguration = WorkerConfiguration()
+                workerConfiguration.concurrency = [.io: 32]
+                workerConfiguration.renewInterval = .milliseconds(200)
+                workerConfiguration.maxIdleWait = .milliseconds(200)
+                harness.run(
+                    harness.assembly(redis: namespace).worker(handlers: .diagnostics, configuration: workerConfiguration, logger: harness.logger))
+                var ids: [JobID] = []
+                for index in 0..<20 {
+                    let submission = QueueEngineTests.submission(
+                        "a", identity: "user-\(index)", kind: "diag.sleep", input: #"{"seconds":4,"progress_steps":40}"#, maxAttempts: 1,
+                        timeout: .seconds(300))
+                    if case .created(let id, _) = try await queue.enqueue(submission) { ids.append(id) }
+                }
+                for id in ids { _ = try await harness.awaitRunning(id, tenant, orDone: true, on: queue) }
+                try await redis.stop()
+                try await Task.sleep(for: .seconds(1))
+                try await redis.start()
+                var states: [JobID: JobSnapshot] = [:]
+                let deadline = ContinuousClock.now + .seconds(90)
+                while states.count < ids.count, ContinuousClock.now < deadline {
+                    for id in ids where states[id] == nil {
+                        if let job = try? await queue.snapshot(id, tenant: tenant), job.state.isTerminal { states[id] = job }
+                    }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+                #expect(states.count == ids.count)
+                #expect(states.values.filter { $0.state == .succeeded }.count == ids.count, "\(states.values.map { ($0.state, $0.errorCode) })")
+                #expect(states.values.allSatisfy { $0.attempt == 1 })
+            }
+        } catch {
+            try? await pool.close()
+            try? await redis.stop()
+            throw error
+        }
+        try await pool.close()
+        try await redis.stop()
+    }
+}
