@@ -14,6 +14,10 @@ public struct QueueConfiguration: Sendable {
     /// How long a metered job's reservation holds its units at most. Every job ends and settles its reservation, so
     /// this only bounds what a job whose hash was lost (purged, or Redis lost data) keeps from its subject.
     public var reservationLifetime: Duration = .seconds(86_400)
+    /// How many times a job's lease may expire (its worker died or stalled) before the job is buried as `dead` with
+    /// `lease_expired_repeatedly`. A lost lease is the worker's failure and does not spend the job's attempt, so this
+    /// is what ends a job that kills every worker that runs it.
+    public var maxLeaseLosses: Int = 5
     /// The most expired leases, or due delayed jobs, one claim moves.
     public var sweepLimit: Int = 100
 

@@ -29,6 +29,7 @@ struct ClaimCall: RedisScriptContract {
         .init("worker") { $0.worker },
         .init("stream_cap") { String($0.configuration.streamCap) },
         .init("sweep_limit") { String($0.configuration.sweepLimit) },
+        .init("max_lease_losses") { String($0.configuration.maxLeaseLosses) },
     ]
 
     static let replies = [

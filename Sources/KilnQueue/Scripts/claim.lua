@@ -1,7 +1,7 @@
 -- Claims up to `count` jobs of one class, rotating across tenants by weight, after recovering expired
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
 -- KEYS: active, vclock, wake_list, inflight, delayed
--- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit
+-- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit, max_lease_losses
 -- RETURNS: next_wake_in_ms, claimed_count, started_ms
 -- RETURNS each: id, attempt, tenant, identity, kind, input, timeout_ms, created_ms, max_attempts, tries, rank, tier
 -- next_wake_in_ms is how long until a delayed job falls due or a lease expires (-1: nothing pending); the caller may
@@ -9,21 +9,28 @@
 count = tonumber(count)
 local now = now_ms()
 
--- Leases that expired: their worker died or stalled. The attempt was spent; retry or bury the job, or end it if
--- its owner had asked to cancel it. A job whose hash an operator purged has nothing left to recover.
+-- Leases that expired: their worker died or stalled. That is the worker's failure, not the job's: the attempt is
+-- given back (`tries`), and the job goes back to the head of its list, marked `recovered` so that claims spread such
+-- jobs over the workers. Only a job whose lease was lost `max_lease_losses` times is buried: it may be what kills
+-- its workers (a poison job). A job whose owner asked to cancel it ends; one whose hash an operator purged has
+-- nothing left to recover.
 for _, id in ipairs(redis.call('ZRANGE', inflight, '-inf', now, 'BYSCORE', 'LIMIT', 0, sweep_limit)) do
   redis.call('ZREM', inflight, id)
   local key = job_key(base, id)
-  local tenant, identity, tries, max_attempts, attempt, cancel = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'max', 'attempt', 'cancel'))
+  local tenant, identity, tries, lost, attempt, cancel = unpack(redis.call('HMGET', key, 'tenant', 'identity', 'tries', 'lost', 'attempt', 'cancel'))
   if tenant then
     release_slot(base, tenant, identity)
-    local expired = error_fields('lease_expired', 'the worker running this job stopped renewing its lease')
+    lost = tonumber(lost or '0') + 1
     if cancel == '1' then
       finish(base, id, 'cancelled', now, attempt, error_fields('cancelled', 'cancelled by its owner'))
-    elseif tonumber(tries) >= tonumber(max_attempts) then
-      finish(base, id, 'dead', now, attempt, expired)
+    elseif lost >= tonumber(max_lease_losses) then
+      local buried = error_fields('lease_expired_repeatedly',
+        'the lease of this job expired ' .. lost .. ' times: every worker that ran it died or stalled, so it may be what kills them')
+      buried[#buried + 1], buried[#buried + 2] = 'lost', lost
+      finish(base, id, 'dead', now, attempt, buried)
     else
-      redis.call('HSET', key, 'state', 'retrying', unpack(expired))
+      redis.call('HSET', key, 'state', 'retrying', 'tries', tonumber(tries) - 1, 'lost', lost, 'recovered', '1',
+        unpack(error_fields('lease_expired', 'the worker running this job stopped renewing its lease')))
       emit_state(base, id, 'retrying', attempt, stream_cap)
       make_ready(base, id, true)
     end
@@ -45,6 +52,11 @@ local lease_until = now + tonumber(lease_ms)
 local weights = {}
 -- Running counts by identity key, read once and written back once per call.
 local running = {}
+-- One recovered job a call: a dead worker's batch is spread over the claimers, not taken whole by the first (and lost
+-- whole again if that one dies too). The others stay at the head of their lists; their tenants sit out the rest of
+-- the call, at the virtual time they had.
+local took_recovered = false
+local set_aside, sitting_out = {}, {}
 while n < count do
   local top = redis.call('ZRANGE', active, 0, 1, 'WITHSCORES')
   if #top == 0 then break end
@@ -71,18 +83,26 @@ while n < count do
     local served = 0
     for _, id in ipairs(ids) do
       local key = job_key(base, id)
-      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt', 'cancel', 'tier')
+      local fields = redis.call('HMGET', key, 'identity', 'cap', 'kind', 'input', 'timeout', 'created', 'max', 'tries', 'rank', 'attempt', 'cancel', 'tier',
+        'recovered')
       local identity = fields[1]
       local counter = running_key(base, tenant, identity)
       if running[counter] == nil then running[counter] = tonumber(redis.call('GET', counter) or '0') end
       if fields[11] == '1' then
         -- Its owner cancelled it while an earlier attempt ran: it does not run again.
         finish(base, id, 'cancelled', now, fields[10], error_fields('cancelled', 'cancelled by its owner'))
+      elseif fields[13] == '1' and took_recovered then
+        set_aside[#set_aside + 1] = {ready_key(base, class, tenant, fields[9]), id}
+        sitting_out[tenant] = vtime
       elseif running[counter] >= tonumber(fields[2]) then
         -- At its running cap: held back until one of its jobs ends, without holding up anyone else.
         hold(base, tenant, identity, id, fields[9], fields[6])
       else
         running[counter] = running[counter] + 1
+        if fields[13] == '1' then
+          took_recovered = true
+          redis.call('HDEL', key, 'recovered')
+        end
         local attempt = tonumber(fields[10]) + 1
         local tries = tonumber(fields[8]) + 1
         redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker, 'attempt', attempt, 'tries', tries)
@@ -99,9 +119,18 @@ while n < count do
       end
     end
     clock = vtime + served / weight
-    redis.call('ZADD', active, 'XX', clock, tenant)
+    if sitting_out[tenant] then
+      sitting_out[tenant] = clock
+      redis.call('ZREM', active, tenant)
+    else
+      redis.call('ZADD', active, 'XX', clock, tenant)
+    end
   end
 end
+for i = #set_aside, 1, -1 do redis.call('LPUSH', set_aside[i][1], set_aside[i][2]) end
+for tenant, vtime in pairs(sitting_out) do redis.call('ZADD', active, vtime, tenant) end
+-- What was set aside is another worker's to take.
+if #set_aside > 0 then wake(base, class) end
 flush_batched()
 -- A tenant that becomes busy starts at the lowest virtual time in the rotation, not behind the last one served.
 local lowest = redis.call('ZRANGE', active, 0, 0, 'WITHSCORES')
