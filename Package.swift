@@ -327,7 +327,7 @@ let package = Package(
         .target(
             name: "KilnCommandLine",
             dependencies: [
-                "KilnAssembly", "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient",
+                "KilnAssembly", "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient", "ServiceFailures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

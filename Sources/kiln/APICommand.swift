@@ -42,7 +42,8 @@ struct APICommand: AsyncParsableCommand {
         let logger = Bootstrap.logger("kiln.api")
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
-        try await runtime.namespace.prepare()
+        // Listening only once both answer is how the node says it is ready.
+        try await runtime.waitForServices(logger: logger)
         var configuration = APIConfiguration()
         configuration.host = host
         configuration.port = port

@@ -57,7 +57,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
-        try await runtime.namespace.prepare()
+        try await runtime.waitForServices(logger: logger)
         var configuration = WorkerConfiguration()
         configuration.concurrency = [.io: io, .cpu: cpu]
         configuration.claimBatch = claimBatch

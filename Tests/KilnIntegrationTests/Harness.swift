@@ -138,10 +138,11 @@ final class Harness: Sendable {
     }
 
     /// The `kiln` program (or `kiln-dev`, the development tools) with `arguments`, on this harness's Redis namespace,
-    /// PostgreSQL schema and object directory.
-    func kilnCommand(_ arguments: [String], program: String = "kiln") throws -> [String] {
+    /// PostgreSQL schema and object directory, on the test servers or the Redis and PostgreSQL at the URLs given.
+    func kilnCommand(_ arguments: [String], program: String = "kiln", redisURL: String? = nil, databaseURL: String? = nil) throws -> [String] {
         [try TestServers.executable(program).path] + arguments + [
-            "--redis-url", try TestServers.redisURL, "--database-url", try TestServers.databaseURL, "--namespace", namespace,
+            "--redis-url", try redisURL ?? TestServers.redisURL, "--database-url", try databaseURL ?? TestServers.databaseURL,
+            "--namespace", namespace,
             "--schema", schema, "--object-root", objects.root.path,
         ]
     }

@@ -1,21 +1,33 @@
 import Foundation
+import Glibc
 import KilnStore
 import Spawning
 import Testing
 
-/// A `kiln worker` process on the harness's namespace and schema, for tests that kill or stop it.
+/// A `kiln worker` process on the harness's namespace and schema (on the test servers, or the Redis at `redisURL`),
+/// for tests that kill or stop it, with its log in a file of its own.
 final class WorkerProcess {
     private let process: SpawnedProcess
     let id: String
+    let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-worker-\(UUID().uuidString.prefix(8)).log")
 
-    init(_ harness: Harness, grace: Double = 10) throws {
+    init(_ harness: Harness, grace: Double = 10, redisURL: String? = nil) throws {
         id = "process-\(UUID().uuidString.prefix(6))"
+        let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
+        defer { close(descriptor) }
         process = try SpawnedProcess(
-            try harness.kilnCommand([
-                "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
-                "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
-            ]), stdout: .null, stderr: .null)
+            try harness.kilnCommand(
+                [
+                    "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
+                    "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
+                ], redisURL: redisURL), stdout: .null, stderr: .descriptor(descriptor))
     }
+
+    /// What the process has logged so far.
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    var isRunning: Bool { process.isRunning }
 
     func kill(_ signal: Int32) {
         process.signal(signal)
@@ -26,5 +38,9 @@ final class WorkerProcess {
         let deadline = ContinuousClock.now + limit
         while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         return !process.isRunning
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: log)
     }
 }
