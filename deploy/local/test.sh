@@ -7,6 +7,9 @@ here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 source "$here/env.sh"
 
 bash "$here/install-deps.sh" --test-tools
+# The deployment files, checked offline in seconds: no cluster runs here, and systemd is not PID 1
+# (docs/operations.md).
+bash "$KILN_ROOT/deploy/systemd/verify.sh"
 # Integration tests need both servers; in CI a missing server must fail the run, never skip tests.
 bash "$here/start-redis.sh" || kiln_die "Redis did not come up on 127.0.0.1:$KILN_REDIS_PORT"
 bash "$here/start-postgres.sh" || kiln_die "PostgreSQL did not come up on 127.0.0.1:$KILN_PG_PORT"
