@@ -32,8 +32,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds running jobs may take to finish after SIGTERM before they are handed back.")
     var shutdownGrace = 10.0
 
-    @Option(help: "Serve this worker's Prometheus metrics on 127.0.0.1:PORT/metrics (env KILN_WORKER_METRICS_PORT); 0 serves none.")
+    @Option(help: "Serve this worker's Prometheus metrics on PORT/metrics (env KILN_WORKER_METRICS_PORT); 0 serves none.")
     var metricsPort: Int = Int(ProcessInfo.processInfo.environment["KILN_WORKER_METRICS_PORT"] ?? "") ?? 0
+
+    @Option(help: "The address the metrics are served on (env KILN_WORKER_METRICS_HOST); 0.0.0.0 lets a Prometheus on another host scrape them.")
+    var metricsHost = ProcessInfo.processInfo.environment["KILN_WORKER_METRICS_HOST"] ?? "127.0.0.1"
 
     @Option(help: "The provider configuration: providers, their keys, and the models that serve each tenant's kinds (env KILN_PROVIDERS).")
     var providers = ProcessInfo.processInfo.environment["KILN_PROVIDERS"] ?? "deploy/providers.json"
@@ -75,7 +78,7 @@ struct WorkerCommand: AsyncParsableCommand {
         if metricsPort > 0 {
             let router = Router()
             router.get("/metrics") { _, _ in metricsText() }
-            services.append(Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: metricsPort)), logger: logger))
+            services.append(Application(router: router, configuration: .init(address: .hostname(metricsHost, port: metricsPort)), logger: logger))
         }
         let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
