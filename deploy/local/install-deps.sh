@@ -3,7 +3,8 @@
 # so re-running is instant and never touches apt when nothing is missing. With --test-tools, also the programs the
 # tests check documents and pages with (test.sh passes it): poppler's pdftotext/pdffonts/pdftoppm/pdfimages,
 # epubcheck (on Java), python-docx, LibreOffice Writer (headless) and Chromium (headless), unzip, and libjpeg-turbo's
-# jpegtran/djpeg (progressive JPEGs, and decoding them); and what checks the deployment files offline: systemd-analyze.
+# jpegtran/djpeg (progressive JPEGs, and decoding them); and what checks the deployment files offline: systemd-analyze,
+# kubernetes-validate (PyPI) and kubectl's kustomize.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -36,26 +37,32 @@ if ((${#missing[@]})); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 fi
 
-# A package from PyPI for the tests, only when `python3 -c "import $1"` fails; the rest are pip's arguments.
-pip_install() {
-  local module=$1
-  shift
-  python3 -c "import $module" >/dev/null 2>&1 && return
-  echo "Installing $* from PyPI"
+# Installs a PyPI requirement unless python3 can already import the module it provides.
+pip_install_missing() {
+  local module=$1 requirement=$2 why=$3
+  python3 -c "import $module" >/dev/null 2>&1 && return 0
+  echo "Installing $requirement from PyPI"
   local pip_args=()
   # Debian's own python3 refuses pip installs (PEP 668) unless told; pyenv and venv pythons do not mind.
   [[ -e $(python3 -c 'import sysconfig; print(sysconfig.get_path("stdlib"))')/EXTERNALLY-MANAGED ]] && pip_args+=(--break-system-packages)
   # Without write access to python3's site-packages, install for this user.
   [[ -w $(python3 -c 'import sysconfig; print(sysconfig.get_path("purelib"))') ]] || pip_args+=(--user)
-  python3 -m pip install --quiet "${pip_args[@]}" "$@"
-  python3 -c "import $module" >/dev/null 2>&1 || kiln_die "$* did not install; the tests need it"
+  python3 -m pip install --quiet "${pip_args[@]}" "$requirement"
+  python3 -c "import $module" >/dev/null 2>&1 || kiln_die "$requirement did not install; $why"
 }
 
 # moto's S3 server, which the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests) start with signature
 # checks on. Pinned to the version Tests/S3Fixtures/moto_server.py was written against: it patches one moto internal.
-pip_install moto.server 'moto[server]==5.2.1'
-# The MCP tests' independent client (Tests/MCPClient/mcp_flow.py): the official Python SDK, version 2.x.
-pip_install mcp.client.streamable_http 'mcp==2.3.0'
+pip_install_missing moto.server 'moto[server]==5.2.1' "S3ClientTests need it"
+if [[ ${1:-} == --test-tools ]]; then
+  # The MCP tests' independent client (Tests/MCPClient/mcp_flow.py): the official Python SDK, version 2.x.
+  pip_install_missing mcp.client.streamable_http 'mcp==2.3.0' "MCPTests need it"
+  # Kubernetes' own schemas, for deploy/kubernetes/validate.py (it brings jsonschema and PyYAML too).
+  pip_install_missing kubernetes_validate 'kubernetes-validate==1.37.0' "deploy/kubernetes/validate.py needs it"
+  # kustomize comes inside kubectl, which the machine image ships (Debian's kubectl is too old for the kustomization).
+  command -v kubectl >/dev/null 2>&1 ||
+    kiln_die "kubectl is not on PATH; deploy/kubernetes/validate.py renders the manifests with \`kubectl kustomize\` (kustomize 5)"
+fi
 
 # env.sh already added /opt/swift/usr/bin to PATH if swift lives there.
 command -v swift >/dev/null 2>&1 ||
