@@ -11,6 +11,7 @@ bash "$here/install-deps.sh" --test-tools
 # (docs/operations.md).
 bash "$KILN_ROOT/deploy/systemd/verify.sh"
 python3 "$KILN_ROOT/deploy/kubernetes/validate.py"
+python3 "$KILN_ROOT/deploy/monitoring/check.py"
 # Integration tests need both servers; in CI a missing server must fail the run, never skip tests.
 bash "$here/start-redis.sh" || kiln_die "Redis did not come up on 127.0.0.1:$KILN_REDIS_PORT"
 bash "$here/start-postgres.sh" || kiln_die "PostgreSQL did not come up on 127.0.0.1:$KILN_PG_PORT"
