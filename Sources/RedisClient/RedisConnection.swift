@@ -32,7 +32,7 @@ final class RedisConnection: Sendable {
         do {
             channel = try await ClientBootstrap(group: group)
                 .connectTimeout(.milliseconds(Int64(configuration.connectTimeout.wholeMilliseconds)))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(

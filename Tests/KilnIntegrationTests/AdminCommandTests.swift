@@ -7,7 +7,9 @@ import Testing
 
 /// The operator's `kiln` subcommands, run as a process against the test's namespace and schema.
 @Suite struct AdminCommandTests {
-    static func kiln(_ harness: Harness, _ arguments: [String], program: String = "kiln") async throws -> (status: Int32, output: String) {
+    static func kiln(
+        _ harness: Harness, _ arguments: [String], program: String = "kiln", wrappedIn wrapper: [String] = []
+    ) async throws -> (status: Int32, output: String) {
         // Both streams go to one file, read once the command has exited: a pipe nobody read while waiting could fill up.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-command-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -15,10 +17,25 @@ import Testing
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = try SpawnedProcess(
-            try harness.kilnCommand(arguments, program: program), stdout: .descriptor(handle.fileDescriptor),
+            wrapper + (try harness.kilnCommand(arguments, program: program)), stdout: .descriptor(handle.fileDescriptor),
             stderr: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         return (termination.shellStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
+    }
+
+    /// As a service runs it: not root, no capabilities (the image's user 10001, a systemd unit's `kiln`). Kiln asked its
+    /// Redis connections for SO_DEBUG (TCP_NODELAY at the wrong level), which only CAP_NET_ADMIN may set, so every
+    /// connect was refused with "permission denied".
+    @Test func aCommandWithoutPrivilegesReachesRedisAndPostgreSQL() async throws {
+        try await Harness.with { harness in
+            // Root here (CI): drop to nobody with setpriv; anyone else is unprivileged already.
+            let unprivileged =
+                getuid() == 0
+                ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", "--bounding-set=-all"] : []
+            let stats = try await Self.kiln(harness, ["queue", "stats"], wrappedIn: unprivileged)
+            #expect(stats.status == 0, "\(stats.output)")
+            #expect(stats.output.contains("dead 0"))
+        }
     }
 
     @Test func tenantsKeysAndTheDeadLetterSetFromTheCommandLine() async throws {
