@@ -90,6 +90,9 @@ public struct IdentityVerifier: Sendable {
         return try await verifyUserToken(token, with: userTokens, now: now)
     }
 
+    // Never inlined: Swift 6.3.1's optimizer crashes (signal 11, splitting `verify(_:now:)`'s coroutine) when it inlines
+    // this into the callers' closures in a release build.
+    @inline(never)
     private func verifyUserToken(
         _ token: String, with verifier: UserTokenVerifier, now: Date
     ) async throws -> (

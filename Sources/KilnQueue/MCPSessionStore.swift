@@ -1,5 +1,5 @@
 public import KilnCore
-public import RedisClient
+import RedisClient
 import KilnKeys
 
 /// MCP's state in Redis (docs/mcp.md), so that any API node serves any request of any session: the sessions, each
