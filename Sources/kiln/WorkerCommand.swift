@@ -11,6 +11,7 @@ import KilnProviders
 import KilnQueue
 import KilnStore
 import KilnWorker
+import Logging
 import ServiceLifecycle
 import UnixSignals
 
@@ -23,8 +24,11 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "How many io-class jobs (provider calls) run at once; 0 serves none.")
     var io = 64
 
-    @Option(help: "How many cpu-class jobs (rendering) run at once; 0 serves none.")
+    @Option(help: "How many cpu-class jobs (rendering) run at once, at most one per 400 MB of --cpu-memory; 0 serves none.")
     var cpu = 2
+
+    @Option(help: "Megabytes the cpu-class jobs may use together (default: the cgroup's memory limit, else the machine's memory).")
+    var cpuMemory: UInt64?
 
     @Option(help: "The most jobs one claim takes.")
     var claimBatch = 256
@@ -62,7 +66,18 @@ struct WorkerCommand: AsyncParsableCommand {
         let http = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: 1024))
         try await runtime.waitForServices(logger: logger)
         var configuration = WorkerConfiguration()
-        configuration.concurrency = [.io: io, .cpu: cpu]
+        let budget = cpuMemory.map { CPUMemoryBudget(memory: min($0, UInt64.max >> 20) << 20) } ?? .granted()
+        let cpuSlots = budget.slots(requested: cpu)
+        if cpuSlots < cpu {
+            guard cpuSlots > 0 else {
+                throw ValidationError(
+                    "--cpu \(cpu): \(budget.memory >> 20) MB of memory holds no cpu-class job (each plans \(CPUMemoryBudget.perJob >> 20) MB)")
+            }
+            logger.warning(
+                "cpu slots limited by memory",
+                metadata: ["cpu.requested": "\(cpu)", "cpu.slots": "\(cpuSlots)", "memory.mb": "\(budget.memory >> 20)"])
+        }
+        configuration.concurrency = [.io: io, .cpu: cpuSlots]
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
         let dependencies = runtime.assembly.handlerDependencies(
