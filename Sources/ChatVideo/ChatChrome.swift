@@ -26,12 +26,7 @@ struct ChatChrome {
         let header = geometry.header
         canvas.fill(header, style.headerBackground)
         canvas.fill(PixelRect(x: 0, y: header.maxY - max(1, Int(px(0.5))), width: header.width, height: max(1, Int(px(0.5)))), style.separator)
-        // Status bar: the time on the left, the battery on the right.
-        let clock = typesetter.layout("9:41", size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
-        canvas.draw(clock, x: geometry.x(32), y: px(22) - clock.height / 2, style.headerText)
-        let batteryX = geometry.right - px(52)
-        canvas.strokeRoundedRect(x: batteryX, y: px(16), width: px(26), height: px(13), radius: px(3.5), lineWidth: px(1.2), style.headerText)
-        canvas.fillRoundedRect(x: batteryX + px(2.2), y: px(18.2), width: px(19), height: px(8.6), radius: px(1.8), style.headerText)
+        drawStatusBar(on: canvas)
 
         let top = px(ChatGeometry.statusBarPoints)
         let middle = top + px(ChatGeometry.headerPoints / 2)
@@ -46,6 +41,30 @@ struct ChatChrome {
             avatar.draw(on: canvas, centerX: geometry.x(58), centerY: middle, radius: px(19), typesetter: typesetter)
             let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
             canvas.draw(name, x: geometry.x(86), y: middle - name.height / 2, style.headerText)
+        }
+    }
+
+    /// The time on the left; the signal bars, Wi-Fi and battery on the right, as on an iPhone with full reception.
+    private func drawStatusBar(on canvas: Canvas) {
+        let clock = typesetter.layout("9:41", size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
+        canvas.draw(clock, x: geometry.x(32), y: px(22) - clock.height / 2, style.headerText)
+        let batteryX = geometry.right - px(52)
+        canvas.strokeRoundedRect(x: batteryX, y: px(16), width: px(26), height: px(13), radius: px(3.5), lineWidth: px(1.2), style.headerText)
+        canvas.fillRoundedRect(x: batteryX + px(2.2), y: px(18.2), width: px(19), height: px(8.6), radius: px(1.8), style.headerText)
+        // Wi-Fi: a dot and two arcs fanning upwards from one point under them.
+        let wifiX = batteryX - px(13)
+        let wifiY = px(28.5)
+        let fan = (start: -Double.pi * 3 / 4, end: -Double.pi / 4)
+        canvas.fillSector(centerX: wifiX, centerY: wifiY, radius: px(4.2), from: fan.start, to: fan.end, style.headerText)
+        for radius in [7.2, 11.4] {
+            canvas.strokeArc(centerX: wifiX, centerY: wifiY, radius: px(radius), from: fan.start, to: fan.end, width: px(2.3), style.headerText)
+        }
+        // Signal: four bars rising to the right, all lit.
+        for bar in 0..<4 {
+            let height = 4.2 + Double(bar) * 2.5
+            canvas.fillRoundedRect(
+                x: batteryX - px(49) + px(Double(bar) * 4.6), y: px(28.5) - px(height), width: px(3.1), height: px(height), radius: px(0.9),
+                style.headerText)
         }
     }
 

@@ -51,6 +51,27 @@ public struct Canvas {
         cairo_stroke(context)
     }
 
+    /// An arc of the circle around (`centerX`, `centerY`) from `start` to `end` radians (clockwise on the screen), stroked
+    /// with square-cut ends (the Wi-Fi mark).
+    public func strokeArc(centerX: Double, centerY: Double, radius: Double, from start: Double, to end: Double, width: Double, _ color: RGBColor) {
+        cairo_new_path(context)
+        cairo_arc(context, centerX, centerY, radius, start, end)
+        cairo_set_line_width(context, width)
+        cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
+        self.color(color)
+        cairo_stroke(context)
+    }
+
+    /// The pie slice of the circle around (`centerX`, `centerY`) from `start` to `end` radians, filled.
+    public func fillSector(centerX: Double, centerY: Double, radius: Double, from start: Double, to end: Double, _ color: RGBColor) {
+        cairo_new_path(context)
+        cairo_move_to(context, centerX, centerY)
+        cairo_arc(context, centerX, centerY, radius, start, end)
+        cairo_close_path(context)
+        self.color(color)
+        cairo_fill(context)
+    }
+
     /// A closed polygon, filled.
     public func fillPolygon(_ points: [(Double, Double)], _ color: RGBColor) {
         guard let first = points.first else { return }
