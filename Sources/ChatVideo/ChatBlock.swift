@@ -87,8 +87,8 @@ struct ChatBlockMaker {
                 canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
             }
             let color = sent ? style.sentBubble : style.receivedBubble
-            if style.tail, case .text = block.content {
-                drawTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
+            if style.tail == .curvedBottom, case .text = block.content {
+                drawCurvedTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
             }
             canvas.fillRoundedRect(
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
@@ -125,12 +125,27 @@ struct ChatBlockMaker {
         }
     }
 
-    /// The little hook at the bubble's lower outer corner.
-    private func drawTail(x: Double, y: Double, width: Double, height: Double, sent: Bool, _ color: RGBColor, on canvas: Canvas) {
+    /// iOS's tail at the bubble's lower outer corner, in the shape of the Messages app's: from the side 11 points above
+    /// the bottom, a curve out to a tip 4 points beyond the side and level with the bottom, back up into a notch 4 points
+    /// high, and down to the bottom 21 points in. It covers the bubble's rounded corner above it.
+    private func drawCurvedTail(x: Double, y: Double, width: Double, height: Double, sent: Bool, _ color: RGBColor, on canvas: Canvas) {
         let bottom = y + height
         let edge = sent ? x + width : x
-        let direction = sent ? 1.0 : -1.0
-        canvas.fillPolygon(
-            [(edge - direction * px(12), bottom - px(14)), (edge + direction * px(5), bottom), (edge - direction * px(10), bottom - px(1))], color)
+        let outward = sent ? 1.0 : -1.0
+        /// A point `along` points outwards from the side and `up` points above the bottom.
+        func point(_ along: Double, _ up: Double) -> (Double, Double) { (edge + outward * px(along), bottom - px(up)) }
+        func curve(_ c1: (Double, Double), _ c2: (Double, Double), _ end: (Double, Double)) -> (Double, Double, Double, Double, Double, Double) {
+            (c1.0, c1.1, c2.0, c2.1, end.0, end.1)
+        }
+        let corner = min(px(style.bubbleRadius), height / 2) / geometry.scale
+        canvas.fillCurves(
+            from: point(0, corner),
+            [
+                curve(point(0, corner), point(0, 11), point(0, 11)),
+                curve(point(0, 1), point(4, 0), point(4, 0)),
+                curve(point(0, -0.5), point(-4, 1), point(-7, 4)),
+                curve(point(-12, -3), point(-16, 0), point(-21, 0)),
+                curve(point(-21, 0), point(-21, corner), point(-21, corner)),
+            ], color)
     }
 }

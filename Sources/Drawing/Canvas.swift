@@ -72,6 +72,16 @@ public struct Canvas {
         cairo_fill(context)
     }
 
+    /// A closed shape from `start` through cubic Bézier curves, each with its two control points and its end, filled.
+    public func fillCurves(from start: (Double, Double), _ curves: [(Double, Double, Double, Double, Double, Double)], _ color: RGBColor) {
+        cairo_new_path(context)
+        cairo_move_to(context, start.0, start.1)
+        for curve in curves { cairo_curve_to(context, curve.0, curve.1, curve.2, curve.3, curve.4, curve.5) }
+        cairo_close_path(context)
+        self.color(color)
+        cairo_fill(context)
+    }
+
     /// A closed polygon, filled.
     public func fillPolygon(_ points: [(Double, Double)], _ color: RGBColor) {
         guard let first = points.first else { return }
