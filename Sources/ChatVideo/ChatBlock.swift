@@ -17,6 +17,8 @@ struct ChatBlock {
     let sender: ChatCharacter
     /// The sender's name above the message (group chats and Discord).
     let name: TextLayout?
+    /// The time in the bubble's lower right corner (WhatsApp), once the message is sent.
+    let stamp: TextLayout?
     let height: Int
     /// The bubble (or row text) within the block, in pixels from its top-left corner.
     let bubble: (x: Double, y: Double, width: Double, height: Double)
@@ -45,16 +47,31 @@ struct ChatBlockMaker {
         }
     }
 
+    /// The time every message shows, as the status bar does.
+    static let time = "9:41"
+
     func block(for message: ChatMessageLine, text: String, cursor: Bool) -> ChatBlock {
         let layout = typesetter.layout(cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth)
-        return block(message, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
+        guard style.stamps, !cursor else {
+            return block(message, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
+        }
+        // The time (and a sent message's ticks) ends the last line when it fits there, else has a line of its own.
+        let stamp = typesetter.layout(Self.time, size: px(11))
+        let stampWidth = stamp.width + (sides[message.character] == .right ? px(Self.ticksPoints) : 0)
+        let sameLine = pango_layout_get_line_count(layout.pointer) == 1 && layout.width + px(8) + stampWidth <= textWidth
+        return block(
+            message, content: .text(layout, cursor: false), stamp: stamp,
+            contentWidth: sameLine ? layout.width + px(8) + stampWidth : max(layout.width, stampWidth),
+            contentHeight: sameLine ? layout.height : layout.height + stamp.height)
     }
 
     func indicator(for message: ChatMessageLine, phase: Int) -> ChatBlock {
         block(message, content: .indicator(phase: phase), contentWidth: px(38), contentHeight: px(20))
     }
 
-    private func block(_ message: ChatMessageLine, content: ChatBlock.Content, contentWidth: Double, contentHeight: Double) -> ChatBlock {
+    private func block(
+        _ message: ChatMessageLine, content: ChatBlock.Content, stamp: TextLayout? = nil, contentWidth: Double, contentHeight: Double
+    ) -> ChatBlock {
         let sender = characters[message.character]!
         let side = sides[message.character] ?? .left
         switch style.layout {
@@ -65,13 +82,14 @@ struct ChatBlockMaker {
             let height = contentHeight + px(16)
             let x = side == .right ? geometry.right - px(14) - width : geometry.x(14)
             return ChatBlock(
-                content: content, side: side, sender: sender, name: name, height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
+                content: content, side: side, sender: sender, name: name, stamp: stamp,
+                height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
                 bubble: (x, nameHeight, width, height))
         case .rows:
             let name = typesetter.layout(sender.name, size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
             let height = max(name.height + px(4) + contentHeight, px(42))
             return ChatBlock(
-                content: content, side: side, sender: sender, name: name, height: Int((height + px(16)).rounded(.up)),
+                content: content, side: side, sender: sender, name: name, stamp: stamp, height: Int((height + px(16)).rounded(.up)),
                 bubble: (geometry.x(72), name.height + px(4), contentWidth, contentHeight))
         }
     }
@@ -87,8 +105,13 @@ struct ChatBlockMaker {
                 canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
             }
             let color = sent ? style.sentBubble : style.receivedBubble
-            if style.tail == .curvedBottom, case .text = block.content {
-                drawCurvedTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
+            if case .text = block.content {
+                switch style.tail {
+                case .none: break
+                case .curvedBottom:
+                    drawCurvedTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
+                case .topCorner: drawTopTail(x: bubble.x, y: top + bubble.y, width: bubble.width, sent: sent, color, on: canvas)
+                }
             }
             canvas.fillRoundedRect(
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
@@ -99,6 +122,9 @@ struct ChatBlockMaker {
                 canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
             case .indicator(let phase):
                 drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + bubble.height / 2, on: canvas)
+            }
+            if let stamp = block.stamp {
+                drawStamp(stamp, right: bubble.x + bubble.width - px(8), bottom: top + bubble.y + bubble.height - px(5), sent: sent, on: canvas)
             }
         case .rows:
             ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
@@ -147,5 +173,43 @@ struct ChatBlockMaker {
                 curve(point(-12, -3), point(-16, 0), point(-21, 0)),
                 curve(point(-21, 0), point(-21, corner), point(-21, corner)),
             ], color)
+    }
+
+    /// WhatsApp's tail: the bubble's top outer corner made square, and a point 8 points beyond the side along the top,
+    /// its underside curving back to the side 12 points down.
+    private func drawTopTail(x: Double, y: Double, width: Double, sent: Bool, _ color: RGBColor, on canvas: Canvas) {
+        let edge = sent ? x + width : x
+        let outward = sent ? 1.0 : -1.0
+        /// A point `along` points outwards from the side and `down` points below the top.
+        func point(_ along: Double, _ down: Double) -> (Double, Double) { (edge + outward * px(along), y + px(down)) }
+        func line(to end: (Double, Double)) -> (Double, Double, Double, Double, Double, Double) { (end.0, end.1, end.0, end.1, end.0, end.1) }
+        let tip = point(8, 0.8)
+        let side = point(0, 12)
+        let control = point(3, 6)
+        canvas.fillCurves(
+            from: point(-style.bubbleRadius, 0),
+            [
+                line(to: point(6.5, 0)),
+                (point(8, 0).0, point(8, 0).1, tip.0, tip.1, tip.0, tip.1),
+                (control.0, control.1, side.0, side.1, side.0, side.1),
+                line(to: point(-style.bubbleRadius, 12)),
+            ], color)
+    }
+
+    /// Points the two ticks of a sent message take after the time.
+    static let ticksPoints = 19.0
+
+    /// The time, and after it on a sent message WhatsApp's two blue ticks of a message read, ending at `right` and
+    /// sitting on `bottom`.
+    private func drawStamp(_ stamp: TextLayout, right: Double, bottom: Double, sent: Bool, on canvas: Canvas) {
+        let ticks = sent ? px(Self.ticksPoints) : 0
+        canvas.draw(stamp, x: right - ticks - stamp.width, y: bottom - stamp.height, style.secondaryText)
+        guard sent else { return }
+        let middle = bottom - stamp.height / 2
+        for offset in [0.0, 4.5] {
+            let left = right - ticks + px(4 + offset)
+            canvas.strokeLines(
+                [(left, middle), (left + px(3), middle + px(3)), (left + px(10), middle - px(4.5))], width: px(1.4), RGBColor(0x53BDEB))
+        }
     }
 }

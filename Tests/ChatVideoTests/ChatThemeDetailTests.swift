@@ -53,6 +53,37 @@ import Testing
         #expect(bubble.maxY - flat <= Int(scale), "the bottom 27 points in is \(bubble.maxY - flat) pixels up")
     }
 
+    /// WhatsApp's tail is at the top outer corner, on both sides: the bubble's colour reaches beyond its side along its top
+    /// and not along its bottom. Each sent bubble ends with its time and two blue ticks, each received one with its time.
+    @Test(arguments: [ChatSide.right, .left])
+    func whatsAppTailsAreAtTheTopWithTheTimeAndTicks(side: ChatSide) throws {
+        let renderer = ChatRenderer(Conversations.short { $0.theme = .whatsapp }, watermark: false)
+        renderer.render(ChatFrameState(sent: 2, activity: .idle))
+        let picture = Picture(renderer)
+        let color: (UInt8, UInt8, UInt8) = side == .right ? (0xDC, 0xF8, 0xC6) : (0xFF, 0xFF, 0xFF)
+        let header = try #require(picture.bounds(rows: 0..<(picture.height / 2)) { ($0, $1, $2) == (0xD8, 0xD8, 0xDC) }, "no header separator")
+        let bubble = try #require(picture.bounds(rows: (header.maxY + 1)..<(picture.height / 2)) { ($0, $1, $2) == color })
+        let scale = Self.portraitScale
+        /// How far the bubble's colour reaches outwards in `rows`, in pixels from the bubble's outer bound.
+        func reach(_ rows: Range<Int>) throws -> Int {
+            let box = try #require(picture.bounds(rows: rows) { ($0, $1, $2) == color })
+            return side == .right ? bubble.maxX - box.maxX : box.minX - bubble.minX
+        }
+        #expect(try reach(bubble.minY..<(bubble.minY + Int(scale))) <= Int(scale), "the top does not reach the tail's tip")
+        let lowerHalf = ((bubble.minY + bubble.maxY) / 2)..<(bubble.maxY + 1)
+        #expect(try reach(lowerHalf) >= Int(6 * scale), "the lower half reaches out as far as a tail")
+        // The time in the bubble's lower right corner, and on a sent bubble the read ticks' blue.
+        let rightHalf = { (x: Int) in x >= (bubble.minX + bubble.maxX) / 2 && x <= bubble.maxX }
+        let time = picture.bounds(rows: lowerHalf) { abs(Int($0) - 0x66) < 14 && abs(Int($1) - 0x77) < 14 && abs(Int($2) - 0x81) < 14 }
+        #expect(time.map { rightHalf($0.minX) && rightHalf($0.maxX) } == true, "no time in the bubble's lower corner: \(String(describing: time))")
+        let ticks = picture.bounds(rows: lowerHalf) { $0 < 0x70 && $1 > 0xA0 && $2 > 0xD0 }
+        if side == .right {
+            #expect(ticks.map { rightHalf($0.minX) && rightHalf($0.maxX) } == true, "no blue ticks: \(String(describing: ticks))")
+        } else {
+            #expect(ticks == nil, "ticks on a received message")
+        }
+    }
+
     /// Whether column `x` holds a dark pixel (the status bar's text colour in the light theme) in `rows`.
     static func column(_ picture: Picture, x: Int, rows: Range<Int>) -> Bool {
         rows.contains { y in
