@@ -8,8 +8,15 @@ import Drawing
 struct ChatBlock {
     enum Content {
         case text(TextLayout, cursor: Bool)
+        /// One to three emoji, large and without a bubble (``LargeEmoji``), once sent.
+        case largeEmoji(TextLayout)
         /// The "…" bubble at one phase of its wave.
         case indicator(phase: Int)
+
+        /// Drawn without a bubble.
+        var isBare: Bool {
+            if case .largeEmoji = self { true } else { false }
+        }
     }
 
     let content: Content
@@ -51,6 +58,10 @@ struct ChatBlockMaker {
     static let time = "9:41"
 
     func block(for message: ChatMessageLine, text: String, cursor: Bool) -> ChatBlock {
+        if !cursor && LargeEmoji.applies(to: text) {
+            let layout = typesetter.layout(text, size: px(LargeEmoji.points))
+            return block(message, content: .largeEmoji(layout), contentWidth: layout.width, contentHeight: layout.height)
+        }
         let layout = typesetter.layout(cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth)
         guard style.stamps, !cursor else {
             return block(message, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
@@ -78,8 +89,9 @@ struct ChatBlockMaker {
         case .bubbles:
             let name = namesSenders && side == .left ? typesetter.layout(sender.name, size: px(12)) : nil
             let nameHeight = name.map { $0.height + px(2) } ?? 0
-            let width = max(contentWidth + px(24), px(36))
-            let height = contentHeight + px(16)
+            let bare = content.isBare
+            let width = bare ? contentWidth : max(contentWidth + px(24), px(36))
+            let height = contentHeight + (bare ? 0 : px(16))
             let x = side == .right ? geometry.right - px(14) - width : geometry.x(14)
             return ChatBlock(
                 content: content, side: side, sender: sender, name: name, stamp: stamp,
@@ -104,6 +116,10 @@ struct ChatBlockMaker {
             if let name = block.name {
                 canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
             }
+            if case .largeEmoji(let layout) = block.content {
+                canvas.draw(layout, x: bubble.x - layout.left, y: top + bubble.y, style.receivedText)
+                return
+            }
             let color = sent ? style.sentBubble : style.receivedBubble
             if case .text = block.content {
                 switch style.tail {
@@ -120,6 +136,7 @@ struct ChatBlockMaker {
                 // From the text's own left edge: a right-to-left paragraph is aligned right within the wrap width, and the
                 // bubble is sized to the text, not to that width.
                 canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
+            case .largeEmoji: break
             case .indicator(let phase):
                 drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + bubble.height / 2, on: canvas)
             }
@@ -132,7 +149,7 @@ struct ChatBlockMaker {
                 canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color).map(RGBColor.init) ?? style.receivedText)
             }
             switch block.content {
-            case .text(let layout, _):
+            case .text(let layout, _), .largeEmoji(let layout):
                 canvas.draw(layout, x: bubble.x, y: top + bubble.y, style.receivedText)
             case .indicator(let phase):
                 drawDots(phase: phase, centerX: bubble.x + px(19), centerY: top + bubble.y + px(10), on: canvas)

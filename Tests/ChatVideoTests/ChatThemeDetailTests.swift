@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    /// A message of one to three emoji is drawn large and without a bubble, as iMessage does; a fourth emoji puts it back
+    /// in a bubble of the usual size.
+    @Test(arguments: ["👍🏽🎉", "❤️", "👨‍👩‍👧 🇫🇷 😂"])
+    func upToThreeEmojiAreDrawnLargeWithoutABubble(text: String) throws {
+        func sentMessage(_ text: String) throws -> (bubble: Bool, height: Int) {
+            var input = Conversations.short()
+            input.conversation.messages = [ChatMessageLine(character: "sam", text: "Are you coming?"), ChatMessageLine(character: "me", text: text)]
+            let renderer = ChatRenderer(input, watermark: false)
+            renderer.render(ChatFrameState(sent: 2, activity: .idle))
+            let picture = Picture(renderer)
+            let received = try #require(picture.bounds(rows: 0..<(picture.height / 2)) { ($0, $1, $2) == (0xE9, 0xE9, 0xEB) })
+            let rows = (received.maxY + 1)..<(picture.height / 2)
+            let drawn = try #require(picture.bounds(rows: rows) { $0 < 0xF0 || $1 < 0xF0 || $2 < 0xF0 }, "nothing sent")
+            #expect(drawn.maxX > picture.width * 3 / 4, "the message is not on the sender's side")
+            return (picture.bounds(rows: rows) { ($0, $1, $2) == (0x0B, 0x84, 0xFE) } != nil, drawn.maxY - drawn.minY)
+        }
+        let large = try sentMessage(text)
+        #expect(!large.bubble, "\(text) is in a bubble")
+        #expect(large.height >= Int(40 * Self.portraitScale), "\(text) is \(large.height) pixels high")
+        let four = try sentMessage(text + "🦊🦊🦊")
+        #expect(four.bubble, "four emoji or more are not in a bubble")
+        #expect(four.height < large.height, "four emoji or more are drawn large")
+    }
+
     /// Whether column `x` holds a dark pixel (the status bar's text colour in the light theme) in `rows`.
     static func column(_ picture: Picture, x: Int, rows: Range<Int>) -> Bool {
         rows.contains { y in
