@@ -38,10 +38,13 @@ struct ChatBlockMaker {
     let typesetter: Typesetter
     let sides: [String: ChatSide]
     let characters: [String: ChatCharacter]
-    /// Group chats (three characters or more) name the sender of each received message.
-    let namesSenders: Bool
+    /// A group chat (three characters or more) names the sender of each received message and shows their picture
+    /// beside it.
+    let inGroup: Bool
 
     static let textPoints = 17.0
+    /// The width of a sender's picture beside a received message in a group chat.
+    static let groupAvatarPoints = 28.0
     static let gapPoints = 6.0
 
     private func px(_ points: Double) -> Double { geometry.px(points) }
@@ -87,12 +90,12 @@ struct ChatBlockMaker {
         let side = sides[message.character] ?? .left
         switch style.layout {
         case .bubbles:
-            let name = namesSenders && side == .left ? typesetter.layout(sender.name, size: px(12)) : nil
+            let name = inGroup && side == .left ? typesetter.layout(sender.name, size: px(12)) : nil
             let nameHeight = name.map { $0.height + px(2) } ?? 0
             let bare = content.isBare
             let width = bare ? contentWidth : max(contentWidth + px(24), px(36))
             let height = contentHeight + (bare ? 0 : px(16))
-            let x = side == .right ? geometry.right - px(14) - width : geometry.x(14)
+            let x = side == .right ? geometry.right - px(14) - width : geometry.x(inGroup ? 14 + Self.groupAvatarPoints + 6 : 14)
             return ChatBlock(
                 content: content, side: side, sender: sender, name: name, stamp: stamp,
                 height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
@@ -115,6 +118,12 @@ struct ChatBlockMaker {
         case .bubbles:
             if let name = block.name {
                 canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
+            }
+            if inGroup && !sent {
+                let radius = px(Self.groupAvatarPoints / 2)
+                ChatAvatar(block.sender).draw(
+                    on: canvas, centerX: geometry.x(14) + radius, centerY: top + bubble.y + bubble.height - radius, radius: radius,
+                    typesetter: typesetter)
             }
             if case .largeEmoji(let layout) = block.content {
                 canvas.draw(layout, x: bubble.x - layout.left, y: top + bubble.y, style.receivedText)

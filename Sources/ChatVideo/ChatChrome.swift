@@ -10,7 +10,8 @@ struct ChatChrome {
     let typesetter: Typesetter
     /// Whom the header shows: the contact, or the group.
     let title: String
-    let avatar: ChatAvatar
+    /// The contact's picture, or a group's first three members', stacked.
+    let avatars: [ChatAvatar]
 
     static let keyRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
 
@@ -33,14 +34,26 @@ struct ChatChrome {
         // The back chevron.
         canvas.strokeLines(
             [(geometry.x(26), middle - px(10)), (geometry.x(16), middle), (geometry.x(26), middle + px(10))], width: px(3), style.accent)
+        // A group's pictures overlap, each ringed in the header's colour, the first on top.
+        let stacked = avatars.count > 1
+        let radius = px(stacked ? 16 : style.centredHeader ? 20 : 19)
+        let step = radius * 1.6
+        let stackWidth = step * Double(avatars.count - 1)
+        func drawAvatars(firstCenterX: Double, centerY: Double) {
+            for (index, avatar) in avatars.enumerated().reversed() {
+                let centerX = firstCenterX + step * Double(index)
+                if stacked { canvas.fillCircle(centerX: centerX, centerY: centerY, radius: radius + px(1.5), style.headerBackground) }
+                avatar.draw(on: canvas, centerX: centerX, centerY: centerY, radius: radius, typesetter: typesetter)
+            }
+        }
         if style.centredHeader {
-            avatar.draw(on: canvas, centerX: geometry.centreX, centerY: top + px(22), radius: px(20), typesetter: typesetter)
+            drawAvatars(firstCenterX: geometry.centreX - stackWidth / 2, centerY: top + px(22))
             let name = typesetter.layout(title, size: px(12), width: geometry.column.width - px(120), centred: true)
             canvas.draw(name, x: geometry.x(60), y: top + px(46), style.headerText)
         } else {
-            avatar.draw(on: canvas, centerX: geometry.x(58), centerY: middle, radius: px(19), typesetter: typesetter)
+            drawAvatars(firstCenterX: geometry.x(39) + radius, centerY: middle)
             let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
-            canvas.draw(name, x: geometry.x(86), y: middle - name.height / 2, style.headerText)
+            canvas.draw(name, x: geometry.x(48) + 2 * radius + stackWidth, y: middle - name.height / 2, style.headerText)
         }
     }
 

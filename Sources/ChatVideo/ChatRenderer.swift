@@ -40,13 +40,14 @@ public final class ChatRenderer {
         let characters = Dictionary(conversation.characters.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         blocks = ChatBlockMaker(
             geometry: geometry, style: style, typesetter: typesetter, sides: sides, characters: characters,
-            namesSenders: conversation.characters.count > 2)
-        let contact = conversation.characters.first { sides[$0.id] == .left } ?? conversation.characters[0]
-        let title =
-            conversation.characters.count > 2
-            ? conversation.title ?? conversation.characters.filter { sides[$0.id] == .left }.map(\.name).joined(separator: ", ")
-            : contact.name
-        chrome = ChatChrome(geometry: geometry, style: style, typesetter: typesetter, title: title, avatar: ChatAvatar(contact))
+            inGroup: conversation.characters.count > 2)
+        let others = conversation.characters.filter { sides[$0.id] == .left }
+        let contact = others.first ?? conversation.characters[0]
+        let group = conversation.characters.count > 2
+        let title = group ? conversation.title ?? others.map(\.name).joined(separator: ", ") : contact.name
+        chrome = ChatChrome(
+            geometry: geometry, style: style, typesetter: typesetter, title: title,
+            avatars: group && !others.isEmpty ? others.prefix(3).map(ChatAvatar.init) : [ChatAvatar(contact)])
         messages = conversation.messages
         clusters = messages.map { Array($0.text) }
         var offsets = [0]

@@ -108,6 +108,46 @@ import Testing
         #expect(four.height < large.height, "four emoji or more are drawn large")
     }
 
+    /// A group chat's header shows its members' pictures stacked side by side, and each received message has its
+    /// sender's small picture beside it, in iMessage's centred header and WhatsApp's header on the left.
+    @Test(arguments: [ChatTheme.imessage, .whatsapp])
+    func aGroupChatShowsItsMembersPictures(theme: ChatTheme) throws {
+        let members = [
+            ChatCharacter(id: "sam", name: "Sam", color: "#34C759", side: .left, avatar: nil),
+            ChatCharacter(id: "ana", name: "Ana", color: "#FF9500", side: .left, avatar: nil),
+            ChatCharacter(id: "leo", name: "Leo", color: "#AF52DE", side: .left, avatar: nil),
+        ]
+        var input = Conversations.short { $0.theme = theme }
+        input.conversation.characters = [Conversations.characters[0]] + members
+        input.conversation.messages = members.map { ChatMessageLine(character: $0.id, text: "Hi, I am \($0.name)") }
+        let renderer = ChatRenderer(input, watermark: false)
+        renderer.render(ChatFrameState(sent: 3, activity: .idle))
+        let picture = Picture(renderer)
+        let received: (UInt8, UInt8, UInt8) = theme == .imessage ? (0xE9, 0xE9, 0xEB) : (0xFF, 0xFF, 0xFF)
+        let header = try #require(picture.bounds(rows: 0..<(picture.height / 2)) { ($0, $1, $2) == (0xD8, 0xD8, 0xDC) }, "no header separator")
+        var discs: [(minX: Int, minY: Int, maxX: Int, maxY: Int)] = []
+        for member in members {
+            let color = try #require(ChatColor(hex: member.color)).rgb
+            let rgb = (UInt8(color >> 16), UInt8((color >> 8) & 0xFF), UInt8(color & 0xFF))
+            let disc = try #require(picture.bounds(rows: 0..<header.minY) { ($0, $1, $2) == rgb }, "\(member.name) is not in the header")
+            discs.append(disc)
+            // Beside the received bubble: its sender's picture, left of it, in its rows.
+            let conversation = (header.maxY + 1)..<(picture.height / 2)
+            let beside = try #require(picture.bounds(rows: conversation) { ($0, $1, $2) == rgb }, "no picture of \(member.name) beside a message")
+            // Along the picture's top row, clear of its initial, the first pixel of the bubble's colour is the bubble's edge.
+            let row = beside.minY + 2
+            let bubbleLeft = try #require(
+                (0..<picture.width).first { x in
+                    let index = (row * picture.width + x) * 3
+                    return (picture.rgb[index], picture.rgb[index + 1], picture.rgb[index + 2]) == received
+                }, "no bubble beside \(member.name)")
+            #expect(beside.maxX < bubbleLeft, "\(member.name)'s picture is not left of the message")
+        }
+        // Side by side and overlapping, in the order of the members.
+        #expect(discs[0].minX < discs[1].minX && discs[1].minX < discs[2].minX, "\(discs)")
+        #expect(discs[1].minX < discs[0].maxX + 3 * Int(Self.portraitScale) && discs[2].minX < discs[1].maxX + 3 * Int(Self.portraitScale))
+    }
+
     /// Whether column `x` holds a dark pixel (the status bar's text colour in the light theme) in `rows`.
     static func column(_ picture: Picture, x: Int, rows: Range<Int>) -> Bool {
         rows.contains { y in
