@@ -83,11 +83,11 @@ import Testing
                 _ = FileManager.default.createFile(atPath: path, contents: Data(video.response.body))
                 lastFrames[tier] = try await Self.lastFrame(of: path)
             }
-            // The mark is a dark pill in the middle of the status bar (68 px high in 1:1), where nothing else is drawn:
-            // darker there on the free video.
+            // The mark sits on a dark pill in the middle of the status bar (its top 68 rows at 1:1), over the header's
+            // light grey: darker there on the free video.
             let free = try #require(lastFrames["free"])
             let premium = try #require(lastFrames["premium"])
-            #expect(Self.meanRed(free, x: 480, y: 22, width: 120, height: 24) < Self.meanRed(premium, x: 480, y: 22, width: 120, height: 24) - 10)
+            #expect(Self.meanRed(free, x: 460, y: 24, width: 160, height: 20) < Self.meanRed(premium, x: 460, y: 24, width: 160, height: 20) - 10)
         }
     }
 
