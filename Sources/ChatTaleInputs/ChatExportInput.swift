@@ -135,6 +135,8 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
     public var format: ChatVideoFormat = .portrait
     public var typingSpeed: ChatTypingSpeed = .normal
     public var typingIndicator = true
+    /// Where the sender's words appear as they are typed: in the bubble (the seed's look) or in the input field.
+    public var typingStyle: ChatTypingStyle = .bubble
     /// The keyboard under the input bar; by default on at 9:16 and 1:1, off at 16:9 (decoding sets it by the format).
     public var keyboard = true
     public var sounds = true
@@ -149,6 +151,7 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
         case format, sounds, keyboard, theme, fps
         case typingSpeed = "typing_speed"
         case typingIndicator = "typing_indicator"
+        case typingStyle = "typing_style"
         case darkMode = "dark_mode"
         case frameRate = "frame_rate"
     }
@@ -158,6 +161,7 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
         format = try container.decodeIfPresent(ChatVideoFormat.self, forKey: .format) ?? format
         typingSpeed = try container.decodeIfPresent(ChatTypingSpeed.self, forKey: .typingSpeed) ?? typingSpeed
         typingIndicator = try container.decodeIfPresent(Bool.self, forKey: .typingIndicator) ?? typingIndicator
+        typingStyle = try container.decodeIfPresent(ChatTypingStyle.self, forKey: .typingStyle) ?? typingStyle
         // 16:9 is laid out for landscape screens, where a keyboard would take a third of the height: off unless asked for.
         keyboard = try container.decodeIfPresent(Bool.self, forKey: .keyboard) ?? (format != .landscape)
         sounds = try container.decodeIfPresent(Bool.self, forKey: .sounds) ?? sounds
@@ -207,6 +211,14 @@ public enum ChatTypingSpeed: String, Codable, Sendable, InputChoice {
         case .fast: 0.02
         }
     }
+}
+
+/// How a message is typed out. `bubble`: the seed's look, every message typed into its own bubble with a cursor.
+/// `field`: as on an iPhone, the sender's words appear in the input field (the send button lit once it holds text) and the
+/// message joins the conversation when sent, while the other side's messages show the "…" for as long as they are typed.
+/// Both take the same time, so a video's length does not depend on it.
+public enum ChatTypingStyle: String, Codable, Sendable, InputChoice {
+    case bubble, field
 }
 
 public enum ChatTheme: String, Codable, Sendable, InputChoice {

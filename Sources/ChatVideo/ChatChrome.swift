@@ -15,9 +15,14 @@ struct ChatChrome {
 
     static let keyRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
 
+    /// The sender's words are typed into the input field (``ChatTypingStyle/field``): the send button is lit only
+    /// while the field holds text.
+    let typesInField: Bool
+
+    /// Everything, the input field empty.
     func draw(on canvas: Canvas) {
         drawHeader(on: canvas)
-        drawInputBar(on: canvas)
+        drawInputBar(field: nil, on: canvas)
         drawKeyboard(on: canvas)
     }
 
@@ -81,7 +86,8 @@ struct ChatChrome {
         }
     }
 
-    private func drawInputBar(on canvas: Canvas) {
+    /// The input bar, its field holding `field` (words being typed, with a caret) or its placeholder when nil.
+    func drawInputBar(field: String?, on canvas: Canvas) {
         let bar = geometry.inputBar
         canvas.fill(bar, style.inputBackground)
         let fieldHeight = px(36)
@@ -99,14 +105,24 @@ struct ChatChrome {
         if let border = style.inputFieldBorder {
             canvas.strokeRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: fieldHeight / 2, lineWidth: px(1), border)
         }
-        if !style.inputPlaceholder.isEmpty {
+        if let field {
+            // One line: once it is wider than the field, its end stays in view, as the phone's field scrolls.
+            let text = typesetter.layout(field, size: px(17))
+            let room = fieldWidth - px(28 + 4)
+            let textX = fieldX + px(14) - max(0, text.width - room)
+            canvas.clipped(to: PixelRect(x: Int(fieldX + px(10)), y: Int(fieldY), width: Int(fieldWidth - px(20)), height: Int(fieldHeight))) {
+                canvas.draw(text, x: textX - text.left, y: fieldY + (fieldHeight - text.height) / 2, style.headerText)
+            }
+            let caretX = textX + text.width + px(2)
+            canvas.strokeLines([(caretX, fieldY + px(8)), (caretX, fieldY + fieldHeight - px(8))], width: px(2), style.accent)
+        } else if !style.inputPlaceholder.isEmpty {
             let placeholder = typesetter.layout(style.inputPlaceholder, size: px(17))
             canvas.draw(placeholder, x: fieldX + px(14), y: fieldY + (fieldHeight - placeholder.height) / 2, style.placeholderText)
         }
-        // The send (or microphone) button after it: a circle with an arrow.
+        // The send (or microphone) button after it: a circle with an arrow, greyed while an empty field has nothing to send.
         let buttonX = geometry.right - px(28)
         let buttonY = fieldY + fieldHeight / 2
-        canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
+        canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), typesInField && field == nil ? style.separator : style.inputButton)
         canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
         canvas.strokeLines(
             [(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))

@@ -23,7 +23,7 @@ public final class ChatRenderer {
     private var finishedLayers: [Int: CairoSurface] = [:]
     /// The free tier's mark, drawn with the chrome.
     private let watermark: ChatWatermark?
-    private var previous: (sent: Int, scroll: Int, active: PixelRect?)?
+    private var previous: (sent: Int, scroll: Int, active: PixelRect?, field: String?)?
 
     /// Space above the first message and below the last, in points.
     static let paddingPoints = 10.0
@@ -47,7 +47,8 @@ public final class ChatRenderer {
         let title = group ? conversation.title ?? others.map(\.name).joined(separator: ", ") : contact.name
         chrome = ChatChrome(
             geometry: geometry, style: style, typesetter: typesetter, title: title,
-            avatars: group && !others.isEmpty ? others.prefix(3).map(ChatAvatar.init) : [ChatAvatar(contact)])
+            avatars: group && !others.isEmpty ? others.prefix(3).map(ChatAvatar.init) : [ChatAvatar(contact)],
+            typesInField: settings.typingStyle == .field)
         messages = conversation.messages
         clusters = messages.map { Array($0.text) }
         var offsets = [0]
@@ -84,8 +85,16 @@ public final class ChatRenderer {
             dirty = changed.dropFirst().reduce(changed.first ?? PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
                 .intersection(geometry.viewport)
         }
-        previous = (state.sent, scroll, activeRect)
-        guard dirty.height > 0 else { return first ? 0..<height : 0..<0 }
+        let field = fieldText(state)
+        let fieldChanged = previous.map { $0.field != field } ?? true
+        previous = (state.sent, scroll, activeRect, field)
+        if fieldChanged {
+            frame.draw { canvas in
+                canvas.clipped(to: geometry.inputBar) { chrome.drawInputBar(field: field, on: canvas) }
+            }
+        }
+        let inputRows = fieldChanged ? geometry.inputBar.y..<geometry.inputBar.maxY : 0..<0
+        guard dirty.height > 0 else { return first ? 0..<height : inputRows }
         frame.draw { canvas in
             canvas.clipped(to: dirty) {
                 canvas.fill(dirty, style.background)
@@ -103,7 +112,8 @@ public final class ChatRenderer {
                 if let active, let activeRect { blocks.draw(active, on: canvas, y: activeRect.y) }
             }
         }
-        return first ? 0..<height : dirty.y..<dirty.maxY
+        if first { return 0..<height }
+        return inputRows.isEmpty ? dirty.y..<dirty.maxY : min(dirty.y, inputRows.lowerBound)..<max(dirty.maxY, inputRows.upperBound)
     }
 
     /// Draws `state` from nothing, laying out and drawing every element, as a renderer without caches would: what
@@ -114,6 +124,7 @@ public final class ChatRenderer {
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
+            chrome.drawInputBar(field: fieldText(state), on: canvas)
             watermark?.draw(on: canvas)
             canvas.clipped(to: geometry.viewport) {
                 for index in 0..<state.sent {
@@ -139,7 +150,13 @@ public final class ChatRenderer {
         case .indicator(let message, let phase): blocks.indicator(for: messages[message], phase: phase)
         case .typing(let message, let characters):
             blocks.block(for: messages[message], text: String(clusters[message].prefix(characters)), cursor: true)
+        case .composing: nil
         }
+    }
+
+    /// The words in the input field, when the state has some.
+    private func fieldText(_ state: ChatFrameState) -> String? {
+        state.activity.field.map { String(clusters[$0.message].prefix($0.characters)) }
     }
 
     /// How far the chat has scrolled: none until it outgrows the screen, then enough to keep its end in view.

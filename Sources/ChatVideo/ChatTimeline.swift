@@ -18,6 +18,13 @@ public enum ChatActivity: Hashable, Sendable {
     case indicator(message: Int, phase: Int)
     /// `message` typed out to its first `characters` grapheme clusters, with a cursor.
     case typing(message: Int, characters: Int)
+    /// `message`'s first `characters` grapheme clusters in the input field (``ChatTypingStyle/field``).
+    case composing(message: Int, characters: Int)
+
+    /// What the input field holds: the message being composed and how much of it.
+    var field: (message: Int, characters: Int)? {
+        if case .composing(let message, let characters) = self { (message, characters) } else { nil }
+    }
 }
 
 /// A sound at one tick of the video.
@@ -62,14 +69,31 @@ public struct ChatTimeline: Sendable {
         let sides = input.settings.sides(of: input.conversation.characters)
         var builder = Builder()
         builder.show(ChatFrameState(sent: 0, activity: .idle), for: pacing.leadInTicks)
+        let inField = input.settings.typingStyle == .field
         for (index, message) in input.conversation.messages.enumerated() {
-            for tick in 0..<pacing.indicatorTicks {
-                let step = tick * Self.indicatorStepsPerSecond / pacing.fps
-                builder.show(ChatFrameState(sent: index, activity: .indicator(message: index, phase: step % Self.indicatorPhases)), for: 1)
+            let sender = sides[message.character] == .right
+            /// The "…" for `ticks`, its wave continuing from `start`.
+            func indicator(from start: Int, for ticks: Int) {
+                for tick in start..<(start + ticks) {
+                    let step = tick * Self.indicatorStepsPerSecond / pacing.fps
+                    builder.show(ChatFrameState(sent: index, activity: .indicator(message: index, phase: step % Self.indicatorPhases)), for: 1)
+                }
             }
-            for typed in 1...message.text.count {
-                builder.sound(.keyClick)
-                builder.show(ChatFrameState(sent: index, activity: .typing(message: index, characters: typed)), for: pacing.ticksPerCharacter)
+            // In the field style the phone's owner sees no "…" of their own: the pause before they type.
+            if inField && sender {
+                builder.show(ChatFrameState(sent: index, activity: .idle), for: pacing.indicatorTicks)
+            } else {
+                indicator(from: 0, for: pacing.indicatorTicks)
+            }
+            if inField && !sender {
+                // The other side types unseen: their "…" goes on for as long, whether the indicator is on or not.
+                indicator(from: pacing.indicatorTicks, for: message.text.count * pacing.ticksPerCharacter)
+            } else {
+                for typed in 1...message.text.count {
+                    builder.sound(.keyClick)
+                    let activity: ChatActivity = inField ? .composing(message: index, characters: typed) : .typing(message: index, characters: typed)
+                    builder.show(ChatFrameState(sent: index, activity: activity), for: pacing.ticksPerCharacter)
+                }
             }
             builder.sound(sides[message.character] == .right ? .send : .receive)
             builder.show(ChatFrameState(sent: index + 1, activity: .idle), for: pacing.holdTicks)

@@ -32,11 +32,12 @@ import Testing
     }
 
     /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
-    @Test(arguments: [ChatVideoFormat.portrait, .landscape])
-    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat) {
+    @Test(arguments: [(ChatVideoFormat.portrait, ChatTypingStyle.bubble), (.landscape, .bubble), (.portrait, .field)])
+    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat, typing: ChatTypingStyle) {
         let input = Conversations.short {
             $0.format = format
             $0.keyboard = format == .portrait
+            $0.typingStyle = typing
         }
         let timeline = ChatTimeline(input)
         let cached = ChatRenderer(input, watermark: true)
@@ -48,6 +49,28 @@ import Testing
             scratch.renderFromScratch(segment.state)
             #expect(Picture(cached).maxDifference(from: Picture(scratch)) <= 2, "picture \(index): \(segment.state)")
         }
+    }
+
+    /// Typing in the field: the sender's words appear in the input field and nowhere else, and the send button, grey
+    /// while the field is empty, is lit once it holds text.
+    @Test func typingInTheFieldShowsTheWordsThereAndLightsTheSendButton() throws {
+        let renderer = ChatRenderer(Conversations.short { $0.typingStyle = .field }, watermark: false)
+        renderer.render(ChatFrameState(sent: 1, activity: .idle))
+        let empty = Picture(renderer)
+        renderer.render(ChatFrameState(sent: 1, activity: .composing(message: 1, characters: 4)))
+        let composing = Picture(renderer)
+        let lower = (empty.height / 2)..<empty.height
+        let button = try #require(composing.bounds(rows: lower) { ($0, $1, $2) == (0x0B, 0x84, 0xFE) }, "no lit send button")
+        #expect(empty.bounds(rows: lower) { ($0, $1, $2) == (0x0B, 0x84, 0xFE) } == nil, "the send button is lit with nothing to send")
+        let size = button.maxX - button.minX
+        let disc = empty.meanColor(x: button.minX + size / 6, y: button.minY + size * 2 / 5, width: size / 8, height: size / 5)
+        #expect(disc.red > 0xC0 && abs(disc.red - disc.blue) < 8, "the empty field's send button is \(disc), not grey")
+        // "Yes!" in black in the field, left of the button; nothing else changed, the conversation included.
+        let bar = (button.minY - size / 2)..<(button.maxY + size / 2)
+        let rows = try #require(composing.differingRows(from: empty))
+        #expect(bar.contains(rows.lowerBound) && bar.contains(rows.upperBound), "rows \(rows) changed, the input bar is \(bar)")
+        let text = try #require(composing.bounds(rows: bar) { $0 < 0x40 && $1 < 0x40 && $2 < 0x40 }, "no words in the field")
+        #expect(text.maxX < button.minX && text.minX > empty.width / 10, "\(text)")
     }
 
     /// Without the keyboard the strip under the input bar is the home indicator on the input bar's white, at every

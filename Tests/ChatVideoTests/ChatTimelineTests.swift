@@ -19,6 +19,39 @@ import Testing
         #expect(zip(timeline.segments, timeline.segments.dropFirst()).allSatisfy { $0.state != $1.state })
     }
 
+    /// Typing in the input field takes the same ticks as typing in the bubble, so the frame count is known up front the
+    /// same way: the sender's words go to the field after a pause without a "…" of their own (a click per character),
+    /// and the other side's "…" lasts while they type, with no typing of theirs shown.
+    @Test func typingInTheFieldKeepsTheLengthAndShowsTheOtherSidesIndicatorMeanwhile() {
+        let bubble = ChatTimeline(Conversations.short())
+        let input = Conversations.short { $0.typingStyle = .field }
+        let timeline = ChatTimeline(input)
+        #expect(timeline.totalTicks == bubble.totalTicks)
+        #expect(timeline.totalTicks == ChatPacing(input.settings).totalTicks(of: input.conversation.messages))
+        #expect(zip(timeline.segments, timeline.segments.dropFirst()).allSatisfy { $0.state != $1.state })
+        let pacing = ChatPacing(input.settings)
+        for (index, message) in input.conversation.messages.enumerated() {
+            let states = timeline.segments.filter { $0.state.sent == index }
+            let composed = states.compactMap { segment -> Int? in
+                guard case .composing(message: index, let characters) = segment.state.activity else { return nil }
+                return characters
+            }
+            let indicatorTicks = states.filter {
+                if case .indicator(message: index, _) = $0.state.activity { true } else { false }
+            }.reduce(0) { $0 + $1.length }
+            #expect(!states.contains { if case .typing = $0.state.activity { true } else { false } }, "message \(index) typed in its bubble")
+            if message.character == "me" {
+                #expect(composed == Array(1...message.text.count))
+                #expect(indicatorTicks == 0)
+            } else {
+                #expect(composed.isEmpty)
+                #expect(indicatorTicks == pacing.indicatorTicks + message.text.count * pacing.ticksPerCharacter)
+            }
+        }
+        let typedBySender = input.conversation.messages.filter { $0.character == "me" }.reduce(0) { $0 + $1.text.count }
+        #expect(timeline.sounds.filter { $0.kind == .keyClick }.count == typedBySender)
+    }
+
     @Test func emojiWithSkinTonesAndZWJSequencesTypeOutClusterByCluster() {
         let input = Conversations.short()
         let timeline = ChatTimeline(input)

@@ -56,6 +56,7 @@ import Testing
         let long = String(repeating: "a", count: 5000)
         #expect(Self.refusedField(Self.input(messages: ##"[{"character":"me","text":"\##(long)"}]"##)) == "input.conversation.messages[0].text")
         #expect(Self.refusedField(Self.input(settings: ##"{"theme":"telegram"}"##)) == "input.settings.theme")
+        #expect(Self.refusedField(Self.input(settings: ##"{"typing_style":"ios"}"##)) == "input.settings.typing_style")
         #expect(Self.refusedField(Self.input(settings: ##"{"fps":25}"##)) == "input.settings.fps")
         #expect(Self.refusedField(Self.input(settings: ##"{"format":"4:3"}"##)) == "input.settings.format")
         #expect(Self.refusedField(Self.input(characters: "[]")) == "input.conversation.characters")
