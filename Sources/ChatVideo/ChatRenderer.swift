@@ -1,4 +1,5 @@
 import CPangoCairo
+import Foundation
 public import ChatTaleInputs
 import Drawing
 
@@ -77,7 +78,9 @@ public final class ChatRenderer {
         let active = activeBlock(state)
         let scroll = scrollOffset(sent: state.sent, active: active)
         let firstMessageY = geometry.viewport.y + padding - scroll
-        let activeRect = active.map { PixelRect(x: 0, y: firstMessageY + offsets[state.sent], width: width, height: $0.height) }
+        let activeRect = active.map {
+            PixelRect(x: 0, y: activeY(state, restingY: firstMessageY + offsets[state.sent]), width: width, height: $0.height)
+        }
         var dirty = geometry.viewport
         if let previous, previous.sent == state.sent, previous.scroll == scroll {
             // Only the message being typed (or the "…") changed.
@@ -131,7 +134,7 @@ public final class ChatRenderer {
                     let block = blocks.block(for: messages[index], text: messages[index].text, cursor: false)
                     blocks.draw(block, on: canvas, y: firstMessageY + offsets[index])
                 }
-                if let active { blocks.draw(active, on: canvas, y: firstMessageY + offsets[state.sent]) }
+                if let active { blocks.draw(active, on: canvas, y: activeY(state, restingY: firstMessageY + offsets[state.sent])) }
             }
         }
         previous = nil
@@ -151,7 +154,18 @@ public final class ChatRenderer {
         case .typing(let message, let characters):
             blocks.block(for: messages[message], text: String(clusters[message].prefix(characters)), cursor: true)
         case .composing: nil
+        case .arriving(let message, _, _): blocks.block(for: messages[message], text: messages[message].text, cursor: false)
         }
+    }
+
+    /// Where the active block is drawn, `restingY` being its place: an arriving message is eased out (fast, then
+    /// settling) from the input field when sent, or from 16 points lower when received.
+    private func activeY(_ state: ChatFrameState, restingY: Int) -> Int {
+        guard case .arriving(let message, let step, let steps) = state.activity else { return restingY }
+        let remaining = pow(1 - Double(step + 1) / Double(steps + 1), 3)
+        let sent = blocks.sides[messages[message].character] == .right
+        let distance = sent ? Double(max(0, geometry.inputBar.y - restingY)) : geometry.px(16)
+        return restingY + Int((remaining * distance).rounded())
     }
 
     /// The words in the input field, when the state has some.

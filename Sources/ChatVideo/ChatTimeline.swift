@@ -20,6 +20,8 @@ public enum ChatActivity: Hashable, Sendable {
     case typing(message: Int, characters: Int)
     /// `message`'s first `characters` grapheme clusters in the input field (``ChatTypingStyle/field``).
     case composing(message: Int, characters: Int)
+    /// `message`, finished, moving into its place at `step` of `steps` (``ChatTypingStyle/field``).
+    case arriving(message: Int, step: Int, of: Int)
 
     /// What the input field holds: the message being composed and how much of it.
     var field: (message: Int, characters: Int)? {
@@ -96,7 +98,12 @@ public struct ChatTimeline: Sendable {
                 }
             }
             builder.sound(sides[message.character] == .right ? .send : .receive)
-            builder.show(ChatFrameState(sent: index + 1, activity: .idle), for: pacing.holdTicks)
+            // In the field style the message moves into place over the start of the hold, one picture a tick.
+            let arrival = inField ? min(Self.arrivalTicks(fps: pacing.fps), pacing.holdTicks - 1) : 0
+            for step in 0..<arrival {
+                builder.show(ChatFrameState(sent: index, activity: .arriving(message: index, step: step, of: arrival)), for: 1)
+            }
+            builder.show(ChatFrameState(sent: index + 1, activity: .idle), for: pacing.holdTicks - arrival)
         }
         builder.show(ChatFrameState(sent: input.conversation.messages.count, activity: .idle), for: pacing.endTicks)
         fps = pacing.fps
@@ -104,6 +111,9 @@ public struct ChatTimeline: Sendable {
         segments = builder.segments
         sounds = builder.sounds
     }
+
+    /// A sent message slides up from the input field, a received one rises into place, in a quarter of a second.
+    static func arrivalTicks(fps: Int) -> Int { fps / 4 }
 
     public var durationSeconds: Double { Double(totalTicks) / Double(fps) }
 

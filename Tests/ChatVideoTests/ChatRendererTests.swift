@@ -73,6 +73,23 @@ import Testing
         #expect(text.maxX < button.minX && text.minX > empty.width / 10, "\(text)")
     }
 
+    /// Typing in the field, a sent message slides up from the input field into its place, eased out: a few ticks in it
+    /// is on its way (lower than its place, higher than the field), and at the last step it has almost arrived.
+    @Test func aMessageSentFromTheFieldSlidesIntoPlace() throws {
+        let renderer = ChatRenderer(Conversations.short { $0.typingStyle = .field }, watermark: false)
+        /// The sent bubble's top, in the conversation above the input bar.
+        func sentTop(_ state: ChatFrameState) throws -> Int {
+            renderer.render(state)
+            let picture = Picture(renderer)
+            return try #require(picture.bounds(rows: 0..<(picture.height * 2 / 3)) { ($0, $1, $2) == (0x0B, 0x84, 0xFE) }, "\(state)").minY
+        }
+        let resting = try sentTop(ChatFrameState(sent: 2, activity: .idle))
+        let early = try sentTop(ChatFrameState(sent: 1, activity: .arriving(message: 1, step: 2, of: 15)))
+        let late = try sentTop(ChatFrameState(sent: 1, activity: .arriving(message: 1, step: 14, of: 15)))
+        #expect(early > resting + 100, "two ticks in, the bubble is at \(early), its place at \(resting)")
+        #expect(late >= resting && late < early && late - resting < 5, "at the end it is at \(late), its place at \(resting)")
+    }
+
     /// Without the keyboard the strip under the input bar is the home indicator on the input bar's white, at every
     /// format: no row of keys on the keyboard's grey.
     @Test(arguments: ChatVideoFormat.allCases)

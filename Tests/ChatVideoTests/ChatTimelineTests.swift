@@ -40,6 +40,12 @@ import Testing
                 if case .indicator(message: index, _) = $0.state.activity { true } else { false }
             }.reduce(0) { $0 + $1.length }
             #expect(!states.contains { if case .typing = $0.state.activity { true } else { false } }, "message \(index) typed in its bubble")
+            // Then it arrives over a quarter of a second, one picture a tick, before its hold ends.
+            let arrival = states.compactMap { segment -> Int? in
+                guard case .arriving(message: index, let step, let steps) = segment.state.activity, segment.length == 1 else { return nil }
+                return steps == min(pacing.fps / 4, pacing.holdTicks - 1) ? step : nil
+            }
+            #expect(arrival == Array(0..<min(pacing.fps / 4, pacing.holdTicks - 1)), "message \(index) arrives in \(arrival)")
             if message.character == "me" {
                 #expect(composed == Array(1...message.text.count))
                 #expect(indicatorTicks == 0)
