@@ -23,7 +23,14 @@ struct ChatChrome {
     func draw(on canvas: Canvas) {
         drawHeader(on: canvas)
         drawInputBar(field: nil, on: canvas)
-        drawKeyboard(on: canvas)
+        drawKeyboard(pressed: nil, on: canvas)
+    }
+
+    /// The key a typed character is struck on (its letter, or "space"); nil for one the letter keys do not have.
+    static func key(for character: Character) -> String? {
+        if character == " " { return "space" }
+        let letter = String(character).uppercased()
+        return keyRows.contains { $0.contains(letter) } ? letter : nil
     }
 
     private func px(_ points: Double) -> Double { geometry.px(points) }
@@ -128,7 +135,8 @@ struct ChatChrome {
             [(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))
     }
 
-    private func drawKeyboard(on canvas: Canvas) {
+    /// The keyboard, with the key labelled `pressed` held down (the special keys' darker grey); or the home indicator.
+    func drawKeyboard(pressed: String?, on canvas: Canvas) {
         let keyboard = geometry.keyboard
         guard geometry.showsKeyboard else {
             // No keyboard: the home indicator.
@@ -149,28 +157,33 @@ struct ChatChrome {
             let rowWidth = Double(keys.count) * keyWidth + Double(keys.count - 1) * 6
             var x = (keyboardWidth - rowWidth) / 2
             if row == 2 {
-                key("⇧", x: 3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, on: canvas)
-                key("⌫", x: keyboardWidth - 3 - keyWidth * 1.3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, on: canvas)
+                key("⇧", x: 3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, pressed: pressed, on: canvas)
+                key(
+                    "⌫", x: keyboardWidth - 3 - keyWidth * 1.3, y: y, width: keyWidth * 1.3, height: keyHeight, special: true, pressed: pressed,
+                    on: canvas)
             }
             for letter in keys {
-                key(String(letter), x: x, y: y, width: keyWidth, height: keyHeight, special: false, on: canvas)
+                key(String(letter), x: x, y: y, width: keyWidth, height: keyHeight, special: false, pressed: pressed, on: canvas)
                 x += keyWidth + 6
             }
             y += px(keyHeight + 12)
         }
         let specialWidth = keyWidth * 1.3
-        key("123", x: 3, y: y, width: specialWidth, height: keyHeight, special: true, on: canvas)
-        key("😊", x: 9 + specialWidth, y: y, width: specialWidth, height: keyHeight, special: true, on: canvas)
+        key("123", x: 3, y: y, width: specialWidth, height: keyHeight, special: true, pressed: pressed, on: canvas)
+        key("😊", x: 9 + specialWidth, y: y, width: specialWidth, height: keyHeight, special: true, pressed: pressed, on: canvas)
         let returnX = keyboardWidth - 3 - specialWidth * 1.6
-        key("return", x: returnX, y: y, width: specialWidth * 1.6, height: keyHeight, special: true, on: canvas)
+        key("return", x: returnX, y: y, width: specialWidth * 1.6, height: keyHeight, special: true, pressed: pressed, on: canvas)
         let spaceX = 15 + specialWidth * 2
-        key("space", x: spaceX, y: y, width: returnX - 6 - spaceX, height: keyHeight, special: false, on: canvas)
+        key("space", x: spaceX, y: y, width: returnX - 6 - spaceX, height: keyHeight, special: false, pressed: pressed, on: canvas)
     }
 
     /// One key; `x` and `width` in points from the keyboard's left edge, `y` in pixels.
-    private func key(_ label: String, x: Double, y: Double, width: Double, height: Double, special: Bool, on canvas: Canvas) {
+    private func key(
+        _ label: String, x: Double, y: Double, width: Double, height: Double, special: Bool, pressed: String?, on canvas: Canvas
+    ) {
         canvas.fillRoundedRect(
-            x: geometry.x(x), y: y, width: px(width), height: px(height), radius: px(5), special ? style.keySpecialBackground : style.keyBackground)
+            x: geometry.x(x), y: y, width: px(width), height: px(height), radius: px(5),
+            special || label == pressed ? style.keySpecialBackground : style.keyBackground)
         let text = typesetter.layout(label, size: px(label.count > 1 && label != "😊" ? 16 : 22))
         canvas.draw(text, x: geometry.x(x) + (px(width) - text.width) / 2, y: y + (px(height) - text.height) / 2, style.keyText)
     }

@@ -24,7 +24,7 @@ public final class ChatRenderer {
     private var finishedLayers: [Int: CairoSurface] = [:]
     /// The free tier's mark, drawn with the chrome.
     private let watermark: ChatWatermark?
-    private var previous: (sent: Int, scroll: Int, active: PixelRect?, field: String?)?
+    private var previous: (sent: Int, scroll: Int, active: PixelRect?, field: String?, pressed: String?)?
 
     /// Space above the first message and below the last, in points.
     static let paddingPoints = 10.0
@@ -89,14 +89,24 @@ public final class ChatRenderer {
                 .intersection(geometry.viewport)
         }
         let field = fieldText(state)
+        let pressed = pressedKey(field)
         let fieldChanged = previous.map { $0.field != field } ?? true
-        previous = (state.sent, scroll, activeRect, field)
+        let keyChanged = previous.map { $0.pressed != pressed } ?? true
+        previous = (state.sent, scroll, activeRect, field, pressed)
+        // The input bar sits right on the keyboard: their rows are one range.
+        var inputRows = 0..<0
         if fieldChanged {
             frame.draw { canvas in
                 canvas.clipped(to: geometry.inputBar) { chrome.drawInputBar(field: field, on: canvas) }
             }
+            inputRows = geometry.inputBar.y..<geometry.inputBar.maxY
         }
-        let inputRows = fieldChanged ? geometry.inputBar.y..<geometry.inputBar.maxY : 0..<0
+        if keyChanged {
+            frame.draw { canvas in
+                canvas.clipped(to: geometry.keyboard) { chrome.drawKeyboard(pressed: pressed, on: canvas) }
+            }
+            inputRows = (inputRows.isEmpty ? geometry.keyboard.y : inputRows.lowerBound)..<geometry.keyboard.maxY
+        }
         guard dirty.height > 0 else { return first ? 0..<height : inputRows }
         frame.draw { canvas in
             canvas.clipped(to: dirty) {
@@ -128,6 +138,7 @@ public final class ChatRenderer {
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
             chrome.drawInputBar(field: fieldText(state), on: canvas)
+            chrome.drawKeyboard(pressed: pressedKey(fieldText(state)), on: canvas)
             watermark?.draw(on: canvas)
             canvas.clipped(to: geometry.viewport) {
                 for index in 0..<state.sent {
@@ -166,6 +177,12 @@ public final class ChatRenderer {
         let sent = blocks.sides[messages[message].character] == .right
         let distance = sent ? Double(max(0, geometry.inputBar.y - restingY)) : geometry.px(16)
         return restingY + Int((remaining * distance).rounded())
+    }
+
+    /// The key held down as the last character of `field` is typed, when there is a keyboard to show it on.
+    private func pressedKey(_ field: String?) -> String? {
+        guard geometry.showsKeyboard, let last = field?.last else { return nil }
+        return ChatChrome.key(for: last)
     }
 
     /// The words in the input field, when the state has some.

@@ -73,6 +73,22 @@ import Testing
         #expect(text.maxX < button.minX && text.minX > empty.width / 10, "\(text)")
     }
 
+    /// Typing in the field, the key of the letter just typed is held down on the keyboard: after "Yes" the S key of the
+    /// middle row takes the special keys' darker grey, which the letter rows never show otherwise; after the emoji, no key.
+    @Test func typingInTheFieldPressesTheKeyOfEachLetter() throws {
+        let renderer = ChatRenderer(Conversations.short { $0.typingStyle = .field }, watermark: false)
+        /// Where the letter rows (the top two) show the special keys' grey.
+        func pressed(_ state: ChatFrameState) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
+            renderer.render(state)
+            let picture = Picture(renderer)
+            return picture.bounds(rows: (picture.height * 3 / 4)..<(picture.height * 5 / 6)) { ($0, $1, $2) == (0xAB, 0xB0, 0xBC) }
+        }
+        #expect(pressed(ChatFrameState(sent: 1, activity: .idle)) == nil)
+        let s = try #require(pressed(ChatFrameState(sent: 1, activity: .composing(message: 1, characters: 3))), "no key held after \"Yes\"")
+        #expect(s.minX > renderer.width / 10 && s.maxX < renderer.width / 4, "the held key spans \(s.minX)–\(s.maxX), not the S key")
+        #expect(pressed(ChatFrameState(sent: 1, activity: .composing(message: 1, characters: 6))) == nil, "a key held for 👍🏽")
+    }
+
     /// Typing in the field, a sent message slides up from the input field into its place, eased out: a few ticks in it
     /// is on its way (lower than its place, higher than the field), and at the last step it has almost arrived.
     @Test func aMessageSentFromTheFieldSlidesIntoPlace() throws {
