@@ -76,7 +76,7 @@ public final class ChatRenderer {
     public func render(_ state: ChatFrameState) -> Range<Int> {
         let first = previous == nil
         let active = activeBlock(state)
-        let scroll = scrollOffset(sent: state.sent, active: active)
+        let scroll = scrollOffset(state, active: active)
         let firstMessageY = geometry.viewport.y + padding - scroll
         let activeRect = active.map {
             PixelRect(x: 0, y: activeY(state, restingY: firstMessageY + offsets[state.sent]), width: width, height: $0.height)
@@ -133,7 +133,7 @@ public final class ChatRenderer {
     /// the benchmark's naive pipeline does per frame, and the reference the cached path must equal.
     public func renderFromScratch(_ state: ChatFrameState) {
         let active = activeBlock(state)
-        let firstMessageY = geometry.viewport.y + padding - scrollOffset(sent: state.sent, active: active)
+        let firstMessageY = geometry.viewport.y + padding - scrollOffset(state, active: active)
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
@@ -173,7 +173,7 @@ public final class ChatRenderer {
     /// settling) from the input field when sent, or from 16 points lower when received.
     private func activeY(_ state: ChatFrameState, restingY: Int) -> Int {
         guard case .arriving(let message, let step, let steps) = state.activity else { return restingY }
-        let remaining = pow(1 - Double(step + 1) / Double(steps + 1), 3)
+        let remaining = Self.remaining(step: step, of: steps)
         let sent = blocks.sides[messages[message].character] == .right
         let distance = sent ? Double(max(0, geometry.inputBar.y - restingY)) : geometry.px(16)
         return restingY + Int((remaining * distance).rounded())
@@ -188,6 +188,21 @@ public final class ChatRenderer {
     /// The words in the input field, when the state has some.
     private func fieldText(_ state: ChatFrameState) -> String? {
         state.activity.field.map { String(clusters[$0.message].prefix($0.characters)) }
+    }
+
+    /// How far `state`'s chat has scrolled. While a message arrives the scroll moves with it, eased out like it, from
+    /// where it stood before (the field being typed in, or the other side's "…") to where the arrived message needs it.
+    private func scrollOffset(_ state: ChatFrameState, active: ChatBlock?) -> Int {
+        let target = scrollOffset(sent: state.sent, active: active)
+        guard case .arriving(let message, let step, let steps) = state.activity else { return target }
+        let sent = blocks.sides[messages[message].character] == .right
+        let before = scrollOffset(sent: state.sent, active: sent ? nil : blocks.indicator(for: messages[message], phase: 0))
+        return target - Int((Self.remaining(step: step, of: steps) * Double(target - before)).rounded())
+    }
+
+    /// What is left of an arrival's way at `step` of `steps`: cubic ease-out, fast then settling, never quite 0 or 1.
+    private static func remaining(step: Int, of steps: Int) -> Double {
+        pow(1 - Double(step + 1) / Double(steps + 1), 3)
     }
 
     /// How far the chat has scrolled: none until it outgrows the screen, then enough to keep its end in view.

@@ -106,6 +106,25 @@ import Testing
         #expect(late >= resting && late < early && late - resting < 5, "at the end it is at \(late), its place at \(resting)")
     }
 
+    /// Typing in the field, a message that makes the chat scroll scrolls it smoothly as it arrives: a few ticks in, the
+    /// first visible message stands between where it was while the words were in the field and where it ends up.
+    @Test func aMessageArrivingInALongChatScrollsItSmoothly() throws {
+        var input = Conversations.short { $0.typingStyle = .field }
+        input.conversation.messages = (0..<12).map { ChatMessageLine(character: $0 % 2 == 0 ? "sam" : "me", text: "Message number \($0 + 1)") }
+        let renderer = ChatRenderer(input, watermark: false)
+        /// The top of the lowest received bubble above the conversation's lower part, a landmark that scrolls.
+        func landmark(_ state: ChatFrameState) throws -> Int {
+            renderer.render(state)
+            let picture = Picture(renderer)
+            return try #require(picture.bounds(rows: 0..<(picture.height / 3)) { ($0, $1, $2) == (0xE9, 0xE9, 0xEB) }, "\(state)").maxY
+        }
+        let before = try landmark(ChatFrameState(sent: 11, activity: .composing(message: 11, characters: 5)))
+        let moving = try landmark(ChatFrameState(sent: 11, activity: .arriving(message: 11, step: 1, of: 15)))
+        let after = try landmark(ChatFrameState(sent: 12, activity: .idle))
+        #expect(after < before, "the chat did not scroll (\(before) → \(after))")
+        #expect(after < moving && moving < before, "mid-arrival the chat is at \(moving), between \(before) and \(after)?")
+    }
+
     /// Without the keyboard the strip under the input bar is the home indicator on the input bar's white, at every
     /// format: no row of keys on the keyboard's grey.
     @Test(arguments: ChatVideoFormat.allCases)
