@@ -6,13 +6,14 @@ import Spawning
 /// A `kiln api` process, for tests that read what only the program sets up (its Prometheus metrics, its start-up),
 /// with its log in a file of its own.
 final class APIProcess {
-    let port = Int.random(in: 40_000..<50_000)
+    let port: Int
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-\(UUID().uuidString.prefix(8)).log")
     private let process: SpawnedProcess
 
     /// Starts `kiln api` with `command`, the program and its connection flags (``Harness/kilnCommand(_:program:)``
     /// makes them for the harness's own servers).
     init(_ command: [String]) throws {
+        port = try Self.freePort()
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
         defer { close(descriptor) }
@@ -42,6 +43,25 @@ final class APIProcess {
             try await Task.sleep(for: .milliseconds(100))
         }
         return false
+    }
+
+    /// A port nothing listens on: the one the kernel gives a socket bound to port 0, released for the process to take. A
+    /// port drawn at random could be one the test process's own connections are using (it holds hundreds).
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw TestFailure("socket() failed: \(errno)") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
+            }
+        }
+        guard named else { throw TestFailure("bind() to port 0 failed: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit {
