@@ -17,10 +17,7 @@ import Testing
     @Test func intakeGoesOnWhilePostgreSQLIsOutAndTheRecordCatchesUp() async throws {
         let server = PrivatePostgres()
         try await server.start()
-        var configuration = PostgresConfiguration(url: server.url)
-        configuration.connectTimeout = .seconds(2)
-        configuration.maxReconnectDelay = .milliseconds(200)
-        let database = try PostgresPool(configuration: configuration)
+        let database = try server.pool()
         do {
             try await Harness.with { harness in try await Self.run(harness, database: database, server: server) }
         } catch {

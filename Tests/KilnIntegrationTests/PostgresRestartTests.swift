@@ -7,10 +7,7 @@ import Testing
     @Test func callsDuringAnOutageFailAsUnavailableAndLaterOnesSucceed() async throws {
         let server = PrivatePostgres()
         try await server.start()
-        var configuration = PostgresConfiguration(url: server.url)
-        configuration.connectTimeout = .seconds(2)
-        configuration.maxReconnectDelay = .milliseconds(200)
-        let pool = try PostgresPool(configuration: configuration)
+        let pool = try server.pool()
         do {
             let before = try #require(try await pool.query("SELECT pg_backend_pid() AS pid").first).decode("pid", as: Int.self)
             // In flight when the server stops: cut short.

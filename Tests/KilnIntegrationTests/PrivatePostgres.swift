@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PostgresClient
 import Spawning
 
 /// A PostgreSQL cluster of the test's own, for tests that stop and start the server: the shared server's other
@@ -12,6 +13,15 @@ final class PrivatePostgres {
     var url: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
 
     private var data: String { directory.appendingPathComponent("data").path }
+
+    /// A pool on it that gives up connecting after 2 s and reconnects within 200 ms once the server is back, so tests of
+    /// an outage see its start and its end quickly.
+    func pool() throws -> PostgresPool {
+        var configuration = PostgresConfiguration(url: url)
+        configuration.connectTimeout = .seconds(2)
+        configuration.maxReconnectDelay = .milliseconds(200)
+        return try PostgresPool(configuration: configuration)
+    }
 
     /// Creates the cluster on first use, then starts the server and waits until it accepts connections.
     func start() async throws {
