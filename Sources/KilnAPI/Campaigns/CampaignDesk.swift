@@ -17,6 +17,8 @@ struct CampaignDesk {
 
     /// The most scenes one read returns.
     static let scenePage = 200
+    /// The most campaigns a page lists.
+    static let pageLimit = 100
 
     private var campaigns: any CampaignRecords { dependencies.campaigns }
 
@@ -41,13 +43,24 @@ struct CampaignDesk {
         return try await settle(campaign, for: caller)
     }
 
-    /// The caller's campaigns, the latest played first, each with its finished job applied.
-    func list(for caller: Caller, after cursor: CampaignCursor?, limit: Int) async throws -> [StoredCampaign] {
+    /// A page of the caller's campaigns, the latest played first, each with its finished job applied: `limit` of them
+    /// (1 to ``pageLimit``) after `cursor`, the `nextCursor` of the page before; its own `nextCursor` is nil on the last.
+    /// - Throws: `invalid_input` naming `limit` or `cursor`.
+    func page(for caller: Caller, cursor: String?, limit: Int) async throws -> (campaigns: [StoredCampaign], nextCursor: String?) {
+        guard (1...Self.pageLimit).contains(limit) else {
+            throw Problem.invalidInput(InputError(field: "limit", reason: "must be a whole number from 1 to \(Self.pageLimit)"))
+        }
+        let after = try cursor.map { text in
+            guard let cursor = CampaignListCursor.decode(text) else {
+                throw Problem.invalidInput(InputError(field: "cursor", reason: "is not a cursor this API gave"))
+            }
+            return cursor
+        }
         var settled: [StoredCampaign] = []
-        for campaign in try await campaigns.list(tenant: caller.tenant.id, identity: caller.identity, after: cursor, limit: limit) {
+        for campaign in try await campaigns.list(tenant: caller.tenant.id, identity: caller.identity, after: after, limit: limit) {
             settled.append(try await settle(campaign, for: caller))
         }
-        return settled
+        return (settled, settled.count == limit ? settled.last.map { CampaignListCursor.encode($0.cursor) } : nil)
     }
 
     func scenes(of campaign: StoredCampaign, from first: Int) async throws -> [StoredScene] {
@@ -87,7 +100,8 @@ struct CampaignDesk {
             _ = try await dependencies.queue.cancel(job.id, tenant: caller.tenant.id, identity: caller.identity)
             throw Problem.campaignBusy
         }
-        return (try await self.campaign(id, for: caller), job)
+        // Read back as it now stands; its job has only just been queued, so there is nothing to settle.
+        return (try await reread(campaign, caller), job)
     }
 
     /// Exports the campaign's history and state as a document: submits a `document.export` job.

@@ -13,9 +13,6 @@ struct CampaignRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
     let configuration: APIConfiguration
 
-    /// The most campaigns a page lists.
-    static var pageLimit: Int { 100 }
-
     /// - Parameter v1: the authenticated `/v1` group.
     func register(on v1: some RouterMethods<Context>) {
         v1.post("campaigns", use: open)
@@ -40,21 +37,9 @@ struct CampaignRoutes<Context: CallerRequestContext> {
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
         let caller = try context.requireCaller()
         let query = request.uri.queryParameters
-        let limit =
-            try query.get("limit").map { text in
-                guard let limit = Int(text), (1...Self.pageLimit).contains(limit) else {
-                    throw Problem.invalidInput(InputError(field: "limit", reason: "must be a whole number from 1 to \(Self.pageLimit)"))
-                }
-                return limit
-            } ?? 20
-        let cursor = try query.get("cursor").map { text in
-            guard let cursor = CampaignListCursor.decode(String(text)) else {
-                throw Problem.invalidInput(InputError(field: "cursor", reason: "is not a cursor this API gave"))
-            }
-            return cursor
-        }
-        let campaigns = try await desk.list(for: caller, after: cursor, limit: limit)
-        let next = campaigns.count == limit ? campaigns.last.map { CampaignListCursor.encode($0.cursor) } : nil
+        // A limit that is not a whole number is out of range too.
+        let limit = query.get("limit").map { Int($0) ?? 0 } ?? 20
+        let (campaigns, next) = try await desk.page(for: caller, cursor: query.get("cursor").map { String($0) }, limit: limit)
         return try .json(CampaignListAnswer(campaigns: campaigns.map { CampaignView($0) }, nextCursor: next), status: .ok)
     }
 

@@ -22,16 +22,18 @@ struct CampaignResources {
 
     /// The caller's campaigns, the latest played first, a page at a time.
     func list(cursor: String?) async throws -> ListResources.Result {
-        let after = try cursor.map { text in
-            guard let cursor = CampaignListCursor.decode(text) else { throw MCPError.invalidParams("not a cursor this server gave") }
-            return cursor
+        let page: (campaigns: [StoredCampaign], nextCursor: String?)
+        do {
+            page = try await desk.page(for: call.caller, cursor: cursor, limit: CampaignDesk.pageLimit)
+        } catch let problem as Problem where problem.field == "cursor" {
+            // MCP's own paging: a bad cursor is invalid params (-32602).
+            throw MCPError.invalidParams(problem.detail)
         }
-        let campaigns = try await desk.list(for: call.caller, after: after, limit: 100)
         return ListResources.Result(
-            resources: campaigns.map {
+            resources: page.campaigns.map {
                 Resource(name: $0.title, uri: Self.uri(of: $0.id), description: "\($0.sceneCount) scenes", mimeType: "application/json")
             },
-            nextCursor: campaigns.count == 100 ? campaigns.last.map { CampaignListCursor.encode($0.cursor) } : nil)
+            nextCursor: page.nextCursor)
     }
 
     /// A campaign with its history, or an exported document; another identity's is not found.

@@ -45,16 +45,7 @@ struct MCPCall {
                 return try Self.result(CampaignView(campaign, scenes: recent), text: "\(campaign.title): scene \(campaign.sceneCount)")
             case "list_campaigns":
                 let page = try CampaignBodies.decode(ListArguments.self, from: arguments)
-                let limit = page.limit ?? 20
-                guard (1...100).contains(limit) else { throw Problem.invalidInput(InputError(field: "limit", reason: "must be from 1 to 100")) }
-                let cursor = try page.cursor.map { text in
-                    guard let cursor = CampaignListCursor.decode(text) else {
-                        throw Problem.invalidInput(InputError(field: "cursor", reason: "is not a cursor this server gave"))
-                    }
-                    return cursor
-                }
-                let campaigns = try await desk.list(for: caller, after: cursor, limit: limit)
-                let next = campaigns.count == limit ? campaigns.last.map { CampaignListCursor.encode($0.cursor) } : nil
+                let (campaigns, next) = try await desk.page(for: caller, cursor: page.cursor, limit: page.limit ?? 20)
                 return try Self.result(
                     CampaignListAnswer(campaigns: campaigns.map { CampaignView($0) }, nextCursor: next), text: "\(campaigns.count) campaigns")
             case "update_campaign":
