@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift.git", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk.git", exact: "0.12.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages, with tiny non-variadic shims.
@@ -321,6 +322,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The operators' web console (`kiln console`): sign-in, sessions, CSRF, the audit log and the pages, rendered with
+        // Mustache on the server.
+        .target(
+            name: "KilnConsole",
+            dependencies: [
+                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "PostgresClient", "ServiceFailures",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Templates"), .copy("Static")],
+            swiftSettings: swiftSettings
+        ),
         // What the two programs share and nothing else uses: the connection options and the runtime they open, logging and
         // metrics set up once per process. Only the programs read the environment and flags; the other libraries take
         // configuration structs.
@@ -343,7 +360,7 @@ let package = Package(
                 "KilnAdmission",
                 "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
                 "KilnHandlers",
-                "KilnProviders", "KilnPrivacy", "CurlClient", "PostgresClient",
+                "KilnProviders", "KilnPrivacy", "KilnConsole", "CurlClient", "PostgresClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -2,9 +2,7 @@
 public enum APIKey {
     /// A new key: `kiln_` and 32 random bytes in hex.
     public static func generate() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return "kiln_" + bytes.hexString
+        "kiln_" + RandomSecret.hex(byteCount: 32)
     }
 
     /// The stored form of a key.

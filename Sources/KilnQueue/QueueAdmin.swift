@@ -48,6 +48,11 @@ public struct QueueAdmin: NamespaceRole {
             unrecorded: Int(replies[4].int ?? 0))
     }
 
+    /// How many jobs are dead-lettered.
+    public func deadCount() async throws -> Int {
+        Int(try await redis.send(["ZCARD", keys.dead]).int ?? 0)
+    }
+
     /// Dead-lettered jobs, most recent first.
     public func deadLetters(limit: Int = 100) async throws -> [JobSnapshot] {
         let ids = try await redis.send(["ZRANGE", keys.dead, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", "0", String(limit)])

@@ -59,8 +59,7 @@ struct MCPEndpoint {
 
     /// 128 random bits in hex: a session's id, and an answer stream's.
     static func newSessionID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: .min ... .max, using: &generator)) }.joined()
+        RandomSecret.hex(byteCount: 16)
     }
 
     private static func isSessionID(_ text: String) -> Bool {

@@ -1,0 +1,30 @@
+import Foundation
+import Hummingbird
+import KilnStore
+
+/// An operator's action, written to the audit log with what came of it, then answered by going back to `page` with
+/// the outcome as a notice (post, redirect, get: reloading the page does not act twice).
+struct AuditedAction {
+    let dependencies: ConsoleDependencies
+    let context: ConsoleRequestContext
+
+    /// Runs `body`, which returns what it did in a few words, and audits it as `action` on `target`.
+    func perform(
+        _ action: String, on target: String, note: String = "", returningTo page: String, _ body: () async throws -> String
+    ) async throws -> Response {
+        let name = try context.signedIn().operator.name
+        let outcome: String
+        do {
+            outcome = try await body()
+        } catch let refusal as ConsoleRefusal {
+            try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: "refused: \(refusal.message)")
+            throw refusal
+        } catch {
+            try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: "failed: \(error)")
+            throw error
+        }
+        try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: outcome)
+        let separator = page.contains("?") ? "&" : "?"
+        return .redirect(to: page + separator + "notice=" + (outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import KilnCore
+import KilnPolicy
+import KilnQueue
+import KilnStore
+import NIOCore
+
+/// Jobs: the search, a job's page (attempts, timeline, error, result, artifacts), and its actions, cancel and retry
+/// now.
+struct ConsoleJobRoutes {
+    let dependencies: ConsoleDependencies
+    let configuration: ConsoleConfiguration
+    let renderer: ConsoleRenderer
+
+    func register(on router: Router<ConsoleRequestContext>) {
+        router.get("/console/jobs", use: search)
+        router.get("/console/jobs/:id", use: show)
+        router.post("/console/jobs/:id/cancel", use: cancel)
+        router.post("/console/jobs/:id/retry", use: retry)
+        router.get("/console/jobs/:id/artifacts/:name", use: artifact)
+    }
+
+    struct SearchModel {
+        let fields: [String: String]
+        let states: [Option]
+        let rows: [JobRow]
+        let next: String?
+        let searched: Bool
+    }
+
+    struct Option {
+        let value: String
+        let selected: Bool
+    }
+
+    @Sendable func search(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        if let id = request.uri.queryParameters["id"].map(String.init)?.trimmingCharacters(in: .whitespaces), !id.isEmpty {
+            guard let jobID = JobID(validating: id) else { throw ConsoleRefusal(.badRequest, "id: \(id) is not a job id") }
+            return .redirect(to: "/console/jobs/\(jobID)")
+        }
+        let query = try JobFilterQuery(request)
+        let records = try await dependencies.search.jobs(query.filter, after: query.cursor, limit: configuration.pageSize)
+        let last = records.count == configuration.pageSize ? records.last : nil
+        let model = SearchModel(
+            fields: query.fields, states: JobState.allCases.map { Option(value: $0.rawValue, selected: query.fields["state"] == $0.rawValue) },
+            rows: records.map(JobRow.init), next: last.map { query.next(after: JobSearch.Cursor(at: $0.createdAt, id: $0.id)) },
+            searched: true)
+        return renderer.page("jobs", title: "Jobs", model: model, session: session, request: request)
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        let id = try Self.jobID(context)
+        let live = try await dependencies.namespace.queue.snapshots([id]).first ?? nil
+        let record = try await dependencies.search.job(id)
+        guard let job = live?.record ?? record else { throw ConsoleRefusal(.notFound, "no job \(id) in Redis or PostgreSQL") }
+        let events = live == nil ? [] : try await dependencies.namespace.queue.events(of: id, after: nil, limit: 500)
+        let artifacts = try await dependencies.artifacts.list(job: id, tenant: job.tenant)
+        let retention = dependencies.policies[job.tenant]?.retention
+        let until = Int64(dependencies.clock().timeIntervalSince1970) + configuration.artifactLinkLifetime.components.seconds
+        let model = JobPageModel(
+            job: job, live: live, recorded: record != nil, events: events, viewer: Viewer(session),
+            input: ShownText(job.input, kept: retention.map { $0.inputs > .zero } ?? true),
+            result: ShownText(job.result, kept: retention.map { $0.results > .zero } ?? true),
+            artifacts: artifacts.map { artifact in
+                JobPageModel.ArtifactLink(
+                    name: artifact.name, size: Formatting.size(artifact.size), contentType: artifact.contentType,
+                    href: ArtifactLink.path(job: id, name: artifact.name, until: until, session: session))
+            })
+        return renderer.page("job", title: "Job \(id)", model: model, session: session, request: request)
+    }
+
+    @Sendable func cancel(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let id = try Self.jobID(context)
+        return try await AuditedAction(dependencies: dependencies, context: context).perform(
+            "job.cancel", on: id.rawValue, returningTo: "/console/jobs/\(id)"
+        ) {
+            guard let job = try await dependencies.namespace.queue.snapshots([id]).first ?? nil else {
+                throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis: only a queued or running job can be cancelled")
+            }
+            switch try await dependencies.namespace.queue.cancel(id, tenant: job.tenant, identity: job.identity) {
+            case .cancelled: return "cancelled"
+            case .requested: return "cancel requested: its worker stops within a second"
+            case .alreadyFinished(let state): return "not cancelled: it had already ended \(state.rawValue)"
+            case .notFound: throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis")
+            }
+        }
+    }
+
+    /// A job waiting out a retry's backoff runs now; a dead-lettered one is replayed with fresh attempts.
+    @Sendable func retry(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let id = try Self.jobID(context)
+        return try await AuditedAction(dependencies: dependencies, context: context).perform(
+            "job.retry", on: id.rawValue, returningTo: "/console/jobs/\(id)"
+        ) {
+            guard let job = try await dependencies.namespace.queue.snapshots([id]).first ?? nil else {
+                throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis")
+            }
+            switch job.state {
+            case .dead:
+                return try await dependencies.namespace.admin.replay(id) ? "replayed with fresh attempts" : "not replayed: no longer dead"
+            case .retrying:
+                return try await dependencies.namespace.admin.retryNow(id)
+                    ? "due now: the next claim takes it" : "not moved: it was no longer waiting"
+            default:
+                throw ConsoleRefusal(.conflict, "job \(id) is \(job.state.rawValue): only a retrying or dead job can be retried")
+            }
+        }
+    }
+
+    /// An artifact's bytes, through a link that works for this session and a few minutes only.
+    @Sendable func artifact(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        let id = try Self.jobID(context)
+        let name = try context.parameters.require("name")
+        let until = request.uri.queryParameters["until"].flatMap { Int64($0) } ?? 0
+        let signature = request.uri.queryParameters["sig"].map(String.init) ?? ""
+        guard until >= Int64(dependencies.clock().timeIntervalSince1970),
+            ArtifactLink.isValid(signature, job: id, name: name, until: until, session: session)
+        else { throw ConsoleRefusal(.gone, "this artifact link has expired: open the job's page again for a fresh one") }
+        guard let job = try await dependencies.search.job(id),
+            let found = try await dependencies.artifacts.find(job: id, tenant: job.tenant, name: name)
+        else { throw ConsoleRefusal(.notFound, "job \(id) has no artifact \(name)") }
+        var headers = HTTPFields()
+        headers[.contentType] = found.contentType
+        headers[.contentLength] = String(found.size)
+        headers[.cacheControl] = "no-store"
+        let chunks = try await dependencies.artifacts.chunks(of: found)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                for try await chunk in chunks { try await writer.write(ByteBuffer(bytes: chunk)) }
+                try await writer.finish(nil)
+            })
+    }
+
+    static func jobID(_ context: ConsoleRequestContext) throws -> JobID {
+        let text = try context.parameters.require("id")
+        guard let id = JobID(validating: text) else { throw ConsoleRefusal(.badRequest, "\(text) is not a job id") }
+        return id
+    }
+}
+
+/// A line of a list of jobs.
+struct JobRow {
+    let id: String
+    let tenant: String
+    let identity: String
+    let kind: String
+    let state: String
+    let attempts: String
+    let created: String
+    let finished: String
+    let error: String?
+
+    init(_ record: JobRecord) {
+        id = record.id.rawValue
+        tenant = record.tenant.rawValue
+        identity = record.identity.rawValue
+        kind = record.kind
+        state = record.state.rawValue
+        attempts = "\(record.attempt)/\(record.maxAttempts)"
+        created = Formatting.time(record.createdAt)
+        finished = Formatting.time(record.finishedAt)
+        error = record.errorCode.map { code in record.errorMessage.map { "\(code): \($0)" } ?? code }
+    }
+}
+
+/// Links to a job's artifacts that work only for the session that was shown them, and only until a time.
+enum ArtifactLink {
+    static func path(job: JobID, name: String, until: Int64, session: SignedIn) -> String {
+        let encoded = name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? name
+        return "/console/jobs/\(job)/artifacts/\(encoded)?until=\(until)&sig=\(signature(job: job, name: name, until: until, session: session))"
+    }
+
+    static func isValid(_ signature: String, job: JobID, name: String, until: Int64, session: SignedIn) -> Bool {
+        SessionSecret.matches(signature, Self.signature(job: job, name: name, until: until, session: session))
+    }
+
+    private static func signature(job: JobID, name: String, until: Int64, session: SignedIn) -> String {
+        SessionSecret.derive(session.secret, purpose: "artifact \(job) \(name) \(until)")
+    }
+}

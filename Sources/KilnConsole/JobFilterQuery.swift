@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import KilnCore
+import KilnStore
+
+/// The jobs page's search form, read from the query: each field checked, so a typo is a `400` that says which.
+struct JobFilterQuery {
+    let filter: JobSearch.Filter
+    let cursor: JobSearch.Cursor?
+    /// The fields as typed, to fill the form again and to build the next page's link.
+    let fields: [String: String]
+
+    init(_ request: Request) throws {
+        var fields: [String: String] = [:]
+        for name in ["tenant", "identity", "kind", "state", "from", "to"] {
+            let value = ConsoleInput.query(request, name)
+            if !value.isEmpty { fields[name] = value }
+        }
+        self.fields = fields
+        var filter = JobSearch.Filter()
+        filter.tenant = try ConsoleInput.tenant(fields["tenant"] ?? "")
+        if let identity = fields["identity"] {
+            guard let id = Identity(validating: identity) else { throw ConsoleRefusal(.badRequest, "identity: not a valid identity") }
+            filter.identity = id
+        }
+        filter.kind = fields["kind"]
+        if let state = fields["state"] {
+            guard let known = JobState(rawValue: state) else {
+                throw ConsoleRefusal(.badRequest, "state: one of \(JobState.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            filter.state = known
+        }
+        filter.createdFrom = try fields["from"].map { try Self.date($0, field: "from") }
+        filter.createdBefore = try fields["to"].map { try Self.date($0, field: "to") }
+        self.filter = filter
+        cursor = try request.uri.queryParameters["after"].map { text in
+            guard let cursor = JobSearch.Cursor(text: String(text)) else { throw ConsoleRefusal(.badRequest, "after: not a page's cursor") }
+            return cursor
+        }
+    }
+
+    /// `2026-11-26`, `2026-11-26T06:30` (a browser's `datetime-local`) or a full ISO 8601 time, in UTC.
+    static func date(_ text: String, field: String) throws -> Date {
+        let candidates = [text, text + ":00Z", text + "T00:00:00Z", text + "Z"]
+        for candidate in candidates {
+            if let date = try? Date(candidate, strategy: .iso8601) { return date }
+        }
+        throw ConsoleRefusal(.badRequest, "\(field): \(text) is not a date (2026-11-26 or 2026-11-26T06:30)")
+    }
+
+    /// The query of the page after `cursor`, with the same filter.
+    func next(after cursor: JobSearch.Cursor) -> String {
+        var components = URLComponents()
+        components.queryItems =
+            fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            + [URLQueryItem(name: "after", value: cursor.text)]
+        return components.percentEncodedQuery ?? ""
+    }
+}

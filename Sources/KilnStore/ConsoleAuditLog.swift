@@ -1,0 +1,49 @@
+public import Foundation
+public import PostgresClient
+
+/// What operators did in the console, kept in PostgreSQL: who, what, on what, when, and how it went.
+public struct ConsoleAuditLog: Sendable {
+    /// One action.
+    public struct Entry: Sendable, Hashable {
+        public var id: Int64
+        public var at: Date
+        public var operatorName: String
+        /// What was done: `replay`, `cancel`, `key.create`, `tenant.pause`, …
+        public var action: String
+        /// On what: a job id, a tenant, `tenant/identity`, a key's prefix.
+        public var target: String
+        public var note: String
+        /// `done`, `refused` (a viewer, a bad CSRF token) or what went wrong.
+        public var outcome: String
+    }
+
+    private let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Writes one entry.
+    public func record(operator name: String, action: String, target: String, note: String = "", outcome: String) async throws {
+        _ = try await pool.query(
+            "INSERT INTO console_audit (operator, action, target, note, outcome) VALUES ($1, $2, $3, $4, $5)",
+            [name, action, target, note, outcome])
+    }
+
+    /// The latest entries older than `before` (an entry's id; nil for the newest), newest first.
+    public func page(before: Int64?, limit: Int) async throws -> [Entry] {
+        try await pool.query(
+            """
+            SELECT id, at, operator, action, target, note, outcome FROM console_audit
+            WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2
+            """,
+            [before, limit]
+        ).map { row in
+            Entry(
+                id: try row.decode("id", as: Int64.self), at: try row.decode("at", as: Date.self),
+                operatorName: try row.decode("operator", as: String.self), action: try row.decode("action", as: String.self),
+                target: try row.decode("target", as: String.self), note: try row.decode("note", as: String.self),
+                outcome: try row.decode("outcome", as: String.self))
+        }
+    }
+}
