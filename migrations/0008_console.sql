@@ -33,9 +33,10 @@ CREATE TABLE console_audit (
 );
 CREATE INDEX console_audit_at_idx ON console_audit (at DESC, id DESC);
 
--- A discarded dead letter leaves the dead-letter list (its record stays, still `dead`).
+-- A discarded dead letter (a job that failed for good or ran out of attempts) leaves the dead-letter list; its record
+-- stays as it ended.
 ALTER TABLE jobs ADD COLUMN discarded_at timestamptz;
 
 -- The console's lists page by keyset on these, so a million rows cost what a page does.
-CREATE INDEX jobs_dead_idx ON jobs (finished_at DESC, id DESC) WHERE state = 'dead' AND discarded_at IS NULL;
+CREATE INDEX jobs_dead_idx ON jobs (finished_at DESC, id DESC) WHERE state IN ('failed', 'dead') AND discarded_at IS NULL;
 CREATE INDEX jobs_created_idx ON jobs (created_at DESC, id DESC);

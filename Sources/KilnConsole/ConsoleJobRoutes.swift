@@ -100,13 +100,13 @@ struct ConsoleJobRoutes {
                 throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis")
             }
             switch job.state {
-            case .dead:
+            case .dead, .failed:
                 return try await dependencies.namespace.admin.replay(id) ? "replayed with fresh attempts" : "not replayed: no longer dead"
             case .retrying:
                 return try await dependencies.namespace.admin.retryNow(id)
                     ? "due now: the next claim takes it" : "not moved: it was no longer waiting"
             default:
-                throw ConsoleRefusal(.conflict, "job \(id) is \(job.state.rawValue): only a retrying or dead job can be retried")
+                throw ConsoleRefusal(.conflict, "job \(id) is \(job.state.rawValue): only a retrying, failed or dead job can be retried")
             }
         }
     }

@@ -65,7 +65,7 @@ struct JobPageModel {
         self.artifacts = artifacts
         self.viewer = viewer
         cancellable = live.map { !$0.state.isTerminal } ?? false
-        retryable = live.map { $0.state == .dead || $0.state == .retrying } ?? false
+        retryable = live.map { [.dead, .failed, .retrying].contains($0.state) } ?? false
     }
 
     /// The stream's events in order, each streamed delta folded into a count: the timeline shows what happened, not

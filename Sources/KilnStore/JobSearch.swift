@@ -79,12 +79,12 @@ public struct JobSearch: Sendable {
         ).map(JobRecord.init(row:))
     }
 
-    /// Dead letters not discarded, the latest to die first, after `cursor`; `tenant` and `kind` narrow them.
+    /// Dead letters (jobs that failed for good or ran out of attempts) not discarded, the latest to end first, after `cursor`; `tenant` and `kind` narrow them.
     public func deadLetters(tenant: TenantID?, kind: String?, after cursor: Cursor?, limit: Int) async throws -> [JobRecord] {
         try await pool.query(
             """
             SELECT \(JobRecord.columns) FROM jobs
-            WHERE state = 'dead' AND discarded_at IS NULL
+            WHERE state IN ('failed', 'dead') AND discarded_at IS NULL
               AND ($1::text IS NULL OR tenant_id = $1) AND ($2::text IS NULL OR kind = $2)
               AND ($3::timestamptz IS NULL OR (finished_at, id) < ($3, $4::uuid))
             ORDER BY finished_at DESC, id DESC LIMIT $5
@@ -97,7 +97,7 @@ public struct JobSearch: Sendable {
     public func discard(_ ids: [JobID]) async throws -> Int {
         guard !ids.isEmpty else { return 0 }
         return try await pool.query(
-            "UPDATE jobs SET discarded_at = now() WHERE id = ANY($1::uuid[]) AND state = 'dead' AND discarded_at IS NULL RETURNING id",
+            "UPDATE jobs SET discarded_at = now() WHERE id = ANY($1::uuid[]) AND state IN ('failed', 'dead') AND discarded_at IS NULL RETURNING id",
             [ids.map(\.rawValue)]
         ).count
     }
