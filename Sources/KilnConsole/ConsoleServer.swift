@@ -17,6 +17,9 @@ public enum ConsoleServer {
         OverviewRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         ConsoleJobRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         DeadLetterRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
+        TenantRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
+        IdentityRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
+        BlockRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         AuditRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         router.get("/") { _, _ in Response.redirect(to: "/console") }
         return router

@@ -32,7 +32,7 @@ public struct SleepInput: KindInput {
     public var requestedDeadline: Duration? { timeoutSeconds.map { .milliseconds(Int64($0 * 1000)) } }
 }
 
-/// `diag.fail`: fails its first `times` attempts (every attempt when absent), then succeeds.
+/// `diag.fail`: fails its first `times` attempts (every attempt when absent), counted across replays, then succeeds.
 public struct FailInput: KindInput {
     public let times: Int?
     /// Fail permanently instead of retryably: no retries, straight to the dead-letter set.

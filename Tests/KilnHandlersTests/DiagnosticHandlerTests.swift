@@ -27,9 +27,9 @@ import Testing
         #expect(failure?.isRetryable == !permanent)
     }
 
-    @Test func failSucceedsOnceItsTriesAreSpent() async throws {
+    @Test func failSucceedsOnceItsAttemptsArePassed() async throws {
         let run = try HandlerRun("diag.fail", input: #"{"times":0}"#)
         let result = try await run.run()
-        #expect(result["succeeded_on_try"]?.intValue == 1)
+        #expect(result["succeeded_on_attempt"]?.intValue == 1)
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Hummingbird
+import KilnCore
+import KilnPolicy
+import KilnStore
+
+/// Tenants: their weights, caps and diagnostic kinds, their policy in force, and their keys (a new one shown once,
+/// revoked by prefix).
+struct TenantRoutes {
+    let dependencies: ConsoleDependencies
+    let renderer: ConsoleRenderer
+
+    func register(on router: Router<ConsoleRequestContext>) {
+        router.get("/console/tenants", use: list)
+        router.get("/console/tenants/:tenant", use: show)
+        router.post("/console/tenants/:tenant/keys", use: createKey)
+        router.post("/console/tenants/:tenant/keys/revoke", use: revokeKey)
+    }
+
+    struct Row {
+        let id: String
+        let name: String
+        let weight: Int
+        let runningCap: Int
+        let diagnostics: Bool
+        let metered: Bool
+    }
+
+    struct KeyRow {
+        let prefix: String
+        let created: String
+        let revoked: String?
+    }
+
+    struct Model {
+        let tenant: Row
+        let keys: [KeyRow]
+        let policy: PolicySummary?
+        let viewer: Viewer
+        /// A key just created, shown this once.
+        let newKey: String?
+    }
+
+    @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        let rows = try await dependencies.tenants.list().map(row)
+        return renderer.page("tenants", title: "Tenants", model: ["rows": rows], session: session, request: request)
+    }
+
+    @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        try await page(request, context: context, newKey: nil)
+    }
+
+    /// The tenant's page with the new key in it: shown in this answer only (it is not stored, and the page is
+    /// `no-store`), and audited by its prefix.
+    @Sendable func createKey(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let tenant = try await self.tenant(context)
+        let name = try context.signedIn().operator.name
+        let created = try await dependencies.keys.create(tenant: tenant.id)
+        try await dependencies.audit.record(operator: name, action: "key.create", target: "\(tenant.id) \(created.record.prefix)", outcome: "done")
+        return try await page(request, context: context, newKey: created.key)
+    }
+
+    @Sendable func revokeKey(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let tenant = try await self.tenant(context)
+        let prefix = try context.postedForm()["prefix"] ?? ""
+        return try await AuditedAction(dependencies: dependencies, context: context).perform(
+            "key.revoke", on: "\(tenant.id) \(prefix)", returningTo: "/console/tenants/\(tenant.id)"
+        ) {
+            // Only this tenant's keys: a prefix of another tenant's is not found here.
+            guard try await dependencies.keys.list(tenant: tenant.id).contains(where: { $0.prefix == prefix && $0.revokedAt == nil }) else {
+                throw ConsoleRefusal(.notFound, "\(tenant.id) has no active key \(prefix)")
+            }
+            _ = try await dependencies.keys.revoke(prefix)
+            return "revoked \(prefix)"
+        }
+    }
+
+    private func page(_ request: Request, context: ConsoleRequestContext, newKey: String?) async throws -> Response {
+        let session = try context.signedIn()
+        let tenant = try await self.tenant(context)
+        let keys = try await dependencies.keys.list(tenant: tenant.id).map {
+            KeyRow(prefix: $0.prefix, created: Formatting.time($0.createdAt), revoked: $0.revokedAt.map(Formatting.time))
+        }
+        let model = Model(
+            tenant: row(tenant), keys: keys, policy: dependencies.policies[tenant.id].map(PolicySummary.init), viewer: Viewer(session),
+            newKey: newKey)
+        return renderer.page("tenant", title: "Tenant \(tenant.id)", model: model, session: session, request: request)
+    }
+
+    private func tenant(_ context: ConsoleRequestContext) async throws -> Tenant {
+        let id = try ConsoleInput.requiredTenant(try context.parameters.require("tenant"))
+        guard let tenant = try await dependencies.tenants.find(id: id) else { throw ConsoleRefusal(.notFound, "no tenant \(id)") }
+        return tenant
+    }
+
+    private func row(_ tenant: Tenant) -> Row {
+        Row(
+            id: tenant.id.rawValue, name: tenant.name, weight: tenant.weight, runningCap: tenant.runningCap, diagnostics: tenant.diagnostics,
+            metered: dependencies.policies[tenant.id] != nil)
+    }
+}
