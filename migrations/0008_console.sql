@@ -39,4 +39,6 @@ ALTER TABLE jobs ADD COLUMN discarded_at timestamptz;
 
 -- The console's lists page by keyset on these, so a million rows cost what a page does.
 CREATE INDEX jobs_dead_idx ON jobs (finished_at DESC, id DESC) WHERE state IN ('failed', 'dead') AND discarded_at IS NULL;
+CREATE INDEX jobs_dead_tenant_idx ON jobs (tenant_id, kind, finished_at DESC, id DESC) WHERE state IN ('failed', 'dead') AND discarded_at IS NULL;
+CREATE INDEX jobs_dead_kind_idx ON jobs (kind, finished_at DESC, id DESC) WHERE state IN ('failed', 'dead') AND discarded_at IS NULL;
 CREATE INDEX jobs_created_idx ON jobs (created_at DESC, id DESC);

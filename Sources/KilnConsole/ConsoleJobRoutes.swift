@@ -162,7 +162,8 @@ struct JobRow {
         identity = record.identity.rawValue
         kind = record.kind
         state = record.state.rawValue
-        attempts = "\(record.attempt)/\(record.maxAttempts)"
+        // Attempts go on across replays; each run of the job has maxAttempts tries.
+        attempts = record.attempt > record.maxAttempts ? "\(record.attempt) (replayed)" : "\(record.attempt) of \(record.maxAttempts)"
         created = Formatting.time(record.createdAt)
         finished = Formatting.time(record.finishedAt)
         error = record.errorCode.map { code in record.errorMessage.map { "\(code): \($0)" } ?? code }
