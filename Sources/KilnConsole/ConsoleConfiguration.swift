@@ -3,9 +3,9 @@ public struct ConsoleConfiguration: Sendable {
     /// The address to bind: loopback by default, so the console is on no public ingress unless an operator puts it
     /// there on purpose.
     public var host = "127.0.0.1"
-    public var port = 8790
+    public var port = 8795
     /// The address operators reach the console at. When it is `https`, the session cookie is `Secure`.
-    public var publicURL = "http://127.0.0.1:8790"
+    public var publicURL = "http://127.0.0.1:8795"
     /// How long a sign-in lasts before the console asks for the token again.
     public var sessionLifetime: Duration = .seconds(12 * 3600)
     /// Rows on a page of every list.

@@ -15,7 +15,7 @@ struct ConsoleCommand: AsyncParsableCommand {
     var host = "127.0.0.1"
 
     @Option(help: "Port to listen on (env KILN_CONSOLE_PORT).")
-    var port: Int = Int(ProcessInfo.processInfo.environment["KILN_CONSOLE_PORT"] ?? "") ?? 8790
+    var port: Int = Int(ProcessInfo.processInfo.environment["KILN_CONSOLE_PORT"] ?? "") ?? 8795
 
     @Option(help: "The address operators open; an https one makes the session cookie Secure (env KILN_CONSOLE_URL).")
     var publicURL: String?

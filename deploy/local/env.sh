@@ -14,6 +14,8 @@ KILN_PG_PORT="${KILN_PG_PORT:-5491}"
 KILN_API_PORT="${KILN_API_PORT:-8787}"
 # Where up.sh's worker serves its metrics; not exported, so other workers started from this shell do not compete for it.
 KILN_WORKER_METRICS_PORT="${KILN_WORKER_METRICS_PORT:-8788}"
+# The operators' console (docs/console.md), which `kiln console` reads too.
+export KILN_CONSOLE_PORT="${KILN_CONSOLE_PORT:-8795}"
 export KILN_ROOT KILN_STATE_DIR KILN_REDIS_PORT KILN_PG_PORT KILN_API_PORT
 
 # What the Swift program reads. Always derived from the values above (not overridable) so a stale

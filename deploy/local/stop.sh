@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Stops everything up.sh and the start-* scripts started: API, worker, provider simulator, Redis, PostgreSQL; and the
-# local model server of local-model.sh, if it runs.
+# Stops everything up.sh and the start-* scripts started: API, worker, provider simulator, console, Redis, PostgreSQL;
+# and the local model server of local-model.sh, if it runs.
 # Idempotent: anything already stopped is skipped. Data under $KILN_STATE_DIR is kept.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
@@ -11,6 +11,7 @@ source "$here/env.sh"
 kiln_stop_pidfile "$KILN_STATE_DIR/run/api.pid"
 kiln_stop_pidfile "$KILN_STATE_DIR/run/worker.pid"
 kiln_stop_pidfile "$KILN_STATE_DIR/run/simulator.pid"
+kiln_stop_pidfile "$KILN_STATE_DIR/run/console.pid"
 kiln_stop_pidfile "$KILN_STATE_DIR/run/local-model.pid"
 
 # Only shut down the Redis we started (its pidfile names a live process), never someone else's on that port.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the provider simulator (`kiln-dev simulator`), the API and the worker in the background; then
+# and key, the provider simulator (`kiln-dev simulator`), the API, the worker and the operators' console in the
+# background; then
 # runs five demo jobs end to end: an echo, a text generation streamed from the simulator, a chat video, a
 # campaign PDF and a published story page. Safe to re-run (the services are restarted on the new build).
 set -euo pipefail
@@ -39,7 +40,7 @@ key=$(<"$key_file")
 # Ctrl-C here or closing the terminal does not take them down.
 # The worker serves its own metrics on 127.0.0.1:$KILN_WORKER_METRICS_PORT (the API's are on /metrics).
 # The simulator is a development tool: it comes from kiln-dev, the API and the worker from kiln.
-for svc in simulator api worker; do
+for svc in simulator api worker console; do
   kiln_stop_pidfile "$KILN_STATE_DIR/run/$svc.pid"
   log="$KILN_STATE_DIR/logs/$svc.log"
   if [[ -f $log ]]; then mv "$log" "$log.1"; fi  # keep the previous run's log for post-mortems
@@ -107,9 +108,18 @@ run_demo_job '{"kind":"share.publish","input":{"story":{"title":"Gull Point","au
   {"title":"The keeper","text":"Mira took the lighthouse job on a Tuesday."},{"text":"Something was breathing on the stairs."}]}}}'
 echo "The demo story's web reader page (no credentials needed): $(curl -sS "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id" | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"]["share_url"])')"
 
+# An operator for the console, created once; its token is shown only at creation, so it is kept here.
+operator_file="$KILN_STATE_DIR/console-operator-token"
+if [[ ! -s $operator_file ]]; then
+  (umask 077 && "$kiln" operator create local-operator --role operator | tail -n 1 >"$operator_file.tmp")
+  [[ -s $operator_file.tmp ]] || kiln_die "kiln operator create printed no token"
+  mv "$operator_file.tmp" "$operator_file"
+fi
+echo "The operators' console: http://127.0.0.1:$KILN_CONSOLE_PORT/console (sign in with the token in $operator_file)"
+
 cat <<MSG
 
-Logs:    $KILN_STATE_DIR/logs/{api,worker,simulator}.log  (Redis: $KILN_STATE_DIR/redis.log, PostgreSQL: $KILN_STATE_DIR/postgres.log)
+Logs:    $KILN_STATE_DIR/logs/{api,worker,simulator,console}.log  (Redis: $KILN_STATE_DIR/redis.log, PostgreSQL: $KILN_STATE_DIR/postgres.log)
 Stop:    deploy/local/stop.sh
 Try:
   KEY=\$(cat $key_file)

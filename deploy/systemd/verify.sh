@@ -17,7 +17,7 @@ chmod +x "$root/usr/local/bin/kiln"
 
 out=$(systemd-sysusers --root="$root" 2>&1) || { echo "$out" >&2; exit 1; }
 grep -q '^kiln:' "$root/etc/passwd" || { echo "error: kiln.sysusers did not create the kiln user" >&2; exit 1; }
-units=(kiln-api.service kiln-worker@io.service kiln-worker@cpu.service kiln-migrate.service)
+units=(kiln-api.service kiln-console.service kiln-worker@io.service kiln-worker@cpu.service kiln-migrate.service)
 systemd-analyze verify --root="$root" --man=no --recursive-errors=no "${units[@]}"
 for unit in "${units[@]}"; do
     # The threshold is the score times ten.
