@@ -393,6 +393,12 @@ let package = Package(
             dependencies: ["KilnClient", "KilnClientExamples", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
+        // The console's pages rendered from their templates, its forms and its links, without servers.
+        .testTarget(
+            name: "KilnConsoleTests",
+            dependencies: ["KilnConsole", "KilnCore", "KilnQueue", "KilnStore"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "KilnJSONTests",
             dependencies: ["KilnJSON"],

@@ -93,13 +93,20 @@ public struct JobSearch: Sendable {
         ).map(JobRecord.init(row:))
     }
 
-    /// Marks dead letters discarded, so they leave the list; their records stay. - Returns: how many were.
-    public func discard(_ ids: [JobID]) async throws -> Int {
-        guard !ids.isEmpty else { return 0 }
+    /// Marks dead letters discarded, so they leave the list; their records stay. `nil` discards every one, as
+    /// `kiln dead purge` without an id does. - Returns: how many were.
+    @discardableResult
+    public func discard(_ ids: [JobID]?) async throws -> Int {
+        guard ids?.isEmpty != true else { return 0 }
         return try await pool.query(
-            "UPDATE jobs SET discarded_at = now() WHERE id = ANY($1::uuid[]) AND state IN ('failed', 'dead') AND discarded_at IS NULL RETURNING id",
-            [ids.map(\.rawValue)]
-        ).count
+            """
+            WITH discarded AS (
+                UPDATE jobs SET discarded_at = now()
+                WHERE ($1::uuid[] IS NULL OR id = ANY($1::uuid[])) AND state IN ('failed', 'dead') AND discarded_at IS NULL RETURNING 1
+            ) SELECT count(*) AS n FROM discarded
+            """,
+            [ids.map { $0.map(\.rawValue) }]
+        ).first?.decode("n", as: Int.self) ?? 0
     }
 
     /// One job's record, whoever's it is.

@@ -1,3 +1,4 @@
+public import Foundation
 public import KilnCore
 public import PostgresClient
 
@@ -58,6 +59,38 @@ public struct ProviderUsageStore: Sendable {
             ProviderUsageRecord(
                 job: job, tenant: try row.decode("tenant_id", as: TenantID.self), attempt: try row.decode("attempt", as: Int.self),
                 provider: try row.decode("provider", as: String.self), model: try row.decode("model", as: String.self),
+                inputTokens: try row.decode("input_tokens", as: Int.self), outputTokens: try row.decode("output_tokens", as: Int.self),
+                images: try row.decode("images", as: Int.self))
+        }
+    }
+}
+
+extension ProviderUsageStore {
+    /// One tenant's use of one provider on one day (UTC).
+    public struct DailyUsage: Sendable, Hashable {
+        public let day: String
+        public let tenant: String
+        public let provider: String
+        public let calls: Int
+        public let inputTokens: Int
+        public let outputTokens: Int
+        public let images: Int
+    }
+
+    /// Tokens and images by day, tenant and provider since `since`, the latest day first.
+    public func daily(since: Date) async throws -> [DailyUsage] {
+        try await pool.query(
+            """
+            SELECT to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, tenant_id, provider, count(*) AS calls,
+                   sum(input_tokens) AS input_tokens, sum(output_tokens) AS output_tokens, sum(images) AS images
+            FROM provider_usage WHERE recorded_at >= $1
+            GROUP BY 1, 2, 3 ORDER BY 1 DESC, 2, 3
+            """,
+            [since]
+        ).map { row in
+            DailyUsage(
+                day: try row.decode("day", as: String.self), tenant: try row.decode("tenant_id", as: String.self),
+                provider: try row.decode("provider", as: String.self), calls: try row.decode("calls", as: Int.self),
                 inputTokens: try row.decode("input_tokens", as: Int.self), outputTokens: try row.decode("output_tokens", as: Int.self),
                 images: try row.decode("images", as: Int.self))
         }

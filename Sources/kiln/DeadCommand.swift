@@ -2,6 +2,7 @@ import ArgumentParser
 import KilnCommandLine
 import KilnCore
 import KilnQueue
+import KilnStore
 
 struct DeadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,7 +55,12 @@ struct DeadCommand: AsyncParsableCommand {
                 guard let id = JobID(validating: text) else { throw ValidationError("\(text) is not a job id") }
                 return id
             }
-            let purged = try await Runtime.with(connections) { try await $0.namespace.admin.purgeDead(jobID) }
+            let purged = try await Runtime.with(connections) { runtime in
+                let purged = try await runtime.namespace.admin.purgeDead(jobID)
+                // Their records stay, out of the console's list of dead letters, which could no longer replay them.
+                try await JobSearch(pool: runtime.database).discard(jobID.map { [$0] })
+                return purged
+            }
             print("purged \(purged)")
         }
     }
