@@ -46,7 +46,7 @@ struct ConsoleGate: RouterMiddleware {
 
     /// Why an action may not go ahead: a missing or wrong CSRF token, another site's origin, or a viewer acting.
     private func refusal(of request: Request, form: FormBody, session: SignedIn) -> ConsoleRefusal? {
-        if let origin = request.headers[.origin], !isOwnOrigin(origin, request: request) {
+        if let origin = request.headers[.origin], !Self.isOwnOrigin(origin, request: request, configuration: configuration) {
             return ConsoleRefusal(.forbidden, "the form came from another site (\(origin))")
         }
         guard let token = form["csrf"], SessionSecret.matches(token, session.csrfToken) else {
@@ -58,7 +58,8 @@ struct ConsoleGate: RouterMiddleware {
         return nil
     }
 
-    private func isOwnOrigin(_ origin: String, request: Request) -> Bool {
+    /// Whether `origin` is the console's: its configured public URL's, or the one the browser asked it by.
+    static func isOwnOrigin(_ origin: String, request: Request, configuration: ConsoleConfiguration) -> Bool {
         let configured = URL(string: configuration.publicURL).map { "\($0.scheme ?? "http")://\($0.host ?? "")\($0.port.map { ":\($0)" } ?? "")" }
         return origin == configured || request.head.authority.map { origin == "http://\($0)" || origin == "https://\($0)" } == true
     }

@@ -26,11 +26,17 @@ struct SignInRoutes {
     }
 
     @Sendable func signIn(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        // Another site may not sign a browser in either (into its own account, to watch what it does).
+        if let origin = request.headers[.origin], !ConsoleGate.isOwnOrigin(origin, request: request, configuration: configuration) {
+            throw ConsoleRefusal(.forbidden, "the form came from another site (\(origin))")
+        }
         let form = try await FormBody.read(request)
         let next = Self.safeNext(form["next"])
         guard let token = form["token"],
             let session = try await dependencies.operators.signIn(token: token, lifetime: configuration.sessionLifetime)
         else {
+            // Failed sign-ins are audited too, so someone trying tokens shows up.
+            try await dependencies.audit.record(operator: "-", action: "sign-in", target: "console", outcome: "refused: unknown token")
             return renderer.page(
                 "login", title: "Sign in", model: Model(next: next, error: "That token is not an active operator's."), session: nil,
                 request: request, status: .unauthorized)
