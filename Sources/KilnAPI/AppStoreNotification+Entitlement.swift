@@ -19,7 +19,7 @@ extension AppStoreNotification {
             return nil
         }
         return Entitlement(
-            tenant: tenant, identity: "ot:\(transaction.originalTransactionID)", tier: tier.name,
+            tenant: tenant, identity: IdentityNamespace.appStoreTransaction.name(transaction.originalTransactionID), tier: tier.name,
             expiresAt: tier == policy.lowestTier ? nil : transaction.expiresDate, source: .appStore, productID: transaction.productID,
             eventAt: signedDate ?? now)
     }

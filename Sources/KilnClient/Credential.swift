@@ -7,7 +7,7 @@ public enum Credential: Sendable, Equatable {
     case appTransaction(jws: String)
     /// A StoreKit 2 `Transaction`'s `jwsRepresentation`: the purchase's tier while it is neither expired nor revoked.
     case appStoreTransaction(jws: String)
-    /// A JWT from the app's own sign-in: its `sub` is the identity.
+    /// A JWT from the app's own sign-in: its `sub` is the identity (`u:<sub>` when it starts with `ot:`, `at:`, `d:` or `u:`).
     case userToken(String)
     /// No credential but the device (``KilnConfiguration/device``): the anonymous identity of that device, at the
     /// lowest tier.

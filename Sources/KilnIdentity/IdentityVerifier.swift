@@ -36,9 +36,10 @@ public struct IdentityVerifier: Sendable {
         switch credential {
         case .anonymousDevice(let device):
             // Nothing vouches for a device: always the lowest tier, whatever the identity's entitlements say.
-            return VerifiedIdentity(mode: .anonymousDevice, identity: try Self.identity("d:", device), tierName: policy.lowestTier.name)
+            let identity = try Self.identity(IdentityNamespace.device.name(device))
+            return VerifiedIdentity(mode: .anonymousDevice, identity: identity, tierName: policy.lowestTier.name)
         case .trustedServer(let identity, let tier):
-            return VerifiedIdentity(mode: .trustedServer, identity: try Self.identity("", identity), tierName: tier)
+            return VerifiedIdentity(mode: .trustedServer, identity: try Self.identity(identity), tierName: tier)
         case .appStoreTransaction(let jws):
             return try await cached(jws, kind: "transaction", now: now) { try await verifyTransaction(jws, now: now) }
         case .appTransaction(let jws):
@@ -64,8 +65,8 @@ public struct IdentityVerifier: Sendable {
         // Revoked, expired or upgraded: still this user, downgraded rather than refused. A product the tenant does not
         // sell grants nothing either.
         let tier = transaction.entitledProduct(at: now).flatMap { policy.tier(forProduct: $0) }
-        let identity = VerifiedIdentity(
-            mode: .appStore, identity: try Self.identity("ot:", transaction.originalTransactionID), tierName: tier?.name)
+        let buyer = try Self.identity(IdentityNamespace.appStoreTransaction.name(transaction.originalTransactionID))
+        let identity = VerifiedIdentity(mode: .appStore, identity: buyer, tierName: tier?.name)
         // The tier lasts until the subscription ends; the same transaction then gives the lowest tier.
         return (identity, tier == nil ? nil : transaction.expiresDate)
     }
@@ -74,7 +75,8 @@ public struct IdentityVerifier: Sendable {
         guard let appStore else { throw IdentityError.modeNotAccepted("App Store verification is not configured for this app") }
         let appTransaction = try await appStore.verifyAppTransaction(jws, now: now)
         // Having the app buys nothing: the tier is left to the identity's entitlements.
-        return (VerifiedIdentity(mode: .appStore, identity: try Self.identity("at:", appTransaction.appTransactionID), tierName: nil), nil)
+        let account = try Self.identity(IdentityNamespace.appTransaction.name(appTransaction.appTransactionID))
+        return (VerifiedIdentity(mode: .appStore, identity: account, tierName: nil), nil)
     }
 
     /// Who the bearer token of a request to the tenant's MCP endpoint says the user is: a JWT of the tenant's sign-in
@@ -99,12 +101,14 @@ public struct IdentityVerifier: Sendable {
         identity: VerifiedIdentity, expiry: Date?
     ) {
         let userToken = try await verifier.verify(token, now: now)
-        return (VerifiedIdentity(mode: .jwt, identity: try Self.identity("", userToken.subject), tierName: nil), userToken.expiresAt)
+        // Escaped when it starts with another namespace's prefix: a `sub` of `ot:…` is never that App Store user.
+        let identity = try Self.identity(IdentityNamespace.userName(userToken.subject))
+        return (VerifiedIdentity(mode: .jwt, identity: identity, tierName: nil), userToken.expiresAt)
     }
 
-    private static func identity(_ prefix: String, _ name: String) throws(IdentityError) -> Identity {
-        guard let identity = Identity(validating: prefix + name) else {
-            throw .invalidIdentity("an identity must be 1–128 printable characters without spaces, prefix \"\(prefix)\" included")
+    private static func identity(_ name: String) throws(IdentityError) -> Identity {
+        guard let identity = Identity(validating: name) else {
+            throw .invalidIdentity("an identity must be 1–128 printable characters without spaces, its prefix included")
         }
         return identity
     }

@@ -3,7 +3,8 @@ public enum IdentityMode: String, Sendable, Hashable, CaseIterable {
     /// A signed App Store transaction (`originalTransactionId`), or for free users the signed `AppTransaction`
     /// (`appTransactionId`), so one Apple Account shares one quota across its devices without a login.
     case appStore = "app_store"
-    /// A JWT from the app's own sign-in (Firebase, Supabase, …): the identity is its `sub`.
+    /// A JWT from the app's own sign-in (Firebase, Supabase, …): the identity is its `sub`, escaped when it starts with
+    /// another mode's prefix (`KilnCore.IdentityNamespace`).
     case jwt
     /// A device id the app makes up: unverifiable, so it only ever gets the lowest tier.
     case anonymousDevice = "anonymous_device"

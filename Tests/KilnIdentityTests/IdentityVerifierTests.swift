@@ -68,6 +68,42 @@ import Testing
         #expect(device.tierName == "free")
     }
 
+    @Test func aUserWhoseSubjectSpellsAnotherModesIdentityIsNotThatIdentity() async throws {
+        // A `sub` of `ot:…` or `d:…` is escaped, never the App Store user or the device it spells; so is one that starts
+        // with the escape itself, so two subjects never share an identity. Any other `sub` is its identity as it is.
+        let verifier = try verifier()
+        let paying = try await verifier.verify(try transaction(), now: now).identity.rawValue
+        let device = try await verifier.verify(.anonymousDevice("device-1"), now: now).identity.rawValue
+        let escaped = [
+            paying: "u:\(paying)", "at:704289572311849112": "u:at:704289572311849112", device: "u:\(device)", "u:\(paying)": "u:u:\(paying)",
+            "user-42": "user-42", "dot:1": "dot:1", "u-2": "u-2",
+        ]
+        for (subject, identity) in escaped {
+            #expect(try await verifier.verify(try userToken(subject: subject), now: now).identity.rawValue == identity, "\(subject)")
+        }
+    }
+
+    @Test func anMCPTokensUserIsTheSameIdentityAsTheirSignInTokens() async throws {
+        let keys = try UserTokenVerifier(issuer: TestPolicy.issuer, audience: TestPolicy.audience, keys: .hs256Secret(Self.secret))
+        let verifier = IdentityVerifier(policy: try TestPolicy.policy(modes: [.jwt]), userTokens: keys, mcpTokens: keys)
+        for subject in ["ot:2000000000000001", "user-42"] {
+            guard case .userToken(let token) = try userToken(subject: subject) else {
+                Issue.record("not a user token")
+                continue
+            }
+            let signedIn = try await verifier.verify(.userToken(token), now: now).identity
+            #expect(try await verifier.verifyMCPToken(token, now: now).identity == signedIn)
+            #expect(signedIn.rawValue == IdentityNamespace.userName(subject))
+        }
+    }
+
+    @Test func aSubjectTooLongOnceEscapedIsRefused() async throws {
+        let error = await #expect(throws: IdentityError.self) {
+            try await verifier().verify(try userToken(subject: "ot:" + String(repeating: "1", count: 124)), now: now)
+        }
+        #expect(error?.code == "invalid_identity")
+    }
+
     @Test func anActiveSubscriptionGivesItsProductsTier() async throws {
         #expect(try await verifier().verify(try transaction(), now: now).tierName == "pro")
     }

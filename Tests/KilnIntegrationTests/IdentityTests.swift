@@ -18,8 +18,8 @@ import Testing
     static let secretVariable = "KILN_TEST_SIGNIN_SECRET"
     static let secret = String(repeating: "s", count: 40)
 
-    /// `store` identifies its users by the App Store and anonymous devices; `signin` by HS256 JWTs. Free users get 3
-    /// text units a day, and no cooldown, so that only the daily quota refuses.
+    /// `store` identifies its users by the App Store, anonymous devices and HS256 JWTs; `signin` by HS256 JWTs only.
+    /// Free users get 3 text units a day, and no cooldown, so that only the daily quota refuses.
     static func policies(rootPath: String) -> String {
         let tiers = """
             "tiers": {
@@ -36,8 +36,9 @@ import Testing
             """
         return """
             {"store": {
-               "identity_modes": ["app_store", "anonymous_device"],
+               "identity_modes": ["app_store", "anonymous_device", "jwt"],
                "app_store": {"bundle_id": "com.example.store", "environment": "production", "root_certificates": ["\(rootPath)"]},
+               "jwt": {"issuer": "https://auth.example.com", "audience": "store", "hs256_secret_env": "\(secretVariable)"},
                \(tiers)},
              "signin": {
                "identity_modes": ["jwt"],
@@ -288,6 +289,36 @@ import Testing
                 ["sub": "user-2", "iss": "https://auth.example.com", "aud": "signin", "exp": SignedToken.seconds(Date(timeIntervalSinceNow: 3600))],
                 secret: Array(Self.secret.utf8))
             #expect(try await harness.send(Self.request("GET", "/v1/jobs/\(id)", base: base, as: signin, [("Kiln-User-Token", other)])).status == 404)
+        }
+    }
+
+    /// A token of the tenant's sign-in for `subject`, valid for an hour.
+    static func userToken(_ subject: String, audience: String) throws -> String {
+        try TestKeySet.hs256(
+            ["sub": subject, "iss": "https://auth.example.com", "aud": audience, "exp": SignedToken.seconds(Date(timeIntervalSinceNow: 3600))],
+            secret: Array(Self.secret.utf8))
+    }
+
+    /// A `sub` that spells an App Store identity (`ot:…`) or a device's (`d:…`) is escaped (`u:…`): its bearer can
+    /// neither read nor erase that user's jobs, on a tenant that accepts all three modes.
+    @Test func aTokenWhoseSubjectSpellsAnotherModesIdentityIsNotThatUser() async throws {
+        try await Harness.with { harness in
+            let (apple, store, _) = try await Self.start(harness)
+            let base = try harness.apiURL
+            let owners: [(credential: (String, String), lookAlike: String)] = [
+                (("Kiln-App-Store-Transaction", try Self.transaction(apple)), "ot:2000000000000001"),
+                (("Kiln-Device", "iphone-7"), "d:iphone-7"),
+            ]
+            for (credential, lookAlike) in owners {
+                let submitted = try await harness.send(Self.request("POST", "/v1/jobs", base: base, as: store, [credential]))
+                #expect(submitted.status == 202)
+                let job = "/v1/jobs/\(try #require(submitted.json?["id"]?.stringValue))"
+                let impostor = [("Kiln-User-Token", try Self.userToken(lookAlike, audience: "store"))]
+                #expect(try await harness.send(Self.request("GET", job, base: base, as: store, impostor)).status == 404, "\(lookAlike)")
+                // Erasing the token's identity erases its own, not the look-alike's.
+                #expect(try await harness.send(Self.request("DELETE", "/v1/identity", base: base, as: store, impostor)).status == 200)
+                #expect(try await harness.send(Self.request("GET", job, base: base, as: store, [credential])).status == 200, "\(lookAlike)")
+            }
         }
     }
 }
