@@ -126,7 +126,7 @@ public struct QueueEraser: NamespaceRole {
 
     /// Whether `name` is `prefix` followed by a quota day's label: an identity that is a prefix of another
     /// (`user-1`, `user-1:2`) never matches the other's keys.
-    private static func isDayKey(_ name: String, prefix: String) -> Bool {
+    static func isDayKey(_ name: String, prefix: String) -> Bool {
         guard name.hasPrefix(prefix) else { return false }
         let day = name.utf8.dropFirst(prefix.utf8.count)
         return day.count == 8 && day.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }

@@ -18,13 +18,14 @@ struct QueueScripts: Sendable {
     let raise: RedisScript
     let erase: RedisScript
     let forget: RedisScript
+    let rename: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename] }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self,
     ]
 
     init() throws {
@@ -45,6 +46,7 @@ struct QueueScripts: Sendable {
         raise = try script(RaiseCall.self)
         erase = try script(EraseCall.self)
         forget = try script(ForgetCall.self)
+        rename = try script(RenameCall.self)
     }
 
     /// The text of `Scripts/<name>.lua`.

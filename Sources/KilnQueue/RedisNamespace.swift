@@ -2,7 +2,7 @@ public import KilnKeys
 public import RedisClient
 
 /// One Redis namespace of Kiln's: the connections, the key names, the loaded scripts and the queue's settings, shared by the
-/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser`` and ``QueueAdmin``.
+/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser``, ``QueueRenamer`` and ``QueueAdmin``.
 public final class RedisNamespace: Sendable {
     public let configuration: QueueConfiguration
     /// The names of every key in the namespace.
@@ -32,6 +32,8 @@ public final class RedisNamespace: Sendable {
     public var standings: StandingCache { StandingCache(self) }
     /// An identity's erasure from Redis.
     public var eraser: QueueEraser { QueueEraser(self) }
+    /// Identities renamed in Redis.
+    public var renamer: QueueRenamer { QueueRenamer(self) }
     /// What operators read and do: statistics, dead letters.
     public var admin: QueueAdmin { QueueAdmin(self) }
     /// MCP's sessions and resumable answers.

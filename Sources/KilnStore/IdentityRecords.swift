@@ -7,7 +7,7 @@ public import PostgresClient
 /// its quota ledger rows, its entitlement and its partner links and invitations. Its jobs' provider usage stays, detached from the jobs, as the
 /// tenant's spend.
 public struct IdentityRecords: Sendable {
-    private let pool: PostgresPool
+    let pool: PostgresPool
     private let objects: any ObjectBackend
     private let logger: Logger
 
