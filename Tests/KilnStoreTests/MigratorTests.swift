@@ -22,8 +22,8 @@ import Testing
             ).map { try $0.decode("table_name", as: String.self) }
             #expect(
                 tables == [
-                    "api_keys", "artifacts", "campaign_scenes", "campaigns", "entitlements", "jobs", "partner_invitations", "partner_links",
-                    "processed_events", "provider_usage",
+                    "api_keys", "artifacts", "campaign_scenes", "campaigns", "console_audit", "entitlements", "jobs", "operator_sessions",
+                    "operators", "partner_invitations", "partner_links", "processed_events", "provider_usage",
                     "quota_ledger", "schema_migrations", "share_files", "shares", "tenants", "uploads", "webhook_secrets",
                 ])
             let recorded = try #require(try await pool.query("SELECT name, checksum FROM schema_migrations WHERE version = 1").first)
