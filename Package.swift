@@ -9,7 +9,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "kiln",
-    platforms: [.macOS(.v15), .iOS(.v17)],
+    platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "kiln", targets: ["kiln"]),
         .executable(name: "kiln-dev", targets: ["kiln-dev"]),
@@ -48,13 +48,19 @@ let package = Package(
         .target(name: "CEventPolling"),
         .target(
             name: "Spawning",
-            dependencies: ["CSpawning"],
+            dependencies: ["Locking", "CSpawning"],
             swiftSettings: swiftSettings
         ),
         // Blocking work (renders, files) on threads of its own, off Swift's cooperative pool.
         .target(
             name: "BlockingWork",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            dependencies: ["Locking", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        // A value behind a lock, for state shared across threads: the standard library's Mutex needs macOS 15, the package
+        // declares 14.
+        .target(
+            name: "Locking",
             swiftSettings: swiftSettings
         ),
         // The mark of a backing service's outage (Redis, PostgreSQL, the object store), which each client's error adopts.
@@ -71,18 +77,19 @@ let package = Package(
         .target(
             name: "RedisClient",
             dependencies: [
-                "CHiredis", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                "Locking", "CHiredis", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PostgresClient",
-            dependencies: ["CLibPQ", "EventPolling", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["Locking", "CLibPQ", "EventPolling", "ServiceFailures", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "CurlClient",
-            dependencies: ["CCurl", "EventPolling"],
+            dependencies: ["Locking", "CCurl", "EventPolling"],
             swiftSettings: swiftSettings
         ),
 
@@ -96,14 +103,14 @@ let package = Package(
         // AI providers over libcurl: wire formats, streaming, the retry table.
         .target(
             name: "KilnProviders",
-            dependencies: ["CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient"],
+            dependencies: ["Locking", "CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient"],
             swiftSettings: swiftSettings
         ),
         // An HTTP server that answers the providers' APIs in their real wire formats, with every fault on demand.
         .target(
             name: "ProviderSimulator",
             dependencies: [
-                "KilnJSON",
+                "Locking", "KilnJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -189,7 +196,7 @@ let package = Package(
         .target(
             name: "KilnIdentity",
             dependencies: [
-                "KilnCore", "KilnPolicy",
+                "Locking", "KilnCore", "KilnPolicy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -208,7 +215,7 @@ let package = Package(
         .target(
             name: "KilnStore",
             dependencies: [
-                "KilnJSON", "BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", "ServiceFailures",
+                "Locking", "KilnJSON", "BlockingWork", "KilnCore", "PostgresClient", "S3Client", "CurlClient", "ServiceFailures",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -229,7 +236,8 @@ let package = Package(
         .target(
             name: "KilnAPI",
             dependencies: [
-                "KilnJSON", "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy", "ServiceFailures",
+                "Locking", "KilnJSON", "KilnAdmission", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnPrivacy",
+                "ServiceFailures",
                 "WebReader", "WorldArchitectInputs", "DocumentInputs",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -245,7 +253,7 @@ let package = Package(
         .target(
             name: "KilnWorker",
             dependencies: [
-                "KilnCore", "KilnJSON", "KilnQueue", "KilnStore",
+                "Locking", "KilnCore", "KilnJSON", "KilnQueue", "KilnStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -261,7 +269,7 @@ let package = Package(
         // ChatTale's live-typing chat videos: the timeline, the Cairo/Pango renderer, the sound track and the ffmpeg encoder.
         .target(
             name: "ChatVideo",
-            dependencies: ["ChatTaleInputs", "BlockingWork", "CPangoCairo", "Drawing", "Spawning"],
+            dependencies: ["Locking", "ChatTaleInputs", "BlockingWork", "CPangoCairo", "Drawing", "Spawning"],
             swiftSettings: swiftSettings
         ),
         // The web reader's HTML that needs no drawing library: the page frame and its style, Talevonia's palette and mark as
@@ -281,7 +289,7 @@ let package = Package(
         .target(
             name: "KilnHandlers",
             dependencies: [
-                "ChatTaleInputs", "DocumentInputs", "ImageOptions", "JoanieInputs", "KilnJSON", "TalevoniaInputs", "VeramoInputs",
+                "Locking", "ChatTaleInputs", "DocumentInputs", "ImageOptions", "JoanieInputs", "KilnJSON", "TalevoniaInputs", "VeramoInputs",
                 "WorldArchitectInputs", "BlockingWork",
                 "KilnCore", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders", "ChatVideo", "Documents", "Drawing", "KilnPolicy",
             ],
@@ -374,7 +382,7 @@ let package = Package(
         .executableTarget(
             name: "kiln-dev",
             dependencies: [
-                "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator",
+                "Locking", "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator",
                 "LoadTesting", "ChatTaleInputs", "TalevoniaInputs", "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -413,7 +421,7 @@ let package = Package(
         // worker's and the handlers' tests.
         .target(
             name: "WorkerFakes",
-            dependencies: ["KilnCore", "KilnQueue", "KilnWorker"],
+            dependencies: ["Locking", "KilnCore", "KilnQueue", "KilnWorker"],
             path: "Tests/WorkerFakes",
             swiftSettings: swiftSettings
         ),
@@ -429,7 +437,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BlockingWorkTests",
-            dependencies: ["BlockingWork"],
+            dependencies: ["Locking", "BlockingWork"],
             swiftSettings: swiftSettings
         ),
         // Admission's decision on the checked-in policies, without servers.
@@ -443,7 +451,8 @@ let package = Package(
         .testTarget(
             name: "KilnAPITests",
             dependencies: [
-                "KilnAPI", "KilnAdmission", "KilnAssembly", "KilnCore", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnPrivacy", "KilnQueue",
+                "Locking", "KilnAPI", "KilnAdmission", "KilnAssembly", "KilnCore", "KilnIdentity", "KilnJSON", "KilnPolicy", "KilnPrivacy",
+                "KilnQueue",
                 "KilnStore", "PostgresClient", "RedisClient", "ServiceFailures", "IdentityFixtures",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -457,7 +466,9 @@ let package = Package(
         // fakes with a scripted text provider, without servers.
         .testTarget(
             name: "KilnHandlersTests",
-            dependencies: ["KilnHandlers", "KilnWorker", "KilnCore", "KilnJSON", "KilnProviders", "KilnQueue", "KilnStore", "WorkerFakes"],
+            dependencies: [
+                "Locking", "KilnHandlers", "KilnWorker", "KilnCore", "KilnJSON", "KilnProviders", "KilnQueue", "KilnStore", "WorkerFakes",
+            ],
             swiftSettings: swiftSettings
         ),
         // Each Lua script's header, KEYS/ARGV bindings and replies against its Swift contract, without Redis.
@@ -534,7 +545,7 @@ let package = Package(
         .testTarget(
             name: "KilnProvidersTests",
             dependencies: [
-                "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient",
+                "Locking", "KilnProviders", "ProviderSimulator", "CurlClient", "KilnCore", "KilnJSON", "KilnKeys", "KilnPolicy", "RedisClient",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -550,7 +561,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ChatVideoTests",
-            dependencies: ["ChatVideo", "ChatTaleInputs", "RenderingFixtures"],
+            dependencies: ["Locking", "ChatVideo", "ChatTaleInputs", "RenderingFixtures"],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),
@@ -568,7 +579,7 @@ let package = Package(
         .testTarget(
             name: "KilnIntegrationTests",
             dependencies: [
-                "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission", "KilnClient", "KilnClientExamples",
+                "Locking", "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission", "KilnClient", "KilnClientExamples",
                 "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
                 "RedisClient",
                 "PostgresClient",

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import Locking
 
 /// Runs blocking work — a render, a file-system call, a blocking C call — on threads of its own, so it never holds one
 /// of the few threads Swift's concurrency runs on, nor an event loop: Kiln's one way of running blocking work.
@@ -26,8 +26,8 @@ public final class BlockingExecutor: Sendable {
 
     private let threads: Int
     private let pool: NIOThreadPool
-    private let state = Mutex(State())
-    private let ids = Atomic<UInt64>(0)
+    private let state = Locked(State())
+    private let ids = Locked<UInt64>(0)
 
     /// Starts `threads` threads whose names begin with `name`.
     public init(name: String, threads: Int) {
@@ -40,7 +40,10 @@ public final class BlockingExecutor: Sendable {
     public func run<T: Sendable>(
         onCancel: @escaping @Sendable () -> Void = {}, _ work: @escaping @Sendable () throws -> T
     ) async throws -> T {
-        let id = ids.wrappingAdd(1, ordering: .relaxed).oldValue
+        let id = ids.withLock { next in
+            defer { next &+= 1 }
+            return next
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
                 enqueue(

@@ -2,7 +2,7 @@ import BlockingWork
 public import ChatTaleInputs
 import Drawing
 import Foundation
-import Synchronization
+import Locking
 
 /// Renders a conversation into an H.264 + AAC MP4: each distinct picture of the timeline drawn once, converted to
 /// I420 (only the rows that changed), and written once with its timestamp into a Matroska stream that `ffmpeg`
@@ -21,7 +21,7 @@ public final class ChatVideoExporter: Sendable {
     /// (16–20 on the development host in November 2026).
     public let preset: String
     public let ffmpeg: String
-    private let state = Mutex<(cancelled: Bool, encoder: FFmpegProcess?)>((false, nil))
+    private let state = Locked<(cancelled: Bool, encoder: FFmpegProcess?)>((false, nil))
 
     public init(_ input: ChatExportInput, watermark: Bool, preset: String = "veryfast", ffmpeg: String = "ffmpeg") {
         self.input = input

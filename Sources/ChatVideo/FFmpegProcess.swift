@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Spawning
-import Synchronization
+import Locking
 
 /// A running `ffmpeg` (or another program) that reads what we write to its stdin: its stdout goes to `/dev/null`, its
 /// stderr to an unnamed temporary file, so a failure can quote the end of its log.
@@ -25,7 +25,7 @@ public final class FFmpegProcess: Sendable {
     /// The temporary file the child's stderr goes to. Its name is removed as soon as it is created, so it holds no
     /// space once this descriptor and the child's are closed, even if the worker crashes.
     private let logDescriptor: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         /// The write end of the child's stdin; nil once ``finish()`` closed it.
@@ -45,7 +45,7 @@ public final class FFmpegProcess: Sendable {
             throw FFmpegError(kind: .launch, message: error.description)
         }
         self.logDescriptor = log
-        self.state = Mutex(State(input: child.input))
+        self.state = Locked(State(input: child.input))
     }
 
     deinit {

@@ -1,6 +1,6 @@
 internal import CCurl
 import Dispatch
-import Synchronization
+import Locking
 
 /// One request on its way through the ``TransferLoop``: its C header list, the response received so
 /// far, and the continuation or stream that receives the result.
@@ -8,7 +8,7 @@ import Synchronization
 /// `@unchecked Sendable` is safe because the mutable state has one owner at a time: the submitting
 /// task sets `delivery` before handing the transfer to the loop (the inbox lock orders that handoff),
 /// and from then on only the loop thread touches `delivery`, `easy` and the response fields.
-/// Other threads only read the immutable fields and the atomic `cancelRequested`.
+/// Other threads only read the immutable fields and the locked `cancelRequested`.
 final class Transfer: @unchecked Sendable {
     typealias BodyStream = AsyncThrowingStream<[UInt8], any Error>
 
@@ -23,7 +23,7 @@ final class Transfer: @unchecked Sendable {
     /// The `CURLOPT_HTTPHEADER` list; it must outlive the transfer, so the transfer owns it.
     let headerList: UnsafeMutablePointer<curl_slist>?
     /// Set by any thread that cancels; read by the loop when the transfer reaches it.
-    let cancelRequested = Atomic<Bool>(false)
+    let cancelRequested = Locked<Bool>(false)
 
     /// Where the result goes; `nil` once it has been delivered.
     var delivery: Delivery?

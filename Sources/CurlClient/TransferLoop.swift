@@ -2,7 +2,7 @@ internal import CCurl
 import Dispatch
 import EventPolling
 import Foundation
-import Synchronization
+import Locking
 
 /// Owns the libcurl multi handle and the thread that drives it.
 ///
@@ -39,7 +39,7 @@ final class TransferLoop: @unchecked Sendable {
     /// timer callback last said; `nil` when it wants no call.
     private var curlTimerDeadline: UInt64?
     private let connectTimeoutMilliseconds: Int
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     /// Guards `isStopped`, which turns true once `run()` has freed everything.
     private let stoppedCondition = NSCondition()
     private var isStopped = false
@@ -103,7 +103,7 @@ final class TransferLoop: @unchecked Sendable {
     /// Asks the loop to end `transfer` with ``HTTPClientError/cancelled``, whether or not it has been
     /// submitted yet; a transfer that already finished is left alone.
     func cancel(_ transfer: Transfer) {
-        transfer.cancelRequested.store(true, ordering: .releasing)
+        transfer.cancelRequested.withLock { $0 = true }
         self.inbox.withLock { inbox in
             guard !inbox.stopRequested else { return }
             inbox.cancellations.append(transfer)
@@ -199,7 +199,7 @@ final class TransferLoop: @unchecked Sendable {
     }
 
     private func start(_ transfer: Transfer) {
-        if transfer.cancelRequested.load(ordering: .acquiring) {
+        if transfer.cancelRequested.withLock({ $0 }) {
             transfer.complete(with: .cancelled)
             return
         }

@@ -7,7 +7,7 @@ import KilnIdentity
 import KilnPolicy
 import KilnStore
 import ServiceFailures
-import Synchronization
+import Locking
 
 /// Checks API keys against PostgreSQL, caching each verdict for a short while so the hot path stays off the
 /// database (and past it, while PostgreSQL is out of reach: a revocation takes effect once it answers again), then
@@ -21,7 +21,7 @@ final class Authenticator: Sendable {
     private let policies: PolicySet
     private let identities: IdentityVerifierSet
     private let clock: @Sendable () -> Date
-    private let cache = Mutex<[String: (tenant: Tenant?, until: ContinuousClock.Instant)]>([:])
+    private let cache = Locked<[String: (tenant: Tenant?, until: ContinuousClock.Instant)]>([:])
 
     init(keys: any TenantKeys, cacheTTL: Duration, policies: PolicySet, identities: IdentityVerifierSet, clock: @escaping @Sendable () -> Date) {
         self.keys = keys

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The live pages this API node served in the last `ttl`: a link shared widely is answered from memory, not from
 /// PostgreSQL. A page never outlives its expiry here; a revocation through this node takes effect at once (the slug is
@@ -20,7 +20,7 @@ final class SharePageCache: Sendable {
     }
 
     private let ttl: Duration
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// - Parameter ttl: how long a page is served from memory; zero keeps nothing.
     init(ttl: Duration) {

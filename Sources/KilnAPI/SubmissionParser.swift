@@ -15,7 +15,7 @@ struct SubmissionParser {
     /// The submission, and what in its input the tenant's lowest tier may not ask for (see
     /// `Admission.checkTierRules(_:charge:)`).
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
-        guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
+        guard let text = String(bytes: body, encoding: .utf8), case .object(let fields)? = JSONValue.parse(text) else {
             throw Problem(
                 .badRequest, "malformed_json",
                 "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")

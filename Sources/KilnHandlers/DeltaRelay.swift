@@ -1,5 +1,5 @@
 import KilnProviders
-import Synchronization
+import Locking
 
 /// Carries streamed text from a provider to the job's event stream without making the provider wait on Redis: the
 /// provider side only appends, and one writer sends what has piled up whenever its previous write is done. When
@@ -12,7 +12,7 @@ final class DeltaRelay: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let signal: AsyncStream<Void>
     private let wake: AsyncStream<Void>.Continuation
 

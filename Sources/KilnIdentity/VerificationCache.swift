@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import Synchronization
+import Locking
 
 /// Successful verifications, so that a credential an app sends with every request costs one signature check. Keyed by
 /// a SHA-256 of the tenant, the mode and the credential, never the credential itself; each entry is kept until the
@@ -16,7 +16,7 @@ public final class VerificationCache: Sendable {
     public let capacity: Int
     /// The longest an entry is kept, even for a credential that does not expire.
     public let maxAge: Duration
-    private let entries = Mutex<[SHA256.Digest: Entry]>([:])
+    private let entries = Locked<[SHA256.Digest: Entry]>([:])
 
     public init(capacity: Int = 10_000, maxAge: Duration = .seconds(15 * 60)) {
         self.capacity = max(1, capacity)

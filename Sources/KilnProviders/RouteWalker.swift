@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Walks a route's steps for one request, with the resilience every routed call shares, text or image: each request
 /// goes to the first provider that is neither parked nor at its fleet-wide concurrency cap nor behind an open circuit,
@@ -18,10 +18,10 @@ final class RouteWalker: Sendable {
 
     /// Whether a call has handed output to its listeners: after that it is not retried, which would repeat it.
     final class DeliveryMark: Sendable {
-        private let value = Atomic(false)
+        private let value = Locked(false)
 
-        func markDelivered() { value.store(true, ordering: .relaxed) }
-        var isDelivered: Bool { value.load(ordering: .relaxed) }
+        func markDelivered() { value.withLock { $0 = true } }
+        var isDelivered: Bool { value.withLock { $0 } }
     }
 
     let name: String
@@ -29,7 +29,7 @@ final class RouteWalker: Sendable {
     private let policy: ProviderCallPolicy
     private let parking: ProviderParking
     private let concurrency: ProviderConcurrency?
-    private let breakers: Mutex<[String: CircuitBreaker]>
+    private let breakers: Locked<[String: CircuitBreaker]>
     private let clock: @Sendable () -> ContinuousClock.Instant
 
     /// How long a request waits for a slot when every one is taken, before the job asks again.
@@ -45,7 +45,7 @@ final class RouteWalker: Sendable {
         self.parking = parking
         self.concurrency = concurrency
         self.clock = clock
-        self.breakers = Mutex(
+        self.breakers = Locked(
             Dictionary(steps.map { ($0.provider, CircuitBreaker(configuration: breaker)) }, uniquingKeysWith: { first, _ in first }))
     }
 

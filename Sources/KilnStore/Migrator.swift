@@ -72,7 +72,7 @@ public struct Migrator: Sendable {
             guard let bytes = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
                 throw MigrationError(.unreadable, file: name, "cannot read the file")
             }
-            guard let sql = String(validating: bytes, as: UTF8.self) else {
+            guard let sql = String(bytes: bytes, encoding: .utf8) else {
                 throw MigrationError(.unreadable, file: name, "the file is not UTF-8")
             }
             if let other = files.first(where: { $0.version == version }) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// An object's bytes, a piece at a time: an answer streams them instead of holding the whole object (a video of tens
 /// of megabytes) in memory.
@@ -33,10 +33,10 @@ public struct ObjectChunks: AsyncSequence, Sendable {
 
 /// Bytes handed out once.
 private final class PendingBytes: Sendable {
-    private let bytes: Mutex<[UInt8]?>
+    private let bytes: Locked<[UInt8]?>
 
     init(_ bytes: [UInt8]) {
-        self.bytes = Mutex(bytes)
+        self.bytes = Locked(bytes)
     }
 
     func take() -> [UInt8]? {

@@ -1,7 +1,7 @@
 import KilnCore
 import KilnJSON
 import KilnQueue
-import Synchronization
+import Locking
 
 /// The progress and text events of one attempt, on their way to the job's stream: best-effort and coalesced, so that
 /// Redis out of reach for a moment never fails a job that reports progress.
@@ -56,7 +56,7 @@ final class AttemptEvents: Sendable {
     private let queue: any WorkSource
     private let job: JobID
     private let attempt: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(queue: any WorkSource, job: JobID, attempt: Int) {
         self.queue = queue

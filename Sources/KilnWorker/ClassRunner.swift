@@ -3,7 +3,7 @@ import KilnCore
 import KilnQueue
 import Logging
 import Metrics
-import Synchronization
+import Locking
 
 /// Claims and runs the jobs of one class: settles finished attempts and claims the next ones in one round trip,
 /// and blocks on Redis (never polls) when there is nothing to claim.
@@ -25,8 +25,8 @@ final class ClassRunner: Sendable {
     let configuration: WorkerConfiguration
     let recordings: SignalledBuffer<FinishedJob>
     let logger: Logger
-    private let state = Mutex(State())
-    private let draining = Atomic<Bool>(false)
+    private let state = Locked(State())
+    private let draining = Locked<Bool>(false)
     /// Signalled whenever an attempt finishes, for a loop that waits for a free slot.
     private let completions: (stream: AsyncStream<Void>, continuation: AsyncStream<Void>.Continuation)
 
@@ -48,7 +48,7 @@ final class ClassRunner: Sendable {
 
     /// Stops claiming; the loop ends once its running jobs have finished and been settled.
     func drain() {
-        draining.store(true, ordering: .relaxed)
+        draining.withLock { $0 = true }
         completions.continuation.yield()
     }
 
@@ -70,7 +70,7 @@ final class ClassRunner: Sendable {
                     return (state.finished, state.freed)
                 }
                 inFlight -= freed
-                let isDraining = draining.load(ordering: .relaxed)
+                let isDraining = draining.withLock { $0 }
                 if isDraining && inFlight == 0 && finished.isEmpty {
                     // This loop may have taken the class's wake-up token on its way out: pass it on to another worker.
                     try? await queue.poke(jobClass, worker: nil)

@@ -1,7 +1,7 @@
 import KilnCore
 public import KilnQueue
 import Foundation
-import Synchronization
+import Locking
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
 /// Progress and text are best-effort (``AttemptEvents``): a handler never fails because Redis was away for a moment;
@@ -57,7 +57,7 @@ public struct JobContext: Sendable {
 
 /// Set once, by the first text an attempt streams.
 private final class StreamMark: Sendable {
-    private let marked = Mutex(false)
+    private let marked = Locked(false)
 
     /// True for the first call only.
     func markFirst() -> Bool {

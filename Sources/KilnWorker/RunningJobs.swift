@@ -1,6 +1,6 @@
 import KilnCore
 import KilnQueue
-import Synchronization
+import Locking
 
 /// The attempts this worker is running, and why one was stopped, if it was.
 final class RunningJobs: Sendable {
@@ -23,7 +23,7 @@ final class RunningJobs: Sendable {
         var reason: StopReason?
     }
 
-    private let entries = Mutex<[JobID: Entry]>([:])
+    private let entries = Locked<[JobID: Entry]>([:])
 
     var count: Int { entries.withLock { $0.count } }
 

@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// Items handed from many tasks to one consumer, which takes all of them at once when signalled.
 final class SignalledBuffer<Item: Sendable>: Sendable {
-    private let items = Mutex<[Item]>([])
+    private let items = Locked<[Item]>([])
     private let signal: AsyncStream<Void>.Continuation
     let signals: AsyncStream<Void>
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A connection leased to one caller by ``PostgresPool/withConnection(_:)`` or ``PostgresPool/withTransaction(_:)``,
 /// valid until that call returns.
@@ -11,7 +11,7 @@ import Synchronization
 public final class PostgresConnection: Sendable {
     private let loop: QueryLoop
     private let id: Int
-    private let isReleased = Atomic(false)
+    private let isReleased = Locked(false)
 
     init(loop: QueryLoop, id: Int) {
         self.loop = loop
@@ -62,7 +62,7 @@ public final class PostgresConnection: Sendable {
 
     @discardableResult
     private func run(_ statement: QueryRequest.Statement) async throws -> PostgresRows {
-        guard !isReleased.load(ordering: .acquiring) else {
+        guard !isReleased.withLock({ $0 }) else {
             throw PostgresError.connection("the connection was used after its lease ended")
         }
         return try await loop.perform(statement, on: id)
@@ -70,7 +70,11 @@ public final class PostgresConnection: Sendable {
 
     /// Gives the connection back to the pool; later statements on it fail.
     func release() {
-        guard !isReleased.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let wasReleased = isReleased.withLock { isReleased in
+            defer { isReleased = true }
+            return isReleased
+        }
+        guard !wasReleased else { return }
         loop.release(id)
     }
 }

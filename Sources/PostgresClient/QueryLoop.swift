@@ -2,7 +2,7 @@ import EventPolling
 import Foundation
 import NIOCore
 import ServiceFailures
-import Synchronization
+import Locking
 
 /// The thread that drives one pool's connections: a level-triggered epoll loop (``Poller``) over libpq's sockets,
 /// plus an eventfd through which callers hand over work.
@@ -48,7 +48,7 @@ final class QueryLoop: @unchecked Sendable {
     private let configuration: PostgresConfiguration
     private let pending: PendingCount
     private let registry: SocketRegistry
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
 
     // The loop thread's alone.
     private var pipelined: [ServerConnection?]

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One statement the loop sends: what to send, until when, and whom to answer.
 ///
@@ -95,7 +95,7 @@ final class QueryRequest: @unchecked Sendable {
 
 /// How many queries and lease requests wait or run, against ``PostgresConfiguration/maxPendingQueries``.
 final class PendingCount: Sendable {
-    private let count = Atomic(0)
+    private let count = Locked(0)
     private let limit: Int
 
     init(limit: Int) {
@@ -104,15 +104,14 @@ final class PendingCount: Sendable {
 
     /// Takes a place; false when all are taken.
     func reserve() -> Bool {
-        let (_, now) = count.wrappingAdd(1, ordering: .relaxed)
-        guard now <= limit else {
-            count.wrappingSubtract(1, ordering: .relaxed)
-            return false
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
         }
-        return true
     }
 
     func release() {
-        count.wrappingSubtract(1, ordering: .relaxed)
+        count.withLock { $0 -= 1 }
     }
 }

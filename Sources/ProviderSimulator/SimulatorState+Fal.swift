@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 extension SimulatorState {
     /// Requests kept at most; the oldest are forgotten first, so a long load test cannot exhaust memory.

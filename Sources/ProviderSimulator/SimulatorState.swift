@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// What the simulator remembers between requests: request counts, fault counters, the scenario, and fal.ai's
 /// queued requests. One lock guards it all; every critical section is a few dictionary operations.
@@ -14,10 +14,10 @@ final class SimulatorState: Sendable {
         var sequence: UInt64 = 0
     }
 
-    let contents: Mutex<Contents>
+    let contents: Locked<Contents>
 
     init(scenario: SimulatorScenario) {
-        self.contents = Mutex(Contents(scenario: scenario, ruleCounters: Array(repeating: 0, count: scenario.rules.count)))
+        self.contents = Locked(Contents(scenario: scenario, ruleCounters: Array(repeating: 0, count: scenario.rules.count)))
     }
 
     /// Counts a request for `GET /_simulator/stats` and returns its ordinal, which seeds its ids.

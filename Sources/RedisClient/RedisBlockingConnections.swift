@@ -1,5 +1,5 @@
 import NIOCore
-import Synchronization
+import Locking
 
 /// Connections for blocking commands (`BLPOP`, `XREAD BLOCK`), each lent to one caller at a time: a blocking command
 /// holds its connection's replies back, so it must never share one.
@@ -16,7 +16,7 @@ final class RedisBlockingConnections: Sendable {
 
     private let configuration: RedisConfiguration
     private let group: any EventLoopGroup
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(configuration: RedisConfiguration, group: any EventLoopGroup) {
         self.configuration = configuration

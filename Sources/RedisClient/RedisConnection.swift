@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import Locking
 
 /// One TCP connection to Redis on an event loop, shared by every caller: commands sent while others await their
 /// replies go out together (automatic pipelining), and replies come back in order.
@@ -11,7 +11,7 @@ import Synchronization
 final class RedisConnection: Sendable {
     private let channel: any Channel
     private let handler: NIOLoopBound<RedisChannelHandler>
-    private let outbox = Mutex<[RedisExchange]>([])
+    private let outbox = Locked<[RedisExchange]>([])
     /// Exchanges handed in and not yet ended: bounded, so an overloaded caller is refused rather than queued.
     private let outstanding: Outstanding
     private let configuration: RedisConfiguration
@@ -36,7 +36,7 @@ final class RedisConnection: Sendable {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try channel.pipeline.syncOperations.addHandler(
-                            RedisChannelHandler(ended: { count in outstanding.count.subtract(count, ordering: .relaxed) }))
+                            RedisChannelHandler(ended: { count in outstanding.count.withLock { $0 -= count } }))
                     }
                 }
                 .connect(host: configuration.host, port: configuration.port)
@@ -82,10 +82,12 @@ final class RedisConnection: Sendable {
 
     /// Sends RESP-encoded commands together; error replies come back as `.error` values.
     func exchange(_ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil) async throws -> [RedisValue] {
-        guard outstanding.count.wrappingAdd(1, ordering: .relaxed).newValue <= configuration.maxOutstandingCalls else {
-            outstanding.count.subtract(1, ordering: .relaxed)
-            throw RedisError.overloaded
+        let admitted = outstanding.count.withLock { count in
+            guard count < configuration.maxOutstandingCalls else { return false }
+            count += 1
+            return true
         }
+        guard admitted else { throw RedisError.overloaded }
         let timeout = TimeAmount.milliseconds(Int64((timeout ?? configuration.commandTimeout).wholeMilliseconds))
         return try await withCheckedThrowingContinuation { continuation in
             let exchange = RedisExchange(request: request, replyCount: replyCount, timeout: timeout, continuation: continuation)
@@ -114,6 +116,6 @@ final class RedisConnection: Sendable {
 
     /// A counter the channel handler can reach without holding the connection.
     private final class Outstanding: Sendable {
-        let count = Atomic<Int>(0)
+        let count = Locked<Int>(0)
     }
 }

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import Locking
 
 /// Kiln's way to Redis: a few connections that every caller shares, on the event loops the HTTP server uses, and
 /// connections of their own for blocking commands.
@@ -12,7 +12,7 @@ import Synchronization
 public final class RedisPool: Sendable {
     public let configuration: RedisConfiguration
     private let shared: [RedisReconnectingConnection]
-    private let nextShared = Atomic<Int>(0)
+    private let nextShared = Locked<Int>(0)
     private let blocking: RedisBlockingConnections
     private let scripts: RedisScriptRegistry
 
@@ -74,7 +74,10 @@ public final class RedisPool: Sendable {
     }
 
     private func connection() async throws -> RedisConnection {
-        let index = shared.count == 1 ? 0 : nextShared.wrappingAdd(1, ordering: .relaxed).oldValue % shared.count
+        let index = nextShared.withLock { next in
+            defer { next = (next + 1) % shared.count }
+            return next
+        }
         return try await shared[index].connection()
     }
 }

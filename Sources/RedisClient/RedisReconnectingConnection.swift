@@ -1,6 +1,6 @@
 import NIOCore
 import ServiceFailures
-import Synchronization
+import Locking
 
 /// One shared connection that is opened on first use and opened again after it breaks.
 ///
@@ -26,7 +26,7 @@ final class RedisReconnectingConnection: Sendable {
     private let group: any EventLoopGroup
     /// Runs on each new connection before any caller's command: the pool loads its scripts there.
     private let prepare: @Sendable (RedisConnection) async throws -> Void
-    private let state = Mutex<State>(.idle)
+    private let state = Locked<State>(.idle)
 
     init(configuration: RedisConfiguration, group: any EventLoopGroup, prepare: @escaping @Sendable (RedisConnection) async throws -> Void) {
         self.configuration = configuration

@@ -1,9 +1,9 @@
 import NIOCore
-import Synchronization
+import Locking
 
 /// The scripts a pool has loaded and their SHA1 digests, shared by all its connections.
 final class RedisScriptRegistry: Sendable {
-    private let digests = Mutex<[RedisScript: String]>([:])
+    private let digests = Locked<[RedisScript: String]>([:])
 
     /// `SCRIPT LOAD`s the scripts in one round trip and remembers their digests.
     func load(_ scripts: [RedisScript], on connection: RedisConnection) async throws {

@@ -1,7 +1,7 @@
 import CSpawning
 public import Foundation
 public import Glibc
-import Synchronization
+import Locking
 
 /// A program started with `posix_spawn`: what Kiln and its tests use instead of Foundation's `Process`, whose `run()`
 /// on Linux (Swift 6.3.1) copies 256 bytes of each `/proc/self/fd` entry and crashes now and then in a process with
@@ -52,7 +52,7 @@ public final class SpawnedProcess: Sendable {
     /// Our end of the child's stdout when it is ``Stream/pipe``.
     public let output: FileHandle?
     /// Set once the child is reaped; its pid may belong to another process from then on.
-    private let termination = Mutex<Termination?>(nil)
+    private let termination = Locked<Termination?>(nil)
 
     /// Starts `command[0]`, looked up on `PATH` unless it contains a slash, with the rest as its arguments, in
     /// `environment` (ours when nil).

@@ -1,6 +1,6 @@
 import BlockingWork
 import Glibc
-import Synchronization
+import Locking
 import Testing
 
 /// What callers of blocking work rely on: the outcome comes back, no more than `threads` pieces run at once, a
@@ -70,9 +70,9 @@ import Testing
 
 /// A value several threads read and change.
 private final class Flags<Value: Sendable>: Sendable {
-    private let state: Mutex<Value>
+    private let state: Locked<Value>
 
-    init(_ value: Value) { state = Mutex(value) }
+    init(_ value: Value) { state = Locked(value) }
 
     var value: Value { state.withLock { $0 } }
 
@@ -81,7 +81,7 @@ private final class Flags<Value: Sendable>: Sendable {
 
 /// A blocking wait that work on an executor's thread can be held in, and released from outside.
 private final class Gate: Sendable {
-    private let state = Mutex((entered: false, open: false))
+    private let state = Locked((entered: false, open: false))
 
     /// Blocks the calling thread until ``open()``.
     func wait() {

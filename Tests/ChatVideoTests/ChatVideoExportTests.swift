@@ -2,7 +2,7 @@ import ChatTaleInputs
 import ChatVideo
 import Foundation
 import RenderingFixtures
-import Synchronization
+import Locking
 import Testing
 
 /// Whole exports through ffmpeg, checked the way a person would: ffprobe, and frames decoded back. One at a time, and
@@ -150,7 +150,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path + "/chat.mp4"
         let exporter = ChatVideoExporter(Conversations.short { $0.typingSpeed = .slow }, watermark: false, preset: Self.preset)
-        let started = Mutex(false)
+        let started = Locked(false)
         let task = Task {
             try await exporter.export(to: path) { _ in started.withLock { $0 = true } }
         }

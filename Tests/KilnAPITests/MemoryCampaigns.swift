@@ -2,7 +2,7 @@ import Foundation
 import KilnAPI
 import KilnCore
 import KilnStore
-import Synchronization
+import Locking
 
 /// Campaigns in memory, with the store's rules: one identity's each, one job in flight at a time, a finished job's
 /// scene applied once, the latest played listed first.
@@ -18,7 +18,7 @@ final class MemoryCampaigns: CampaignRecords {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func create(_ job: JobID, tenant: TenantID, identity: Identity, title: String, settings: String) async throws -> StoredCampaign? {
         let id = CampaignID(lowercaseUUID: job.rawValue)

@@ -2,7 +2,7 @@ import Foundation
 import KilnAPI
 import KilnAdmission
 import KilnCore
-import Synchronization
+import Locking
 
 /// Entitlements in memory: each event applied once, the latest entitlement of an identity its standing. Partners'
 /// shared pools are `EntitlementStore`'s SQL, tested against PostgreSQL.
@@ -12,7 +12,7 @@ final class MemoryEntitlements: EntitlementRecords, EntitlementStandings {
         var entitlements: [String: Entitlement] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func apply(_ entitlement: Entitlement, eventID: String) async throws -> Bool {
         state.withLock { state in

@@ -2,7 +2,7 @@ import KilnAPI
 import KilnCore
 import KilnPrivacy
 import KilnStore
-import Synchronization
+import Locking
 
 /// Erasure in memory: each identity's jobs, uploads and shares, of which `running` jobs are told to stop on the first
 /// call and have stopped by the next.
@@ -14,10 +14,10 @@ final class MemoryEraser: IdentityErasing {
         var shares = 0
     }
 
-    private let holdings: Mutex<[Identity: Holdings]>
+    private let holdings: Locked<[Identity: Holdings]>
 
     init(_ holdings: [Identity: Holdings] = [:]) {
-        self.holdings = Mutex(holdings)
+        self.holdings = Locked(holdings)
     }
 
     func erase(identity: Identity, tenant: TenantID) async throws -> Erasure {

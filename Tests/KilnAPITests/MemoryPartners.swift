@@ -1,7 +1,7 @@
 import Foundation
 import KilnAPI
 import KilnCore
-import Synchronization
+import Locking
 
 /// Partner links in memory: invitations by code, redeemed by another identity, accepted by their inviter; an unlink
 /// bars both from linking again (the cooldown, however long, has not passed in a unit test).
@@ -17,7 +17,7 @@ final class MemoryPartners: PartnerLinks {
         var unlinked: Set<Identity> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let now: Date
 
     init(now: Date) {

@@ -2,7 +2,7 @@ import KilnAPI
 import KilnCore
 import KilnPolicy
 import KilnQueue
-import Synchronization
+import Locking
 
 /// Quota counters in memory: what the memory queue reserved for each subject, class and day, read as `GET /v1/quota`
 /// reads Redis's. It checks only the daily limit; the running cap, cooldowns, blocks and velocity are `enqueue.lua`'s,
@@ -19,7 +19,7 @@ final class MemoryQuota: QuotaCounters {
         var unfinishedJobs: [Day: Int] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Reserves the charge's units and answers the class's use with them; nil when the day's limit would be passed.
     func reserve(_ charge: QuotaCharge, tenant: TenantID) -> QuotaUsage? {

@@ -2,7 +2,7 @@ import Foundation
 import KilnAPI
 import KilnCore
 import KilnStore
-import Synchronization
+import Locking
 
 /// Published pages in memory: live until their owner revokes them, then gone (410).
 final class MemoryShares: SharedPages {
@@ -14,10 +14,10 @@ final class MemoryShares: SharedPages {
         var revoked = false
     }
 
-    private let pages: Mutex<[String: Page]>
+    private let pages: Locked<[String: Page]>
 
     init(_ pages: [String: Page] = [:]) {
-        self.pages = Mutex(pages)
+        self.pages = Locked(pages)
     }
 
     func page(_ slug: String) async throws -> ShareStore.Lookup<(html: String, expiresAt: Date)> {

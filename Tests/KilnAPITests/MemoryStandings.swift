@@ -1,6 +1,6 @@
 import KilnAdmission
 import KilnCore
-import Synchronization
+import Locking
 
 /// The standing cache in memory: what admission cached, and which identities' standings the routes forgot.
 final class MemoryStandings: StandingCaching {
@@ -9,7 +9,7 @@ final class MemoryStandings: StandingCaching {
         var forgotten: [Identity] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Every identity whose standing was forgotten, in order.
     var forgotten: [Identity] { state.withLock { $0.forgotten } }

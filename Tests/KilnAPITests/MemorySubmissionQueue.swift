@@ -2,7 +2,7 @@ import KilnCore
 import KilnPolicy
 import KilnQueue
 import ServiceFailures
-import Synchronization
+import Locking
 
 /// The queue as the API sees it, in memory: what was enqueued, with idempotency keys and the quota's reservations
 /// (``MemoryQuota``); or a Redis that does not answer.
@@ -14,7 +14,7 @@ final class MemorySubmissionQueue: SubmissionQueue {
         var cancelled: Set<JobID> = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The counters a metered submission reserves units in.
     let quota: MemoryQuota
     /// Every call fails as an unreachable Redis does.

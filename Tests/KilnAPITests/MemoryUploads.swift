@@ -2,11 +2,11 @@ import Foundation
 import KilnAPI
 import KilnCore
 import KilnStore
-import Synchronization
+import Locking
 
 /// Uploads in memory: the bytes and the record, as the upload store keeps them.
 final class MemoryUploads: UploadRecords {
-    private let saved = Mutex<[(upload: Upload, bytes: [UInt8])]>([])
+    private let saved = Locked<[(upload: Upload, bytes: [UInt8])]>([])
 
     var uploads: [(upload: Upload, bytes: [UInt8])] { saved.withLock { $0 } }
 

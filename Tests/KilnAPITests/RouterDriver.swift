@@ -4,7 +4,7 @@ import KilnAPI
 import Logging
 import NIOCore
 import NIOEmbedded
-import Synchronization
+import Locking
 
 /// Sends requests straight to the API's router, in process, with no socket: what an app would get back.
 struct RouterDriver {
@@ -44,7 +44,7 @@ struct RouterDriver {
 
 /// The bytes a response wrote.
 private final class CollectedBody: Sendable {
-    private let buffer = Mutex(ByteBuffer())
+    private let buffer = Locked(ByteBuffer())
 
     func append(_ piece: ByteBuffer) {
         _ = buffer.withLock { $0.writeImmutableBuffer(piece) }

@@ -1,7 +1,7 @@
 import KilnHandlers
 import KilnProviders
 import KilnStore
-import Synchronization
+import Locking
 
 /// Every tenant's every kind served by one provider.
 struct OneProviderRoutes: TextRoutes {
@@ -12,7 +12,7 @@ struct OneProviderRoutes: TextRoutes {
 
 /// Provider usage kept in memory, in the order it was recorded.
 final class MemoryUsage: ProviderUsageRecording {
-    private let recorded = Mutex<[ProviderUsageRecord]>([])
+    private let recorded = Locked<[ProviderUsageRecord]>([])
 
     var records: [ProviderUsageRecord] { recorded.withLock { $0 } }
 

@@ -1,12 +1,12 @@
 import KilnProviders
-import Synchronization
+import Locking
 
 /// A text provider that answers from a script, in memory: the pieces it streams, in order, or the error it fails with.
 final class ScriptedTextProvider: TextProvider {
     let name = "scripted"
     private let pieces: [String]
     private let failure: ProviderError?
-    private let asked = Mutex<[TextGenerationRequest]>([])
+    private let asked = Locked<[TextGenerationRequest]>([])
 
     /// Answers `pieces` joined, streaming them one at a time.
     init(streaming pieces: [String]) {

@@ -9,7 +9,7 @@ import KilnQueue
 import KilnStore
 import KilnWorker
 import RedisClient
-import Synchronization
+import Locking
 import Testing
 
 /// Admission through the real API and Redis: exact daily quotas under concurrency, the running cap, device cooldowns,

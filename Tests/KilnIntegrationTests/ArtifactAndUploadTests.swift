@@ -6,7 +6,7 @@ import KilnJSON
 import KilnStore
 import S3Client
 import S3Fixtures
-import Synchronization
+import Locking
 import Testing
 
 /// Bytes in and out: uploads, and artifacts served to their job's owner only.

@@ -6,7 +6,7 @@ import KilnJSON
 import KilnPolicy
 import KilnWorker
 import RenderingFixtures
-import Synchronization
+import Locking
 import Testing
 
 /// `video.chat_export` through the API and a worker: ChatTale's tier rules, the video as an artifact, progress.

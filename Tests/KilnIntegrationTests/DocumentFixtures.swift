@@ -6,7 +6,7 @@ import KilnJSON
 import KilnStore
 import KilnWorker
 import RenderingFixtures
-import Synchronization
+import Locking
 import Testing
 
 /// What the document and sharing suites share: Talevonia's and WorldArchitect's document kinds under one policy, a

@@ -15,7 +15,7 @@ import Logging
 import PostgresClient
 import RedisClient
 import ServiceLifecycle
-import Synchronization
+import Locking
 import Testing
 
 /// One test's world: its own Redis namespace and PostgreSQL schema on the real servers, an API node on a free
@@ -37,16 +37,16 @@ final class Harness: Sendable {
     let objects: ObjectStore
     /// The object backend the API node and in-process workers use (set before starting them); nil is ``objects``,
     /// the local directory.
-    let objectBackend = Mutex<(any ObjectBackend)?>(nil)
+    let objectBackend = Locked<(any ObjectBackend)?>(nil)
     let http: HTTPClient
     let logger = Logger(label: "kiln.test")
-    private let services = Mutex<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
+    private let services = Locked<[(group: ServiceGroup, task: Task<Void, any Error>)]>([])
     /// The tenants' policies the API node starts with (set before ``startAPI(_:)``).
-    let policies = Mutex(PolicySet.none)
+    let policies = Locked(PolicySet.none)
     /// The policies' identity verifiers, built with them.
-    let identities = Mutex(IdentityVerifierSet.none)
+    let identities = Locked(IdentityVerifierSet.none)
     /// Now, as the API node sees it; nil is the real clock.
-    let now = Mutex<Date?>(nil)
+    let now = Locked<Date?>(nil)
     private let apiPort = PortBox()
 
     init(queueConfiguration: QueueConfiguration = QueueConfiguration()) async throws {

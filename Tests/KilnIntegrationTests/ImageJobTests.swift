@@ -9,7 +9,7 @@ import KilnQueue
 import KilnStore
 import KilnWorker
 import PostgresClient
-import Synchronization
+import Locking
 import Testing
 
 /// The image kinds through the API, a worker and the provider simulator: Veramo's three modes, Talevonia's

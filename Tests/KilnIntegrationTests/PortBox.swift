@@ -1,8 +1,8 @@
-import Synchronization
+import Locking
 
 /// The port an API node bound, handed from its start-up callback to the test.
 final class PortBox: Sendable {
-    private let port = Mutex<Int?>(nil)
+    private let port = Locked<Int?>(nil)
 
     func set(_ value: Int) { port.withLock { $0 = value } }
 

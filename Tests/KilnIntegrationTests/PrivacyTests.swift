@@ -10,7 +10,7 @@ import PostgresClient
 import RedisClient
 import S3Client
 import S3Fixtures
-import Synchronization
+import Locking
 import Testing
 
 /// Erasure of an identity, against the real Redis, PostgreSQL and object stores (the local

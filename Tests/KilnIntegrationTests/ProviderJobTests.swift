@@ -11,7 +11,7 @@ import KilnStore
 import KilnWorker
 import Logging
 import ProviderSimulator
-import Synchronization
+import Locking
 import Testing
 
 /// `diag.generate` end to end: HTTP submission, a worker calling the provider simulator through libcurl, deltas on

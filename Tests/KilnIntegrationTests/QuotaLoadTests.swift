@@ -1,7 +1,7 @@
 import Foundation
 import KilnPolicy
 import KilnStore
-import Synchronization
+import Locking
 import Testing
 
 /// `kiln-dev loadtest quota` as a process, with several generator processes and an API node started from `kiln`, against

@@ -9,7 +9,7 @@ import KilnQueue
 import KilnStore
 import PostgresClient
 import RedisClient
-import Synchronization
+import Locking
 import Testing
 
 /// The retention purge against the real Redis, PostgreSQL and object directory. Time moves by the clock the purge is

@@ -7,7 +7,7 @@ import KilnQueue
 import KilnStore
 import PostgresClient
 import RenderingFixtures
-import Synchronization
+import Locking
 import Testing
 
 /// `share.card` and `share.publish` through the API and a worker, and the web reader serving what was published: to

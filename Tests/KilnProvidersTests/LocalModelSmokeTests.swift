@@ -1,7 +1,7 @@
 import CurlClient
 import Foundation
 import KilnProviders
-import Synchronization
+import Locking
 import Testing
 
 /// `OpenAIChatClient` against a real model: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct on the
@@ -47,7 +47,7 @@ struct LocalModelSmokeTests {
 
     @Test func aStreamedAnswerIsItsDeltas() async throws {
         try await self.withClient { client in
-            let deltas = Mutex<[TextDelta]>([])
+            let deltas = Locked<[TextDelta]>([])
             let streamed = try await client.stream(Self.request) { delta in deltas.withLock { $0.append(delta) } }
             let received = deltas.withLock { $0 }
             #expect(!received.isEmpty)

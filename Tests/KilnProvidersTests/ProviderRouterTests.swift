@@ -3,7 +3,7 @@ import KilnCore
 import KilnKeys
 import KilnProviders
 import RedisClient
-import Synchronization
+import Locking
 import Testing
 
 /// The router against the simulator, with its parking in the real Redis the test command started.
@@ -11,7 +11,7 @@ import Testing
     /// A provider that counts the calls that reach it.
     final class Counted: TextProvider {
         let inner: any TextProvider
-        let calls = Mutex(0)
+        let calls = Locked(0)
         var name: String { self.inner.name }
 
         init(_ inner: any TextProvider) {
@@ -73,7 +73,7 @@ import Testing
             // The primary's key is refused once: that opens its circuit at once.
             let primary = Counted(AnthropicClient(http: fixture.http, endpoint: fixture.endpoint(fault: "status; code=401; times=1; key=\(UUID())")))
             let fallback = Counted(OpenAIChatClient(http: fixture.http, endpoint: fixture.endpoint()))
-            let elapsed = Mutex(Duration.zero)
+            let elapsed = Locked(Duration.zero)
             let start = ContinuousClock.now
             let router = ProviderRouter(
                 name: "text", models: Self.route(primary, fallback), parking: parking, clock: { start + elapsed.withLock { $0 } })

@@ -4,7 +4,7 @@ import KilnProviders
 import Logging
 import ProviderSimulator
 import ServiceLifecycle
-import Synchronization
+import Locking
 import Testing
 
 /// The provider simulator on a free loopback port and a client to reach it, for one test.
@@ -24,7 +24,7 @@ final class SimulatorFixture: Sendable {
         var configuration = SimulatorConfiguration()
         configuration.port = 0
         configuration.deltaInterval = deltaInterval
-        let port = Mutex<Int?>(nil)
+        let port = Locked<Int?>(nil)
         let logger = Logger(label: "simulator")
         let app = ProviderSimulator.application(configuration: configuration, logger: logger) { bound in
             port.withLock { $0 = bound }

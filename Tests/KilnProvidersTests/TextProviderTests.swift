@@ -1,7 +1,7 @@
 import CurlClient
 import KilnJSON
 import KilnProviders
-import Synchronization
+import Locking
 import Testing
 
 /// Both text clients against the provider simulator: what an answer holds, how it streams, and what each fault becomes.
@@ -54,7 +54,7 @@ import Testing
         try await SimulatorFixture.with { fixture in
             let client = flavour.client(fixture, fixture.endpoint())
             let whole = try await client.generate(Self.request)
-            let deltas = Mutex<[TextDelta]>([])
+            let deltas = Locked<[TextDelta]>([])
             let streamed = try await client.stream(Self.request) { delta in deltas.withLock { $0.append(delta) } }
             let received = deltas.withLock { $0 }
             #expect(received.count > 10)
@@ -78,7 +78,7 @@ import Testing
                 // of the same request, which the simulator answers alike; a real model samples them apart.
                 #expect(Set(answer.choices).count == 3)
             }
-            let deltas = Mutex<[Int: String]>([:])
+            let deltas = Locked<[Int: String]>([:])
             let streamed = try await client.stream(request) { delta in deltas.withLock { $0[delta.choice, default: ""] += delta.text } }
             #expect(streamed.choices == answer.choices)
             #expect(deltas.withLock { $0 } == [0: answer.choices[0], 1: answer.choices[1], 2: answer.choices[2]])

@@ -1,10 +1,10 @@
 public import KilnCore
 public import KilnWorker
-import Synchronization
+import Locking
 
 /// What a worker would write to PostgreSQL and the object store, kept in memory.
 public final class MemoryRecords: WorkerRecords {
-    private let state = Mutex<(jobs: [JobRecord], charges: [QuotaLedgerEntry], artifacts: [String: [UInt8]])>(([], [], [:]))
+    private let state = Locked<(jobs: [JobRecord], charges: [QuotaLedgerEntry], artifacts: [String: [UInt8]])>(([], [], [:]))
 
     public init() {}
 

@@ -1,6 +1,6 @@
 public import KilnCore
 public import KilnQueue
-import Synchronization
+import Locking
 
 /// The queue as a worker sees it, in memory: jobs waiting to be claimed, every settlement the worker sent, every
 /// event a job emitted, leases an operator (the test) took away or asked to cancel, and what was marked recorded.
@@ -26,7 +26,7 @@ public final class MemoryWorkSource: WorkSource {
         var clock: Int64 = 1_790_000_000_000
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

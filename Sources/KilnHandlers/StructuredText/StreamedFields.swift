@@ -1,6 +1,6 @@
 import KilnJSON
 import KilnProviders
-import Synchronization
+import Locking
 
 /// The prose fields of one streamed structured answer, picked out of its JSON as it arrives (``JSONFieldStream``),
 /// so an app's listeners receive story text, tagged by which of the answer's texts it belongs to.
@@ -10,10 +10,10 @@ final class StreamedFields: Sendable {
         var relayedAny = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(select: @escaping @Sendable ([JSONFieldStream.Component]) -> Int?) {
-        self.state = Mutex(State(stream: JSONFieldStream(select: select)))
+        self.state = Locked(State(stream: JSONFieldStream(select: select)))
     }
 
     /// The listeners' deltas in one piece of the answer (the provider's choice is always the first: one answer).

@@ -1,7 +1,7 @@
 import Logging
 import ProviderSimulator
 import ServiceLifecycle
-import Synchronization
+import Locking
 
 /// The provider simulator in the benchmark's own process, on a free port, writing what it streams (and whose request
 /// each answer answers) to a log: so a benchmark can time what Kiln makes of each piece, on one clock.
@@ -16,7 +16,7 @@ struct BenchSimulator {
         configuration.onStreamWrite = { requestID, bytes in log.record(requestID, bytes) }
         configuration.onStreamStart = { requestID, body in log.recordStart(requestID, body) }
         let logger = Logger(label: "kiln.bench.simulator")
-        let bound = Mutex<Int?>(nil)
+        let bound = Locked<Int?>(nil)
         let simulator = ProviderSimulator.application(configuration: configuration, logger: logger) { port in bound.withLock { $0 = port } }
         let group = ServiceGroup(services: [simulator], gracefulShutdownSignals: [], logger: logger)
         let task = Task { try await group.run() }

@@ -1,12 +1,12 @@
 import Dispatch
 import KilnJSON
 import KilnProviders
-import Synchronization
+import Locking
 
 /// What the in-process simulator wrote to each streamed answer, and when (monotonic nanoseconds).
 final class StreamWriteLog: Sendable {
-    private let writes = Mutex<[String: [(at: UInt64, bytes: [UInt8])]]>([:])
-    private let requests = Mutex<[String: String]>([:])
+    private let writes = Locked<[String: [(at: UInt64, bytes: [UInt8])]]>([:])
+    private let requests = Locked<[String: String]>([:])
 
     /// Notes the request a streamed answer answers.
     func recordStart(_ requestID: String, _ requestBody: [UInt8]) {
