@@ -138,25 +138,28 @@ let package = Package(
             dependencies: ["JobVocabulary", "KilnJSON", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        // The image kinds' presets that Veramo's and Talevonia's inputs share: styles and aspect ratios.
+        // The image kinds' presets that Veramo's and Talevonia's inputs share: styles and aspect ratios; their result, MadeImage.
         .target(
             name: "ImageOptions",
             dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
         // ChatTale's inputs: the conversation and export settings of video.chat_export, with its pacing and colours; chat.generate.
+        // And the two kinds' results, which the handlers encode and the client decodes.
         .target(
             name: "ChatTaleInputs",
             dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
         // WorldArchitect's inputs: campaign.open and campaign.turn, the game state and the checks of a turn's update; the campaign export.
+        // And the two kinds' results, which the handlers encode and the client decodes.
         .target(
             name: "WorldArchitectInputs",
             dependencies: ["JobVocabulary", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // Talevonia's inputs: text.continue and text.opening, image.illustrate and image.cover, the reading path, share.card and share.publish.
+        // And the kinds' results, which the handlers encode and the client decodes.
         .target(
             name: "TalevoniaInputs",
             dependencies: ["JobVocabulary", "ImageOptions"],
@@ -168,13 +171,14 @@ let package = Package(
             dependencies: ["JobVocabulary", "ImageOptions"],
             swiftSettings: swiftSettings
         ),
-        // Joanie's inputs: story.from_drawings and story.continue.
+        // Joanie's inputs: story.from_drawings and story.continue, and the story they make.
         .target(
             name: "JoanieInputs",
             dependencies: ["JobVocabulary"],
             swiftSettings: swiftSettings
         ),
-        // The input of document.export, which WorldArchitect and Talevonia share: a campaign or a reading path, and the format.
+        // The input of document.export, which WorldArchitect and Talevonia share: a campaign or a reading path, and the format; its
+        // result.
         .target(
             name: "DocumentInputs",
             dependencies: ["JobVocabulary", "TalevoniaInputs", "WorldArchitectInputs"],
@@ -467,7 +471,8 @@ let package = Package(
         .testTarget(
             name: "KilnHandlersTests",
             dependencies: [
-                "Locking", "KilnHandlers", "KilnWorker", "KilnCore", "KilnJSON", "KilnProviders", "KilnQueue", "KilnStore", "WorkerFakes",
+                "Locking", "KilnHandlers", "KilnWorker", "KilnCore", "KilnJSON", "KilnProviders", "KilnQueue", "KilnStore", "TalevoniaInputs",
+                "WorkerFakes",
             ],
             swiftSettings: swiftSettings
         ),

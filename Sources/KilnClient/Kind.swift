@@ -1,5 +1,6 @@
 public import ChatTaleInputs
 public import DocumentInputs
+public import ImageOptions
 public import JoanieInputs
 public import TalevoniaInputs
 public import VeramoInputs

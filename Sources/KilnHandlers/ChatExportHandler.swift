@@ -55,16 +55,9 @@ public struct ChatExportHandler: JobHandler {
         }
         try await context.saveArtifact(Self.artifactName, contentType: "video/mp4", bytes: Array(bytes))
         let (width, height) = input.settings.format.size
-        return JSONValue.object([
-            "artifact": .string(Self.artifactName),
-            "width": .number(Double(width)),
-            "height": .number(Double(height)),
-            "fps": .number(Double(input.settings.fps)),
-            "frame_rate": .string(input.settings.frameRate.rawValue),
-            "frames": .number(Double(result.frames)),
-            "duration_seconds": .number(result.durationSeconds),
-            "bytes": .number(Double(bytes.count)),
-            "watermark": .bool(watermark),
-        ]).canonicalJSON()
+        let video = ExportedChatVideo(
+            artifact: Self.artifactName, width: width, height: height, fps: input.settings.fps, frameRate: input.settings.frameRate,
+            frames: result.frames, durationSeconds: result.durationSeconds, bytes: bytes.count, watermark: watermark)
+        return try JSONValue(encoding: video).canonicalJSON()
     }
 }

@@ -49,13 +49,9 @@ public struct DocumentExportHandler: JobHandler {
         }
         let artifact = "\(name).\(format.rawValue)"
         try await context.saveArtifact(artifact, contentType: format.contentType, bytes: bytes)
-        return JSONValue.object([
-            "artifact": .string(artifact),
-            "format": .string(format.rawValue),
-            "content_type": .string(format.contentType),
-            "bytes": .number(Double(bytes.count)),
-            "sections": .number(Double(document.sections.count)),
-            "images": .number(Double(document.images.count)),
-        ]).canonicalJSON()
+        let exported = ExportedDocument(
+            artifact: artifact, format: format.rawValue, contentType: format.contentType, bytes: bytes.count, sections: document.sections.count,
+            images: document.images.count)
+        return try JSONValue(encoding: exported).canonicalJSON()
     }
 }

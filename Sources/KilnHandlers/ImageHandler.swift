@@ -81,19 +81,10 @@ public struct ImageHandler: JobHandler {
         try await context.saveArtifact(name, contentType: image.mediaType, bytes: image.data)
         // The size made, which a model with fixed sizes may have rounded to its nearest.
         let made = image.pngSize ?? size
-        var result: [String: JSONValue] = [
-            "artifact": .string(name),
-            "width": .number(Double(made.width)),
-            "height": .number(Double(made.height)),
-            "aspect_ratio": .string(order.aspectRatio.rawValue),
-            "provider": .string(answer.provider),
-            "model": .string(answer.model),
-            "prompt_version": .string(order.template),
-        ]
-        if let style = order.style { result["style"] = .string(style.rawValue) }
-        if let seed = answer.seed { result["seed"] = .number(Double(seed)) }
-        if let replaces = order.replaces { result["replaces"] = .string(replaces) }
-        return JSONValue.object(result).canonicalJSON()
+        let result = MadeImage(
+            artifact: name, width: made.width, height: made.height, aspectRatio: order.aspectRatio.rawValue, style: order.style?.rawValue,
+            provider: answer.provider, model: answer.model, promptVersion: order.template, seed: answer.seed, replaces: order.replaces)
+        return try JSONValue(encoding: result).canonicalJSON()
     }
 
     /// The kind's input, read as an ``Order``.

@@ -29,15 +29,14 @@ public struct ShareCardHandler: JobHandler {
         let cover = input.story.cover
         let images = try await DocumentImages([cover].compactMap { $0 }, cover: cover, of: job, uploads: uploads)
         let card = try await Self.card(for: input.story, summary: input.summary, watermark: watermark, images: images, workDirectory: workDirectory)
-        var artifacts: [JSONValue] = []
+        var artifacts: [ShareCards.Card] = []
         for size in input.sizes ?? ShareCardSize.allCases {
             let png = try await DocumentFailure.translating { try await BlockingExecutor.rendering.run { try card.render(size) } }
             let name = "card-\(size.rawValue).png"
             try await context.saveArtifact(name, contentType: "image/png", bytes: png)
-            artifacts.append(
-                .object(["name": .string(name), "width": .number(Double(size.pixels.width)), "height": .number(Double(size.pixels.height))]))
+            artifacts.append(ShareCards.Card(name: name, width: size.pixels.width, height: size.pixels.height))
         }
-        return JSONValue.object(["artifacts": .array(artifacts), "watermark": .bool(watermark)]).canonicalJSON()
+        return try JSONValue(encoding: ShareCards(artifacts: artifacts, watermark: watermark)).canonicalJSON()
     }
 
     /// The card of a reading path: its title, its cover (as PNG), the summary (the first paragraph when none is given)

@@ -60,12 +60,9 @@ public struct SharePublishHandler: JobHandler {
         try await Self.revocationEndsTheJob {
             try await shares.publish(slug: slug, tenant: job.tenant, html: html, files: files, expiresAt: expiresAt)
         }
-        return JSONValue.object([
-            "share_url": .string(address),
-            "slug": .string(slug),
-            "card_url": .string(cardURL),
-            "expires_at": .string(ISO8601DateFormatter().string(from: expiresAt)),
-        ]).canonicalJSON()
+        let published = PublishedShare(
+            shareURL: address, slug: slug, cardURL: cardURL, expiresAt: ISO8601DateFormatter().string(from: expiresAt))
+        return try JSONValue(encoding: published).canonicalJSON()
     }
 
     /// The owner revoked the page an earlier attempt published: the job ends for good, publishing nothing more.

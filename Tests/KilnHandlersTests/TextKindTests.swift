@@ -3,6 +3,7 @@ import KilnJSON
 import KilnProviders
 import KilnQueue
 import KilnStore
+import TalevoniaInputs
 import Testing
 
 /// The text kinds over the worker's fakes and a scripted provider: the job's result carries the provider's text, the
@@ -55,6 +56,35 @@ import Testing
         #expect(provider.requests.count == 1)
         #expect(provider.requests.first?.responseSchema?.name == "story_continuations")
     }
+
+    /// The result is written by encoding ``StoryContinuations``, the type the apps' client decodes: it reads back as
+    /// that type, and apart from what every generated result carries, the type holds every field the worker wrote.
+    @Test func textContinuesResultIsTheSharedResultType() async throws {
+        let texts = ["heron", "seal", "gull"].map(Self.prose)
+        let answer = JSONValue.object([
+            "continuations": .array(
+                texts.enumerated().map { index, text in
+                    .object(["text": .string(text), "summary": .string("Way \(index)."), "tags": .array([.string("Sea")])])
+                })
+        ]).canonicalJSON()
+        let run = try HandlerRun("text.continue", input: #"{"title":"The Harbour","last_node_text":"The tide turned at dusk."}"#)
+        let result = try await run.run(provider: ScriptedTextProvider(streaming: [answer]))
+
+        let typed = try result.decode(as: StoryContinuations.self)
+        #expect(
+            typed
+                == StoryContinuations(
+                    continuations: texts.enumerated().map { index, text in
+                        StoryPassage(text: text, summary: "Way \(index).", tags: ["sea"], wordCount: 112)
+                    }))
+        guard case .object(var written) = result else { throw JSONShapeError() }
+        for generated in ["prompt_version", "provider", "model", "repaired", "usage"] {
+            #expect(written.removeValue(forKey: generated) != nil, "every generated result carries \(generated)")
+        }
+        #expect(JSONValue.object(written) == (try JSONValue(encoding: typed)))
+    }
+
+    private struct JSONShapeError: Error {}
 
     /// A failing provider's error, what the job fails with: its code, and whether the queue retries it.
     struct ProviderFailureCase: Sendable, CustomTestStringConvertible {

@@ -31,7 +31,7 @@ struct CampaignOpenKind: StructuredTextKind {
         path == [.key("narrative")] ? 0 : nil
     }
 
-    func result(from answer: JSONValue, input: CampaignOpenInput) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: CampaignOpenInput) -> Result<CampaignOpening, StructuredAnswerRejected> {
         let narrative = answer["narrative"]?.stringValue ?? ""
         let character = answer["character"]
         let maxHP = character?["max_hp"]?.intValue ?? 0
@@ -50,11 +50,9 @@ struct CampaignOpenKind: StructuredTextKind {
         // The state's NPCs are the answer's, in order, so the paths of its contradictions point into the answer.
         var violations = CampaignSchemas.violations(of: state)
         if let violation = WordCount.check(narrative, CampaignSchemas.words, at: "$.narrative") { violations.append(violation) }
-        guard violations.isEmpty, let stateJSON = CampaignSchemas.json(state) else { return .failure(StructuredAnswerRejected(violations)) }
+        guard violations.isEmpty else { return .failure(StructuredAnswerRejected(violations)) }
         return .success(
-            .object([
-                "scene_number": 1, "title": answer["title"] ?? "", "narrative": .string(narrative),
-                "planning_block": CampaignSchemas.planningBlock(answer), "state": stateJSON,
-            ]))
+            CampaignOpening(
+                title: answer["title"]?.stringValue ?? "", narrative: narrative, planningBlock: CampaignSchemas.planningBlock(answer), state: state))
     }
 }

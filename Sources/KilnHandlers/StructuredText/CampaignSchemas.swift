@@ -15,17 +15,8 @@ enum CampaignSchemas {
     static let newNPC = Schema.object(["name": Schema.string(length: 1...80), "max_hp": Schema.integer(hitPoints), "attitude": attitude])
 
     /// The planning block the app shows: the choices the player must pick from, numbered.
-    static func planningBlock(_ answer: JSONValue) -> JSONValue {
-        let choices = (answer["choices"]?.arrayValue ?? []).compactMap(\.stringValue).enumerated().map { index, text in
-            JSONValue.object(["id": .string("choice_\(index + 1)"), "text": .string(text)])
-        }
-        return .object(["choices": .array(choices)])
-    }
-
-    /// The state as JSON, the form the app sends back with its next turn.
-    static func json(_ state: CampaignState) -> JSONValue? {
-        guard let encoded = try? JSONEncoder().encode(state) else { return nil }
-        return JSONValue.parse(String(decoding: encoded, as: UTF8.self))
+    static func planningBlock(_ answer: JSONValue) -> PlanningBlock {
+        PlanningBlock(choosingAmong: (answer["choices"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
     /// The state's own contradictions, as violations at `$` (the answer they came from).

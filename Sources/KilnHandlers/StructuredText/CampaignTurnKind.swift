@@ -64,11 +64,11 @@ struct CampaignTurnKind: StructuredTextKind {
         path == [.key("narrative")] ? 0 : nil
     }
 
-    func result(from answer: JSONValue, input: CampaignTurnInput) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: CampaignTurnInput) -> Result<CampaignTurn, StructuredAnswerRejected> {
         let narrative = answer["narrative"]?.stringValue ?? ""
         var violations: [OutputViolation] = []
         if let violation = WordCount.check(narrative, CampaignSchemas.words, at: "$.narrative") { violations.append(violation) }
-        guard let updateJSON = answer["update"], let update = try? updateJSON.decode(as: CampaignStateUpdate.self) else {
+        guard let update = try? answer["update"]?.decode(as: CampaignStateUpdate.self) else {
             return .failure(StructuredAnswerRejected(violations + [OutputViolation(path: "$.update", reason: "is not a game-state update")]))
         }
         switch update.applied(to: input.state) {
@@ -76,12 +76,11 @@ struct CampaignTurnKind: StructuredTextKind {
             return .failure(StructuredAnswerRejected(violations + inconsistent.violations))
         case .success(let state):
             violations += CampaignSchemas.violations(of: state)
-            guard violations.isEmpty, let stateJSON = CampaignSchemas.json(state) else { return .failure(StructuredAnswerRejected(violations)) }
+            guard violations.isEmpty else { return .failure(StructuredAnswerRejected(violations)) }
             return .success(
-                .object([
-                    "scene_number": .number(Double(input.sceneNumber + 1)), "narrative": .string(narrative),
-                    "planning_block": CampaignSchemas.planningBlock(answer), "state_update": updateJSON, "state": stateJSON,
-                ]))
+                CampaignTurn(
+                    sceneNumber: input.sceneNumber + 1, narrative: narrative, planningBlock: CampaignSchemas.planningBlock(answer),
+                    stateUpdate: update, state: state))
         }
     }
 }

@@ -41,7 +41,7 @@ struct ChatGenerateKind: StructuredTextKind {
 
     func streamedField(at path: [JSONFieldStream.Component]) -> Int? { nil }
 
-    func result(from answer: JSONValue, input: ChatGenerateInput) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: ChatGenerateInput) -> Result<GeneratedChat, StructuredAnswerRejected> {
         let names = input.names ?? (answer["character_names"]?.arrayValue ?? []).compactMap(\.stringValue)
         var violations: [OutputViolation] = []
         if input.names == nil, names.count == 2, names[0] == names[1] {
@@ -64,10 +64,8 @@ struct ChatGenerateKind: StructuredTextKind {
         } catch {
             violations.append(OutputViolation(path: "$", reason: "is not a conversation a video can be made of"))
         }
-        guard violations.isEmpty, let encoded = try? JSONEncoder().encode(conversation),
-            let json = JSONValue.parse(String(decoding: encoded, as: UTF8.self))
-        else { return .failure(StructuredAnswerRejected(violations)) }
-        return .success(.object(["conversation": json, "message_count": .number(Double(messages.count))]))
+        guard violations.isEmpty else { return .failure(StructuredAnswerRejected(violations)) }
+        return .success(GeneratedChat(conversation: conversation, messageCount: messages.count))
     }
 
     /// Where in the model's answer a field of the conversation made from it came from.

@@ -51,32 +51,25 @@ struct DrawingStoryKind<Input: KindInput>: StructuredTextKind {
 
     func streamedField(at path: [JSONFieldStream.Component]) -> Int? { nil }
 
-    func result(from answer: JSONValue, input: Input) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: Input) -> Result<DrawingStory, StructuredAnswerRejected> {
         let paragraphs = (answer["paragraphs"]?.arrayValue ?? []).compactMap(\.stringValue)
         var violations = paragraphs.enumerated().compactMap { index, paragraph in
             WordCount.check(paragraph, Self.words, at: "$.paragraphs[\(index)]")
         }
         let offset = earlierParagraphs(input)
-        var placements: [JSONValue] = []
+        var placements: [DrawingStory.Placement] = []
         for (index, (upload, drawing)) in zip(drawings(input), answer["drawings"]?.arrayValue ?? []).enumerated() {
             let after = drawing["after_paragraph"]?.intValue ?? 0
             if !(1...paragraphs.count).contains(after) {
                 violations.append(
                     OutputViolation(path: "$.drawings[\(index)].after_paragraph", reason: "must name one of the \(paragraphs.count) paragraphs"))
             }
-            placements.append(
-                .object([
-                    "upload_id": .string(upload), "after_paragraph": .number(Double(offset + after)), "shows": drawing["shows"] ?? "",
-                ]))
+            placements.append(DrawingStory.Placement(uploadID: upload, afterParagraph: offset + after, shows: drawing["shows"]?.stringValue ?? ""))
         }
         guard violations.isEmpty else { return .failure(StructuredAnswerRejected(violations)) }
         return .success(
-            .object([
-                "title": existingTitle(input).map(JSONValue.string) ?? answer["title"] ?? "",
-                "paragraphs": .array(paragraphs.map(JSONValue.string)),
-                "story_text": .string(paragraphs.joined(separator: "\n\n")),
-                "image_placements": .array(placements),
-            ]))
+            DrawingStory(
+                title: existingTitle(input) ?? answer["title"]?.stringValue ?? "", paragraphs: paragraphs, imagePlacements: placements))
     }
 }
 

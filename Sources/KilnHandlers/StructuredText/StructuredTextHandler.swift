@@ -27,7 +27,7 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
 
     /// A valid answer and the calls that made it.
     private struct Answer {
-        var result: JSONValue
+        var result: Kind.Output
         var document: JSONValue
         var calls: [TextGeneration]
         /// Whether its text reached the job's listeners, so withdrawing it needs a `retract` event.
@@ -54,7 +54,8 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
             StructuredAnswer.texts(in: $0.document)
         }
 
-        guard case .object(var result) = answer.result, let last = answer.calls.last else {
+        // The kind's result as its type (the one the app's client reads) writes it, then what every generated result carries.
+        guard case .object(var result)? = try? JSONValue(encoding: answer.result), let last = answer.calls.last else {
             throw JobFailure.permanent(code: "invalid_model_output", message: "the kind's result is not an object")
         }
         let usage = answer.calls.map(\.usage).reduce(TokenUsage(), +)
@@ -109,7 +110,7 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
 
     /// The answer's document and the app's result, or every violation found: of the whole schema (the provider got
     /// its portable part), then of the kind's own rules.
-    private func check(_ text: String, schema: JSONValue, input: Kind.Input) -> Result<(JSONValue, JSONValue), StructuredAnswerRejected> {
+    private func check(_ text: String, schema: JSONValue, input: Kind.Input) -> Result<(JSONValue, Kind.Output), StructuredAnswerRejected> {
         let document: JSONValue
         switch StructuredAnswer.parse(text) {
         case .success(let parsed): document = parsed

@@ -7,6 +7,9 @@ import KilnJSON
 /// ``StructuredTextHandler`` does the rest, the same for every kind.
 protocol StructuredTextKind: Sendable {
     associatedtype Input: KindInput
+    /// The app's result: the type shared with the client (in the app's inputs module), so what the worker writes is what
+    /// the client reads.
+    associatedtype Output: Encodable & Sendable
 
     /// The prompt template's id, `<kind>.v<N>` (`Prompts/<id>.txt`); results carry it as `prompt_version`.
     var promptID: String { get }
@@ -23,8 +26,9 @@ protocol StructuredTextKind: Sendable {
     func schema(for input: Input) -> JSONValue
     /// Which streamed stream the text of the string at `path` goes to, or nil when it is not streamed.
     func streamedField(at path: [JSONFieldStream.Component]) -> Int?
-    /// The app's result from an answer that satisfies the schema, or what in it breaks the kind's other rules.
-    func result(from answer: JSONValue, input: Input) -> Result<JSONValue, StructuredAnswerRejected>
+    /// The app's result from an answer that satisfies the schema, or what in it breaks the kind's other rules. The handler
+    /// adds what every generated result carries: `prompt_version`, `provider`, `model`, `repaired` and `usage`.
+    func result(from answer: JSONValue, input: Input) -> Result<Output, StructuredAnswerRejected>
 }
 
 /// What in a schema-valid answer breaks the kind's own rules.

@@ -27,12 +27,12 @@ struct TextContinueKind: StructuredTextKind {
         return index
     }
 
-    func result(from answer: JSONValue, input: TextContinueInput) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: TextContinueInput) -> Result<StoryContinuations, StructuredAnswerRejected> {
         let candidates = answer["continuations"]?.arrayValue ?? []
         var violations: [OutputViolation] = []
         var seenSummaries: [String: Int] = [:]
         var seenTexts: [String: Int] = [:]
-        var continuations: [JSONValue] = []
+        var continuations: [StoryPassage] = []
         for (index, candidate) in candidates.enumerated() {
             let text = candidate["text"]?.stringValue ?? ""
             let summary = candidate["summary"]?.stringValue ?? ""
@@ -49,14 +49,10 @@ struct TextContinueKind: StructuredTextKind {
                         path: "\(path).summary", reason: "repeats the summary of continuation \(earlier); each must go in a different direction"))
             }
             let tags = (candidate["tags"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.lowercased() }
-            continuations.append(
-                .object([
-                    "text": .string(text), "summary": .string(summary), "tags": .array(tags.map(JSONValue.string)),
-                    "word_count": .number(Double(WordCount.of(text))),
-                ]))
+            continuations.append(StoryPassage(text: text, summary: summary, tags: tags, wordCount: WordCount.of(text)))
         }
         guard violations.isEmpty else { return .failure(StructuredAnswerRejected(violations)) }
-        return .success(.object(["continuations": .array(continuations)]))
+        return .success(StoryContinuations(continuations: continuations))
     }
 
     private static func normalized(_ text: String) -> String {

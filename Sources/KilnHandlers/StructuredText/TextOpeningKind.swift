@@ -24,13 +24,10 @@ struct TextOpeningKind: StructuredTextKind {
         path == [.key("text")] ? 0 : nil
     }
 
-    func result(from answer: JSONValue, input: TextOpeningInput) -> Result<JSONValue, StructuredAnswerRejected> {
+    func result(from answer: JSONValue, input: TextOpeningInput) -> Result<StoryPassage, StructuredAnswerRejected> {
         let text = answer["text"]?.stringValue ?? ""
         if let violation = WordCount.check(text, Self.words, at: "$.text") { return .failure(StructuredAnswerRejected([violation])) }
-        let tags = (answer["tags"]?.arrayValue ?? []).compactMap(\.stringValue).map { JSONValue.string($0.lowercased()) }
-        return .success(
-            .object([
-                "text": .string(text), "summary": answer["summary"] ?? "", "tags": .array(tags), "word_count": .number(Double(WordCount.of(text))),
-            ]))
+        let tags = (answer["tags"]?.arrayValue ?? []).compactMap(\.stringValue).map { $0.lowercased() }
+        return .success(StoryPassage(text: text, summary: answer["summary"]?.stringValue ?? "", tags: tags, wordCount: WordCount.of(text)))
     }
 }
