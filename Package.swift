@@ -585,7 +585,8 @@ let package = Package(
             name: "KilnIntegrationTests",
             dependencies: [
                 "Locking", "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission", "KilnClient", "KilnClientExamples",
-                "KilnAssembly", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI", "KilnWorker",
+                "KilnAssembly", "KilnConsole", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI",
+                "KilnWorker",
                 "RedisClient",
                 "PostgresClient",
                 "CurlClient", "IdentityFixtures", "KilnProviders", "KilnHandlers", "ProviderSimulator", "S3Client", "S3Fixtures", "KilnPrivacy",

@@ -1,0 +1,110 @@
+import CurlClient
+import Foundation
+import KilnConsole
+import KilnCore
+import KilnJSON
+import KilnQueue
+import KilnStore
+import Testing
+
+/// The operators' console over plain HTTP: signing in, its session cookie, and the gate in front of every page and
+/// action (sessions, CSRF tokens, origins, roles), against real Redis and PostgreSQL.
+@Suite struct ConsoleHTTPTests {
+    @Test func signingInGivesAStrictHttpOnlyCookieAndAPageWithoutOneAsksForIt() async throws {
+        try await Harness.with { harness in
+            let console = ConsoleClient(http: harness.http, base: try await harness.startConsole())
+            let token = try await harness.operatorToken("night-shift", role: .operator)
+
+            let refused = try await console.signIn(token: "kop_" + String(repeating: "0", count: 64))
+            #expect(refused.status == 401)
+            #expect(ConsoleClient.text(refused).contains(#"id="token""#), "the form comes back")
+            #expect(ConsoleClient.text(refused).contains("not an active operator"))
+            #expect(ConsoleClient.cookie(refused) == nil)
+
+            let away = try await console.get("/console/dead?tenant=acme")
+            #expect(away.status == 303 || away.status == 302)
+            let login = try #require(away.header("Location"))
+            #expect(login == "/console/login?next=%2Fconsole%2Fdead%3Ftenant%3Dacme")
+            #expect(ConsoleClient.text(try await console.get(login)).contains(#"value="/console/dead?tenant=acme""#))
+
+            let signedIn = try await console.signIn(token: token, next: "/console/dead?tenant=acme")
+            #expect(signedIn.header("Location") == "/console/dead?tenant=acme", "signing in goes back to the page asked for")
+            let cookie = try #require(ConsoleClient.cookie(signedIn))
+            #expect(cookie.value.count >= 32)
+            #expect(Set(cookie.attributes) == ["Max-Age=43200", "Path=/console", "HttpOnly", "SameSite=Strict"], "\(cookie.attributes)")
+            let page = try await ConsoleClient(http: harness.http, base: console.base, session: cookie.value).get("/console/dead?tenant=acme")
+            #expect(page.status == 200)
+            #expect(ConsoleClient.text(page).contains("night-shift"))
+            #expect(try await harness.consoleAuditOutcomes("sign-in") == ["done"])
+        }
+    }
+
+    @Test func theCookieIsSecureWhenTheConsoleIsReachedOverHTTPS() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole { $0.publicURL = "https://console.kiln.example" }
+            let token = try await harness.operatorToken("night-shift", role: .viewer)
+            let signedIn = try await ConsoleClient(http: harness.http, base: base).signIn(token: token)
+            let cookie = try #require(ConsoleClient.cookie(signedIn))
+            #expect(cookie.attributes.contains("Secure"), "\(cookie.attributes)")
+            #expect(cookie.attributes.contains("HttpOnly"))
+        }
+    }
+
+    @Test func anExpiredSessionIsSentBackToTheLogin() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole()
+            let console = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            let token = try await console.csrfToken(on: "/console/jobs")
+            try await harness.expireConsoleSessions()
+            let expired = try await console.get("/console/jobs")
+            #expect(expired.status == 303 || expired.status == 302)
+            #expect(expired.header("Location")?.hasPrefix("/console/login?next=") == true)
+            let action = try await console.post("/console/logout", ["csrf": token])
+            #expect(action.header("Location") == "/console/login", "an action is not replayed after signing in")
+        }
+    }
+
+    @Test func actionsNeedTheSessionsCSRFTokenTheConsolesOriginAndAnOperator() async throws {
+        try await Harness.with { harness in
+            let handler = MendableFailure()
+            let (id, client) = try await harness.deadJob(tenant: "acme", handler: handler)
+            let base = try await harness.startConsole()
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            let other = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("other", role: .operator))
+            let viewer = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("look", role: .viewer))
+            let token = try await ops.csrfToken(on: "/console/dead")
+
+            let withoutToken = try await ops.post("/console/dead/replay", ["id": id.rawValue])
+            #expect(withoutToken.status == 403)
+            let othersToken = try await ops.post("/console/dead/replay", ["csrf": try await other.csrfToken(on: "/console/dead"), "id": id.rawValue])
+            #expect(othersToken.status == 403)
+            let foreign = try await ops.post("/console/dead/replay", ["csrf": token, "id": id.rawValue], origin: "https://evil.example")
+            #expect(foreign.status == 403)
+            #expect(ConsoleClient.text(foreign).contains("another site"))
+
+            let viewerPage = ConsoleClient.text(try await viewer.get("/console/dead"))
+            #expect(viewerPage.contains(id.rawValue))
+            #expect(!viewerPage.contains(#"id="replay""#), "a viewer is shown no replay button")
+            let byViewer = try await viewer.post(
+                "/console/dead/replay", ["csrf": try #require(ConsoleClient.csrfToken(in: viewerPage)), "id": id.rawValue])
+            #expect(byViewer.status == 403)
+            #expect(ConsoleClient.text(byViewer).contains("a viewer may look but not act"))
+
+            let refusals = try await harness.consoleAuditOutcomes("/console/dead/replay")
+            #expect(refusals.count == 4, "\(refusals)")
+            #expect(refusals.filter { $0.hasPrefix("refused: the form's CSRF token is missing or stale") }.count == 2)
+            #expect(refusals.contains { $0.hasPrefix("refused: the form came from another site") })
+            #expect(refusals.contains { $0.hasPrefix("refused: a viewer may look but not act") })
+            #expect(try await harness.queue.snapshots([id]).first??.state == .failed, "no refused action replayed the job")
+
+            handler.mend()
+            let replayed = try await ops.post("/console/dead/replay", ["csrf": token, "id": id.rawValue])
+            #expect(replayed.status == 303 || replayed.status == 302)
+            #expect(replayed.header("Location")?.hasPrefix("/console/dead?notice=replayed%201") == true, "\(replayed.header("Location") ?? "")")
+            #expect(try await harness.consoleAuditOutcomes("dead.replay") == ["replayed 1"])
+            let audit = ConsoleClient.text(try await viewer.get("/console/audit"))
+            #expect(audit.contains("dead.replay") && audit.contains(id.rawValue) && audit.contains("replayed 1"))
+            #expect(try await harness.awaitFinished(id, as: client)["status"] == "succeeded")
+        }
+    }
+}
