@@ -2,8 +2,9 @@
 # Installs the Debian packages Kiln needs to build, test and run locally — only the missing ones,
 # so re-running is instant and never touches apt when nothing is missing. With --test-tools, also the programs the
 # tests check documents and pages with (test.sh passes it): poppler's pdftotext/pdffonts/pdftoppm/pdfimages,
-# epubcheck (on Java), python-docx, LibreOffice Writer (headless) and Chromium (headless), unzip, and libjpeg-turbo's
-# jpegtran/djpeg (progressive JPEGs, and decoding them); and what checks the deployment files offline: systemd-analyze,
+# epubcheck (on Java), python-docx, LibreOffice Writer (headless), Chromium (headless) and chromedriver (the console's
+# browser tests drive Chromium over WebDriver), unzip, and libjpeg-turbo's jpegtran/djpeg (progressive JPEGs, and
+# decoding them); and what checks the deployment files offline: systemd-analyze,
 # promtool (Debian's prometheus package; only promtool is used), kubernetes-validate (PyPI) and kubectl's kustomize;
 # and what builds and runs the image in deploy/container: debootstrap, podman, buildah, runc.
 set -euo pipefail
@@ -16,8 +17,8 @@ source "$here/env.sh"
 packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev fonts-noto-color-emoji fonts-inter
   redis-server postgresql ffmpeg curl python3 zlib1g-dev)
 [[ ${1:-} == --test-tools ]] &&
-  packages+=(poppler-utils epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium unzip libjpeg-turbo-progs systemd prometheus
-    debootstrap podman buildah runc)
+  packages+=(poppler-utils epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium chromium-driver unzip libjpeg-turbo-progs
+    systemd prometheus debootstrap podman buildah runc)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()
