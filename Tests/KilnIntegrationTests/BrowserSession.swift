@@ -59,10 +59,15 @@ struct BrowserSession {
         return (found.arrayValue ?? []).compactMap { $0[Self.elementKey]?.stringValue.map(Element.init) }
     }
 
-    /// The first element matching `selector`; fails the test when there is none.
+    /// The first element matching `selector`, waiting for one while the page that follows a click loads (a form's
+    /// submission may start after the click has returned); fails the test when none comes within a minute.
     func element(_ selector: String) async throws -> Element {
-        guard let element = try await find(selector) else { throw TestFailure("no element matches \(selector) on \(try await currentURL())") }
-        return element
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if let element = try await find(selector) { return element }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestFailure("no element matches \(selector) on \(try await currentURL())")
     }
 
     /// Clicks `element` (and, when that submits a form, waits for the next page to load).
@@ -94,6 +99,11 @@ struct BrowserSession {
     /// Resizes the window to `width`×`height` CSS pixels.
     func resize(width: Int, height: Int) async throws {
         _ = try await command("POST", "/window/rect", .object(["width": .number(Double(width)), "height": .number(Double(height))]))
+    }
+
+    /// Runs the JavaScript function body `script` in the page and returns what it returns.
+    func run(_ script: String) async throws -> JSONValue {
+        try await command("POST", "/execute/sync", .object(["script": .string(script), "args": .array([])]))
     }
 
     /// The visible part of the page as a PNG.

@@ -1,6 +1,7 @@
 import CurlClient
 import Foundation
 import KilnCore
+import KilnJSON
 import KilnQueue
 import KilnStore
 import Testing
@@ -25,6 +26,7 @@ struct ConsoleBrowserTests {
                 try await Self.screenshots(browser, "overview")
 
                 try await browser.click(try await browser.element(#"nav a[href="/console/dead"]"#))
+                _ = try await browser.element("form.filters")
                 #expect(try await browser.text(of: try await browser.element("main h1")) == "Dead letters")
                 #expect(try await browser.source().contains(id.rawValue))
                 try await Self.screenshots(browser, "dead-letters")
@@ -95,11 +97,12 @@ struct ConsoleBrowserTests {
         await driver.stop()
     }
 
-    /// Signs in through the form the console shows a browser without a session.
+    /// Signs in through the form the console shows a browser without a session, and waits for the page it goes to.
     static func signIn(_ browser: BrowserSession, base: String, token: String, alreadyOnTheForm: Bool = false) async throws {
         if !alreadyOnTheForm { try await browser.open(base + "/console") }
         try await browser.type(token, into: try await browser.element("#token"))
         try await browser.click(try await browser.element("form.login button[type=submit]"))
+        _ = try await browser.element("form.who")
     }
 
     /// The job's state on its page, reloaded until it reads `expected` (or two minutes pass, which only bounds a hung
@@ -116,13 +119,19 @@ struct ConsoleBrowserTests {
         return state
     }
 
-    /// Screenshots of the page shown at a phone's width and a desktop's, as `.build/console-screenshots/NAME-phone.png`
-    /// and `NAME-desktop.png`, for a person to look at (they are not compared with anything).
+    /// Whole-page screenshots of the page shown at a phone's width and a desktop's, as
+    /// `.build/console-screenshots/NAME-phone.png` and `NAME-desktop.png`, for a person to look at (they are compared
+    /// with nothing); at either width the page must fit, a wide table scrolling inside its own box.
     static func screenshots(_ browser: BrowserSession, _ name: String) async throws {
         let directory = TestServers.repositoryRoot.appendingPathComponent(".build/console-screenshots", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (size, label) in [(phone, "phone"), (desktop, "desktop")] {
             try await browser.resize(width: size.width, height: size.height)
+            let page = try await browser.run(
+                "const e = document.documentElement; return [e.scrollWidth, e.clientWidth, e.scrollHeight, window.outerHeight - window.innerHeight]")
+            guard let figures = page.arrayValue?.compactMap(\.intValue), figures.count == 4 else { throw TestFailure("the page's size: \(page)") }
+            #expect(figures[0] <= figures[1], "\(name) at \(label) width is \(figures[0]) px wide, wider than the window's \(figures[1])")
+            try await browser.resize(width: size.width, height: max(size.height, figures[2] + figures[3]))
             try await browser.screenshot().write(to: directory.appendingPathComponent("\(name)-\(label).png"))
         }
     }
