@@ -61,6 +61,13 @@ extension Harness {
         }
         throw TestFailure("job \(id) was not recorded within a minute")
     }
+
+    /// Whether the dead letter ``deadJob(tenant:handler:)`` made is still as it died: failed after its one attempt,
+    /// never replayed (a replay that failed again would have run a second).
+    func isUntouchedDeadLetter(_ id: JobID) async throws -> Bool {
+        guard let job = try await queue.snapshots([id]).first ?? nil else { return false }
+        return job.state == .failed && job.attempt == 1
+    }
 }
 
 /// `diag.fail` as Kiln's own handler runs it until the test mends it, then a success: a replay starts a job's tries
