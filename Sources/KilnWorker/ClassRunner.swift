@@ -205,8 +205,12 @@ final class ClassRunner: Sendable {
     private func report(_ finished: [(job: ClaimedJob, settlement: Settlement)], _ settled: [SettledAttempt?]) {
         var ended: [FinishedJob] = []
         var counts: [JobState: Int] = [:]
+        var fenced = 0
         for ((job, settlement), attempt) in zip(finished, settled) {
-            guard let attempt else { continue }
+            guard let attempt else {
+                fenced += 1
+                continue
+            }
             counts[attempt.state, default: 0] += 1
             if let done = job.finished(attempt, result: settlement.result) { ended.append(done) }
         }
@@ -214,5 +218,12 @@ final class ClassRunner: Sendable {
             Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment(by: count)
         }
         recordings.append(ended)
+        if fenced > 0 {
+            // Their leases ran out while this worker was cut off or stalled, and other workers hold the jobs now (or, after
+            // a broken connection, this worker had settled them already): what these attempts did counts for nothing.
+            logger.warning(
+                "settlements fenced off: the attempts no longer hold their jobs",
+                metadata: ["job.count": "\(fenced)", "job.class": "\(jobClass.rawValue)"])
+        }
     }
 }

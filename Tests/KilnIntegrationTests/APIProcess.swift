@@ -10,20 +10,24 @@ final class APIProcess {
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-api-\(UUID().uuidString.prefix(8)).log")
     private let process: SpawnedProcess
 
+    /// Where it listens: 127.0.0.1 here, or `host`'s address.
+    let address: String
+
     /// Starts `kiln api` with `command`, the program and its connection flags (``Harness/kilnCommand(_:program:)``
-    /// makes them for the harness's own servers).
-    init(_ command: [String]) throws {
+    /// makes them for the harness's own servers), here or on `host`.
+    init(_ command: [String], on host: HostNetwork.Host? = nil) throws {
         port = try Self.freePort()
+        address = host?.address ?? "127.0.0.1"
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
         defer { close(descriptor) }
         let policies = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
-        process = try SpawnedProcess(
-            [command[0], "api", "--port", String(port), "--policies", policies] + command.dropFirst(), stdout: .null,
-            stderr: .descriptor(descriptor))
+        let api = [command[0], "api", "--host", address, "--port", String(port), "--policies", policies] + command.dropFirst()
+        process = try SpawnedProcess(host?.command(api) ?? api, stdout: .null, stderr: .descriptor(descriptor))
     }
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    /// Its address, as the hosts of its network reach it (this one, when it runs here).
+    var url: String { "http://\(address):\(port)" }
 
     /// What the process has logged so far.
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }

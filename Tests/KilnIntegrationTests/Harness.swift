@@ -49,12 +49,13 @@ final class Harness: Sendable {
     let now = Locked<Date?>(nil)
     private let apiPort = PortBox()
 
-    init(queueConfiguration: QueueConfiguration = QueueConfiguration()) async throws {
-        guard let redisConfiguration = RedisConfiguration(url: try TestServers.redisURL) else {
-            throw TestFailure("KILN_TEST_REDIS_URL is not a redis:// URL")
+    /// On the test servers, or the Redis and PostgreSQL at the URLs given.
+    init(queueConfiguration: QueueConfiguration = QueueConfiguration(), redisURL: String? = nil, databaseURL: String? = nil) async throws {
+        guard let redisConfiguration = RedisConfiguration(url: try redisURL ?? TestServers.redisURL) else {
+            throw TestFailure("\(try redisURL ?? TestServers.redisURL) is not a redis:// URL")
         }
         redis = RedisPool(configuration: redisConfiguration)
-        var databaseConfiguration = PostgresConfiguration(url: try TestServers.databaseURL)
+        var databaseConfiguration = PostgresConfiguration(url: try databaseURL ?? TestServers.databaseURL)
         databaseConfiguration.searchPath = schema
         database = try PostgresPool(configuration: databaseConfiguration)
         var configuration = queueConfiguration

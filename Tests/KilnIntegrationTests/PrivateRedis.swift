@@ -3,29 +3,51 @@ import RedisClient
 import Spawning
 
 /// A redis-server of the test's own (AOF on, as deployed), for tests that restart Redis or flush its scripts:
-/// the shared server's other users must not see either.
+/// the shared server's other users must not see either. It runs here, or on a host of a ``HostNetwork``.
 final class PrivateRedis {
-    let port = Int.random(in: 20_000..<30_000)
+    let port: Int
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-redis-\(UUID().uuidString.prefix(8))")
+    /// The host it runs on, nil for this one.
+    private let host: HostNetwork.Host?
+    /// On another host, the test's way in: a relay from here into that host.
+    private let relay: TCPRelay?
 
     private var process: SpawnedProcess?
 
-    /// How to reach it.
+    init() {
+        port = Int.random(in: 20_000..<30_000)
+        host = nil
+        relay = nil
+    }
+
+    /// A Redis on `host`, on its address and Redis's usual port (the host is the test's own).
+    init(on host: HostNetwork.Host) throws {
+        port = 6379
+        self.host = host
+        relay = try TCPRelay(in: nil, address: "127.0.0.1", to: host.namespace, host.address, 6379)
+    }
+
+    /// How the test reaches it.
     var configuration: RedisConfiguration {
         var configuration = RedisConfiguration()
-        configuration.port = port
+        configuration.port = relay?.port ?? port
         return configuration
     }
+
+    /// Its URL for the programs on the hosts of its network.
+    var hostURL: String { "redis://\(host?.address ?? "127.0.0.1"):\(port)" }
 
     /// Starts the server with `arguments` besides the deployed ones, and waits until it answers `PING`, or with
     /// `untilLoaded` false only until it accepts connections (it may still be loading its data).
     func start(_ arguments: [String] = [], untilLoaded: Bool = true) async throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        process = try SpawnedProcess(
+        let command =
             [
-                "redis-server", "--port", String(port), "--bind", "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
+                "redis-server", "--port", String(port), "--bind", host?.address ?? "127.0.0.1", "--dir", directory.path, "--appendonly", "yes",
                 "--appendfsync", "everysec", "--maxmemory-policy", "noeviction", "--save", "",
-            ] + arguments, stdout: .null, stderr: .null)
+            ] + (host == nil ? [] : ["--protected-mode", "no"]) + arguments
+        // On a host of its network, other hosts connect by address, which protected mode refuses without a password.
+        process = try SpawnedProcess(host?.command(command) ?? command, stdout: .null, stderr: .null)
         for _ in 0..<100 {
             // A pool of its own each time: a pool that failed to connect waits before it tries again.
             let redis = RedisPool(configuration: configuration)
@@ -75,6 +97,7 @@ final class PrivateRedis {
     }
 
     deinit {
+        relay?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 }

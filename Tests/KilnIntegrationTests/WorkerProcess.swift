@@ -4,24 +4,28 @@ import KilnStore
 import Spawning
 import Testing
 
-/// A `kiln worker` process on the harness's namespace and schema (on the test servers, or the Redis at `redisURL`),
-/// for tests that kill or stop it, with its log in a file of its own.
+/// A `kiln worker` process on the harness's namespace and schema (on the test servers, or the Redis at `redisURL` and
+/// the PostgreSQL at `databaseURL`), here or on `host`, for tests that kill, stop or cut it off, with its log in a file
+/// of its own.
 final class WorkerProcess {
     private let process: SpawnedProcess
     let id: String
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-worker-\(UUID().uuidString.prefix(8)).log")
 
-    init(_ harness: Harness, grace: Double = 10, redisURL: String? = nil) throws {
+    init(
+        _ harness: Harness, grace: Double = 10, redisURL: String? = nil, databaseURL: String? = nil, on host: HostNetwork.Host? = nil,
+        io: Int = 4
+    ) throws {
         id = "process-\(UUID().uuidString.prefix(6))"
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
         defer { close(descriptor) }
-        process = try SpawnedProcess(
-            try harness.kilnCommand(
-                [
-                    "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
-                    "--shutdown-grace", String(grace), "--io", "4", "--cpu", "0",
-                ], redisURL: redisURL), stdout: .null, stderr: .descriptor(descriptor))
+        let command = try harness.kilnCommand(
+            [
+                "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
+                "--shutdown-grace", String(grace), "--io", String(io), "--cpu", "0",
+            ], redisURL: redisURL, databaseURL: databaseURL)
+        process = try SpawnedProcess(host?.command(command) ?? command, stdout: .null, stderr: .descriptor(descriptor))
     }
 
     /// What the process has logged so far.

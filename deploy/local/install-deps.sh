@@ -6,7 +6,8 @@
 # browser tests drive Chromium over WebDriver), unzip, and libjpeg-turbo's jpegtran/djpeg (progressive JPEGs, and
 # decoding them); and what checks the deployment files offline: systemd-analyze,
 # promtool (Debian's prometheus package; only promtool is used), kubernetes-validate (PyPI) and kubectl's kustomize;
-# and what builds and runs the image in deploy/container: debootstrap, podman, buildah, runc.
+# and what builds and runs the image in deploy/container: debootstrap, podman, buildah, runc; and iproute2's `ip netns`,
+# with which AcrossHostsTests makes hosts of network namespaces.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -18,7 +19,7 @@ packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev
   redis-server postgresql ffmpeg curl python3 zlib1g-dev)
 [[ ${1:-} == --test-tools ]] &&
   packages+=(poppler-utils epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium chromium-driver unzip libjpeg-turbo-progs
-    systemd prometheus debootstrap podman buildah runc)
+    systemd prometheus debootstrap podman buildah runc iproute2)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)
 missing=()
