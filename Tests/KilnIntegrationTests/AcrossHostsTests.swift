@@ -64,7 +64,7 @@ struct AcrossHostsTests {
                 }
             }
             let reclaimedAfter = ContinuousClock.now - partitionedAt
-            // Heal once the cut-off worker's attempts have ended and it has tried to settle them (or after a minute).
+            // Heal once the cut-off worker's short attempts have ended and it has tried to settle them (or after a minute).
             let settledBy = ContinuousClock.now + .seconds(60)
             while !cutOff.logText.contains("settle and claim failed"), ContinuousClock.now < settledBy {
                 try await Task.sleep(for: .milliseconds(100))
@@ -87,10 +87,11 @@ struct AcrossHostsTests {
                     Self.jobCount(in: cutOff.logText, saying: "settlements fenced off"), Self.jobCount(in: cutOff.logText, saying: "leases lost")
                 )
             }
-            // Nothing the cut-off worker did after it healed got through: one record a job, attempt 2's.
+            // Nothing the cut-off worker did after it healed got through: one record a job, of a later attempt than its own (2,
+            // or more if a loaded machine stalled a second worker past its lease too).
             #expect(records.count == jobIDs.count)
             #expect(Set(records.map(\.id)) == Set(ids))
-            #expect(records.allSatisfy { $0.state == "succeeded" && $0.attempt == 2 })
+            #expect(records.allSatisfy { $0.state == "succeeded" && $0.attempt >= 2 })
             #expect(fenced.settlements + fenced.leases == jobIDs.count)
             #expect(others.allSatisfy { $0.isRunning } && cutOff.isRunning)
             print(
