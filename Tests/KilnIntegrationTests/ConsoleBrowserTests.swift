@@ -16,8 +16,7 @@ struct ConsoleBrowserTests {
 
     @Test func anOperatorReplaysADeadJobAndSeesItSucceed() async throws {
         try await Harness.with { harness in
-            let handler = MendableFailure()
-            let (id, _) = try await harness.deadJob(tenant: "acme", handler: handler)
+            let (id, _) = try await harness.deadJob(tenant: "acme")
             let base = try await harness.startConsole()
             let token = try await harness.operatorToken("night-shift", role: .operator)
             try await Self.withBrowser(harness) { browser in
@@ -31,7 +30,6 @@ struct ConsoleBrowserTests {
                 #expect(try await browser.source().contains(id.rawValue))
                 try await Self.screenshots(browser, "dead-letters")
 
-                handler.mend()
                 try await browser.click(try await browser.element("#pick-\(id)"))
                 try await browser.click(try await browser.element("#replay"))
                 #expect(try await browser.text(of: try await browser.element(".notice")) == "replayed 1")
@@ -49,7 +47,7 @@ struct ConsoleBrowserTests {
 
     @Test func aViewerIsRefusedByTheServerAndAnExpiredSessionSignsInAgain() async throws {
         try await Harness.with { harness in
-            let (id, _) = try await harness.deadJob(tenant: "acme", handler: MendableFailure())
+            let (id, _) = try await harness.deadJob(tenant: "acme")
             let base = try await harness.startConsole()
             let token = try await harness.operatorToken("auditor", role: .viewer)
             try await Self.withBrowser(harness) { browser in

@@ -66,8 +66,7 @@ import Testing
 
     @Test func actionsNeedTheSessionsCSRFTokenTheConsolesOriginAndAnOperator() async throws {
         try await Harness.with { harness in
-            let handler = MendableFailure()
-            let (id, client) = try await harness.deadJob(tenant: "acme", handler: handler)
+            let (id, client) = try await harness.deadJob(tenant: "acme")
             let base = try await harness.startConsole()
             let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
             let other = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("other", role: .operator))
@@ -97,7 +96,6 @@ import Testing
             #expect(refusals.contains { $0.hasPrefix("refused: a viewer may look but not act") })
             #expect(try await harness.isUntouchedDeadLetter(id), "no refused action replayed the job")
 
-            handler.mend()
             let replayed = try await ops.post("/console/dead/replay", ["csrf": token, "id": id.rawValue])
             #expect(replayed.status == 303 || replayed.status == 302)
             #expect(replayed.header("Location")?.hasPrefix("/console/dead?notice=replayed%201") == true, "\(replayed.header("Location") ?? "")")

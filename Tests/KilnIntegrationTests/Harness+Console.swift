@@ -3,13 +3,11 @@ import Foundation
 import KilnAssembly
 import KilnConsole
 import KilnCore
-import KilnHandlers
 import KilnJSON
 import KilnQueue
 import KilnStore
-import KilnWorker
-import PostgresClient
 import Locking
+import PostgresClient
 import Testing
 
 extension Harness {
@@ -45,13 +43,12 @@ extension Harness {
     }
 
     /// A dead letter, as the console lists it: the tenant `name` (with diagnostics) submits a `diag.fail` that fails
-    /// for good on its first try, run by a worker that serves `diag.fail` from `handler`.
-    func deadJob(tenant name: String, handler: MendableFailure) async throws -> (id: JobID, client: Client) {
+    /// for good on its first attempt and succeeds on any later one, as a replay runs it.
+    func deadJob(tenant name: String) async throws -> (id: JobID, client: Client) {
         let client = try await tenant(name)
-        guard let fail = HandlerRegistry.diagnostics["diag.fail"] else { throw TestFailure("the diagnostics serve no diag.fail") }
-        startWorker(handlers: HandlerRegistry([HandlerRegistry.Entry(kind: fail.kind, handler: handler)]))
+        startWorker()
         _ = try await startAPI()
-        let id = try await submit(#"{"kind": "diag.fail", "input": {"permanent": true}}"#, as: client)
+        let id = try await submit(#"{"kind": "diag.fail", "input": {"times": 1, "permanent": true}}"#, as: client)
         guard case .string("failed")? = try await awaitFinished(id, as: client)["status"] else { throw TestFailure("job \(id) did not fail") }
         // The dead letters are listed from the job's record, which the worker writes as the job ends.
         let deadline = ContinuousClock.now + .seconds(60)
@@ -62,24 +59,11 @@ extension Harness {
         throw TestFailure("job \(id) was not recorded within a minute")
     }
 
-    /// Whether the dead letter ``deadJob(tenant:handler:)`` made is still as it died: failed after its one attempt,
+    /// Whether the dead letter ``deadJob(tenant:)`` made is still as it died: failed after its one attempt,
     /// never replayed (a replay that failed again would have run a second).
     func isUntouchedDeadLetter(_ id: JobID) async throws -> Bool {
         guard let job = try await queue.snapshots([id]).first ?? nil else { return false }
         return job.state == .failed && job.attempt == 1
-    }
-}
-
-/// `diag.fail` as Kiln's own handler runs it until the test mends it, then a success: a replay starts a job's tries
-/// afresh, so Kiln's own `diag.fail` with `times` would fail the replayed job again.
-final class MendableFailure: JobHandler {
-    private let mended = Atomic(false)
-
-    func mend() { mended.store(true, ordering: .sequentiallyConsistent) }
-
-    func run(_ job: ClaimedJob, context: JobContext) async throws -> String {
-        guard mended.load(ordering: .sequentiallyConsistent) else { return try await FailHandler().run(job, context: context) }
-        return #"{"mended":true}"#
     }
 }
 

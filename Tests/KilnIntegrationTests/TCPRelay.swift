@@ -33,7 +33,7 @@ final class TCPRelay: Sendable {
     private let listener: Int32
     private let onward: (namespace: NetworkNamespace?, address: String, port: Int)
     private let impairment: Impairment?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Accepts on `address:port` (0 picks a free port) in `namespace` (nil: the test's own), and connects each onward
     /// to `onwardAddress:onwardPort` from `onwardNamespace`.
