@@ -44,7 +44,8 @@ bash "$KILN_ROOT/deploy/container/test.sh"
 # The whole suite in three processes, one after the other: the integration suites (each with its own API, workers and
 # simulator) and the rest would otherwise share one process's few threads on two cores, and the simulator's
 # stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and
-# Chromium, which take both cores for seconds.
+# Chromium, which take both cores for seconds, and so do the console's browser tests (KilnIntegrationTests'
+# ConsoleBrowserTests), which run beside them, away from the integration suites' deadlines.
 swift test --disable-xctest --skip-build --skip KilnIntegrationTests --skip DocumentsTests
-swift test --disable-xctest --skip-build --filter DocumentsTests
-exec swift test --disable-xctest --skip-build --filter KilnIntegrationTests
+swift test --disable-xctest --skip-build --filter DocumentsTests --filter ConsoleBrowserTests
+exec swift test --disable-xctest --skip-build --filter KilnIntegrationTests --skip ConsoleBrowserTests
