@@ -9,7 +9,7 @@ import Testing
 /// The operators' console in headless Chromium, driven over WebDriver as an operator at 3 am would use it: signing in
 /// through the form, replaying a dead letter and watching it succeed; a viewer refused by the server; an expired
 /// session sent back to the login. Screenshots at a phone's width and a desktop's go to `.build/console-screenshots/`.
-@Suite(.enabled(if: ChromeDriver.isInstalled, "chromium and chromedriver (Debian's chromium-driver) are not installed"))
+@Suite(.enabled(if: ChromeDriver.isInstalled, "chromium or chromedriver (Debian's chromium-driver) is not on PATH"))
 struct ConsoleBrowserTests {
     static let phone = (width: 390, height: 844)
     static let desktop = (width: 1280, height: 900)
