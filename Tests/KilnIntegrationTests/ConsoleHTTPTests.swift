@@ -20,6 +20,9 @@ import Testing
             #expect(ConsoleClient.text(refused).contains(#"id="token""#), "the form comes back")
             #expect(ConsoleClient.text(refused).contains("not an active operator"))
             #expect(ConsoleClient.cookie(refused) == nil)
+            let crossSite = try await console.signIn(token: token, origin: "https://evil.example")
+            #expect(crossSite.status == 403, "another site's form cannot sign this browser in")
+            #expect(ConsoleClient.cookie(crossSite) == nil)
 
             let away = try await console.get("/console/dead?tenant=acme")
             #expect(away.status == 303 || away.status == 302)
@@ -35,7 +38,7 @@ import Testing
             let page = try await ConsoleClient(http: harness.http, base: console.base, session: cookie.value).get("/console/dead?tenant=acme")
             #expect(page.status == 200)
             #expect(ConsoleClient.text(page).contains("night-shift"))
-            #expect(try await harness.consoleAuditOutcomes("sign-in") == ["done"])
+            #expect(try await harness.consoleAuditOutcomes("sign-in") == ["refused: unknown token", "done"])
         }
     }
 

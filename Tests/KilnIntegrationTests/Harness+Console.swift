@@ -75,9 +75,9 @@ struct ConsoleClient {
     /// The session cookie's value; nil before signing in.
     var session: String?
 
-    /// Posts the sign-in form with `token`.
-    func signIn(token: String, next: String = "/console") async throws -> HTTPResponse {
-        try await post("/console/login", ["token": token, "next": next])
+    /// Posts the sign-in form with `token`, from a page of `origin` when given.
+    func signIn(token: String, next: String = "/console", origin: String? = nil) async throws -> HTTPResponse {
+        try await post("/console/login", ["token": token, "next": next], origin: origin)
     }
 
     /// Signs in with `token` and keeps the session's cookie.
