@@ -147,6 +147,8 @@ struct ConsoleJobRoutes {
 /// A line of a list of jobs.
 struct JobRow {
     let id: String
+    /// The id's first eight characters, which tell jobs apart on a page and keep a row one line high on a phone.
+    let shortID: String
     let tenant: String
     let identity: String
     let kind: String
@@ -158,6 +160,7 @@ struct JobRow {
 
     init(_ record: JobRecord) {
         id = record.id.rawValue
+        shortID = String(record.id.rawValue.prefix(8))
         tenant = record.tenant.rawValue
         identity = record.identity.rawValue
         kind = record.kind
