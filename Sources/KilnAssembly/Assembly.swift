@@ -42,25 +42,46 @@ public struct Assembly: Sendable {
             metricsText: metricsText)
     }
 
-    /// A worker over the namespace's queue, recording to PostgreSQL and the object store.
-    public func worker(handlers: HandlerRegistry, configuration: WorkerConfiguration, logger: Logger) -> Worker {
+    /// A worker over the namespace's queue, recording to PostgreSQL and the object store, publishing its heartbeat
+    /// to the namespace's fleet with the readings of `providers` (its routes), if given.
+    public func worker(
+        handlers: HandlerRegistry, configuration: WorkerConfiguration, logger: Logger, providers: ProviderRoutes? = nil
+    ) -> Worker {
         let records = StoreRecords(
             jobs: JobStore(pool: database), ledger: QuotaLedger(pool: database), artifacts: ArtifactStore(pool: database, objects: objects))
-        return Worker(queue: namespace.queue, records: records, handlers: handlers, configuration: configuration, logger: logger)
+        return Worker(
+            queue: namespace.queue, records: records, handlers: handlers, configuration: configuration, logger: logger, fleet: namespace.fleet,
+            providerReadings: {
+                guard let readings = providers?.readings else { return [] }
+                do {
+                    return try await readings.current()
+                } catch {
+                    logger.warning("reading the providers failed", metadata: ["error": "\(error)"])
+                    return []
+                }
+            })
     }
 
-    /// Everything the handlers may need: routes to the providers of `providers` over `http` (parked and capped
-    /// fleet-wide in the namespace), the moderation model it names judging by each tenant's strictness, and the stores.
-    public func handlerDependencies(
-        providers: ProviderConfiguration, http: HTTPClient, policies: PolicySet, publicURL: String, logger: Logger
-    ) -> HandlerDependencies {
+    /// The routes to the providers of `providers` over `http`, parked and capped fleet-wide in the namespace; built
+    /// once per worker, so that their circuits remember across jobs.
+    public func providerRoutes(_ providers: ProviderConfiguration, http: HTTPClient) -> ProviderRoutes {
         let parking = ProviderParking(redis: namespace.redis, keys: namespace.keys)
         let concurrency = ProviderConcurrency(redis: namespace.redis, keys: namespace.keys)
-        return HandlerDependencies(
-            policies: policies,
-            routing: TextRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency),
-            usage: ProviderUsageStore(pool: database), safety: Self.safety(providers, policies: policies, http: http),
-            images: ImageRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency),
+        let text = TextRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency)
+        let images = ImageRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency)
+        return ProviderRoutes(
+            configuration: providers, text: text, images: images,
+            readings: ProviderReadings(text: text, images: images, parking: parking, concurrency: concurrency))
+    }
+
+    /// Everything the handlers may need: the routes to the providers (``providerRoutes(_:http:)``), the moderation
+    /// model their configuration names judging by each tenant's strictness, and the stores.
+    public func handlerDependencies(
+        providers: ProviderRoutes, http: HTTPClient, policies: PolicySet, publicURL: String, logger: Logger
+    ) -> HandlerDependencies {
+        HandlerDependencies(
+            policies: policies, routing: providers.text, usage: ProviderUsageStore(pool: database),
+            safety: Self.safety(providers.configuration, policies: policies, http: http), images: providers.images,
             uploads: UploadStore(pool: database, objects: objects), shares: ShareStore(pool: database, objects: objects, logger: logger),
             publicURL: publicURL)
     }

@@ -82,6 +82,15 @@ public struct KeySpace: Sendable, Hashable {
     /// Present while a provider is parked; expires when the park ends.
     public func providerParked(_ provider: String) -> String { KeyPattern.providerParked.render(base, [provider]) }
 
+    // MARK: The fleet
+
+    /// A worker's heartbeat: what it serves and runs, and its providers' readings; expires after missed beats.
+    public func worker(_ id: String) -> String { KeyPattern.worker.render(base, [id]) }
+    /// The workers by the time of their last beat.
+    public var workers: String { KeyPattern.workers.render(base, []) }
+    /// One minute's counts of attempts ended, by class and by tenant (the minute since 1970).
+    public func throughput(minute: Int64) -> String { KeyPattern.throughput.render(base, [String(minute)]) }
+
     // MARK: MCP
 
     /// An MCP session: its tenant, identity and protocol version.
@@ -126,6 +135,10 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
+    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats and per-minute throughput.
+    static let worker = KeyPattern("worker", .word("worker"), .value("id"))
+    static let workers = KeyPattern("workers", .word("workers"))
+    static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption, and the jobs of requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
     static let mcpStream = KeyPattern("mcp_stream", .word("mcp"), .word("stream"), .value("session"), .value("stream"))
@@ -135,6 +148,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        mcpSession, mcpStream, mcpRequest,
+        worker, workers, throughput, mcpSession, mcpStream, mcpRequest,
     ]
 }

@@ -17,7 +17,7 @@ public final class ImageRouter: ImageProvider {
 
     public let name: String
     private let steps: [Step]
-    private let walker: RouteWalker
+    let walker: RouteWalker
 
     public init(
         name: String, steps: [Step], policy: ProviderCallPolicy = .init(), parking: ProviderParking, concurrency: ProviderConcurrency? = nil,

@@ -34,4 +34,7 @@ public struct ImageRouting: Sendable {
     public func router(tenant: String, kind: String) -> ImageRouter? {
         self.configuration.routeIndex(tenant: tenant, kind: kind).flatMap { self.routers[$0] }
     }
+
+    /// The route walkers of its routers, in the order of the configuration's routes.
+    var walkers: [RouteWalker] { self.routers.sorted { $0.key < $1.key }.map(\.value.walker) }
 }

@@ -35,3 +35,14 @@ public struct ProviderConcurrency: Sendable {
         try await self.redis.send(["ZREM", slot.key, slot.token])
     }
 }
+
+extension ProviderConcurrency {
+    /// How many slots of each provider and model are taken now, fleet-wide (slots that lapsed are not counted).
+    public func inUse(_ models: [(provider: String, model: String)]) async throws -> [Int] {
+        guard !models.isEmpty else { return [] }
+        let now = ProviderParking.milliseconds(try await self.redis.send(["TIME"]))
+        let replies = try await self.redis.pipeline(
+            models.map { ["ZCOUNT", keys.providerSlots($0.provider, model: $0.model), "(\(now)", "+inf"] })
+        return replies.map { Int($0.int ?? 0) }
+    }
+}

@@ -29,3 +29,26 @@ public struct ProviderParking: Sendable {
         return .milliseconds(milliseconds)
     }
 }
+
+extension ProviderParking {
+    /// When each of `providers` that is parked stops being parked, in milliseconds since 1970 (Redis's clock), in one
+    /// round trip; providers that are not parked are left out.
+    public func parkedUntil(_ providers: [String]) async throws -> [String: Int64] {
+        guard !providers.isEmpty else { return [:] }
+        let replies = try await self.redis.pipeline([["TIME"]] + providers.map { ["PTTL", keys.providerParked($0)] })
+        let now = Self.milliseconds(replies[0])
+        var parked: [String: Int64] = [:]
+        for (provider, reply) in zip(providers, replies.dropFirst()) {
+            if let remaining = reply.int, remaining > 0 { parked[provider] = now + remaining }
+        }
+        return parked
+    }
+
+    /// Redis's `TIME` reply in milliseconds since 1970.
+    static func milliseconds(_ time: RedisValue) -> Int64 {
+        let parts = time.array ?? []
+        let seconds = parts.first?.int ?? 0
+        let microseconds = parts.count > 1 ? parts[1].int ?? 0 : 0
+        return seconds * 1000 + microseconds / 1000
+    }
+}

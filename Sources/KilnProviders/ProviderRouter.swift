@@ -5,7 +5,7 @@ import Foundation
 public final class ProviderRouter: TextProvider {
     public let name: String
     private let models: [RoutedModel]
-    private let walker: RouteWalker
+    let walker: RouteWalker
 
     /// - Parameters:
     ///   - models: the primary first, then the fallbacks; each request is sent with the step's model.

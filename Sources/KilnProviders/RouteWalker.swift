@@ -54,6 +54,9 @@ final class RouteWalker: Sendable {
         self.breakers.withLock { $0.mapValues(\.state) }
     }
 
+    /// The time circuits open and close by, now.
+    var now: ContinuousClock.Instant { self.clock() }
+
     /// Sends the request through the steps: `call` makes it to step `index`; `rateLimitWait` says how long an answer
     /// reports its provider to be out of room (every worker then waits that long instead of collecting 429s).
     func walk<Answer>(

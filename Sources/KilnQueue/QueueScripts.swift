@@ -19,13 +19,14 @@ struct QueueScripts: Sendable {
     let erase: RedisScript
     let forget: RedisScript
     let rename: RedisScript
+    let beat: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat] }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self,
     ]
 
     init() throws {
@@ -47,6 +48,7 @@ struct QueueScripts: Sendable {
         erase = try script(EraseCall.self)
         forget = try script(ForgetCall.self)
         rename = try script(RenameCall.self)
+        beat = try script(BeatCall.self)
     }
 
     /// The text of `Scripts/<name>.lua`.

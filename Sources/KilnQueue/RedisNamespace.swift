@@ -2,7 +2,8 @@ public import KilnKeys
 public import RedisClient
 
 /// One Redis namespace of Kiln's: the connections, the key names, the loaded scripts and the queue's settings, shared by the
-/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser``, ``QueueRenamer`` and ``QueueAdmin``.
+/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser``, ``QueueRenamer``,
+/// ``QueueAdmin`` and ``FleetRegistry``.
 public final class RedisNamespace: Sendable {
     public let configuration: QueueConfiguration
     /// The names of every key in the namespace.
@@ -36,6 +37,8 @@ public final class RedisNamespace: Sendable {
     public var renamer: QueueRenamer { QueueRenamer(self) }
     /// What operators read and do: statistics, dead letters.
     public var admin: QueueAdmin { QueueAdmin(self) }
+    /// The workers alive, and the attempts they settled per minute.
+    public var fleet: FleetRegistry { FleetRegistry(self) }
     /// MCP's sessions and resumable answers.
     public var mcp: MCPSessionStore { MCPSessionStore(self) }
 

@@ -24,6 +24,7 @@ final class ClassRunner: Sendable {
     let running: RunningJobs
     let configuration: WorkerConfiguration
     let recordings: SignalledBuffer<FinishedJob>
+    let endedAttempts: EndedAttempts
     let logger: Logger
     private let state = Locked(State())
     private let draining = Locked<Bool>(false)
@@ -32,7 +33,7 @@ final class ClassRunner: Sendable {
 
     init(
         jobClass: JobClass, concurrency: Int, queue: any WorkSource, records: any WorkerRecords, handlers: HandlerRegistry, running: RunningJobs,
-        configuration: WorkerConfiguration, recordings: SignalledBuffer<FinishedJob>, logger: Logger
+        configuration: WorkerConfiguration, recordings: SignalledBuffer<FinishedJob>, endedAttempts: EndedAttempts, logger: Logger
     ) {
         self.jobClass = jobClass
         self.concurrency = concurrency
@@ -42,6 +43,7 @@ final class ClassRunner: Sendable {
         self.running = running
         self.configuration = configuration
         self.recordings = recordings
+        self.endedAttempts = endedAttempts
         self.logger = logger
         self.completions = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
@@ -158,7 +160,7 @@ final class ClassRunner: Sendable {
         let policy = served.kind.retry
         let context = JobContext(queue: queue, records: records, job: job)
         let task = Task { try await handler.run(job, context: context) }
-        running.add(job, task: task)
+        running.add(job, of: jobClass, task: task)
         let result = await task.result
         // What the attempt streamed while Redis was away goes before its last status.
         await context.events.flush()
@@ -201,9 +203,10 @@ final class ClassRunner: Sendable {
         return Settlement(job: job.id, attempt: job.attempt, outcome: outcome)
     }
 
-    /// Counts what the settle did and hands the jobs that ended to the recorder.
+    /// Counts what the settle did (the metrics, the fleet's throughput) and hands the jobs that ended to the recorder.
     private func report(_ finished: [(job: ClaimedJob, settlement: Settlement)], _ settled: [SettledAttempt?]) {
         var ended: [FinishedJob] = []
+        var outcomes: [(job: ClaimedJob, outcome: AttemptOutcome)] = []
         var counts: [JobState: Int] = [:]
         var fenced = 0
         for ((job, settlement), attempt) in zip(finished, settled) {
@@ -213,6 +216,8 @@ final class ClassRunner: Sendable {
             }
             counts[attempt.state, default: 0] += 1
             if let done = job.finished(attempt, result: settlement.result) { ended.append(done) }
+            guard let outcome = AttemptOutcome(settlement, settled: attempt) else { continue }
+            outcomes.append((job, outcome))
         }
         for (state, count) in counts {
             Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment(by: count)
@@ -225,5 +230,6 @@ final class ClassRunner: Sendable {
                 "settlements fenced off: the attempts no longer hold their jobs",
                 metadata: ["job.count": "\(fenced)", "job.class": "\(jobClass.rawValue)"])
         }
+        endedAttempts.count(outcomes, jobClass: jobClass)
     }
 }

@@ -17,6 +17,8 @@ final class RunningJobs: Sendable {
 
     private struct Entry {
         let attempt: Int
+        let jobClass: JobClass
+        let tenant: TenantID
         let task: Task<String, any Error>
         /// When its kind's hard deadline passes.
         let deadline: ContinuousClock.Instant
@@ -29,11 +31,27 @@ final class RunningJobs: Sendable {
 
     var leases: [(JobID, Int)] { entries.withLock { $0.map { ($0.key, $0.value.attempt) } } }
 
+    /// The attempts running by class and tenant, for the heartbeat.
+    var lanes: [WorkerHeartbeat.Lane] {
+        let counts = entries.withLock { entries in
+            entries.values.reduce(into: [:]) { counts, entry in counts[LaneKey(jobClass: entry.jobClass, tenant: entry.tenant), default: 0] += 1 }
+        }
+        return counts.map { WorkerHeartbeat.Lane(jobClass: $0.key.jobClass, tenant: $0.key.tenant.rawValue, running: $0.value) }
+            .sorted { ($0.jobClass.rawValue, $0.tenant) < ($1.jobClass.rawValue, $1.tenant) }
+    }
+
+    private struct LaneKey: Hashable {
+        let jobClass: JobClass
+        let tenant: TenantID
+    }
+
     /// Tracks a new attempt. An older attempt of the same job still running here lost its lease (this worker's own
     /// claim recovered the job after an outage): it is stopped.
-    func add(_ job: ClaimedJob, task: Task<String, any Error>) {
+    func add(_ job: ClaimedJob, of jobClass: JobClass, task: Task<String, any Error>) {
         let older = entries.withLock { entries in
-            defer { entries[job.id] = Entry(attempt: job.attempt, task: task, deadline: .now + job.timeout) }
+            defer {
+                entries[job.id] = Entry(attempt: job.attempt, jobClass: jobClass, tenant: job.tenant, task: task, deadline: .now + job.timeout)
+            }
             return entries[job.id]
         }
         older?.task.cancel()

@@ -1,3 +1,4 @@
+public import KilnCore
 public import KilnQueue
 public import Logging
 public import ServiceLifecycle
@@ -11,11 +12,22 @@ public struct Worker: Service {
     let handlers: HandlerRegistry
     let configuration: WorkerConfiguration
     let logger: Logger
+    let endedAttempts: EndedAttempts
+    let heartbeats: Heartbeats?
 
+    /// - Parameters:
+    ///   - fleet: where the worker's heartbeat goes (``FleetRegistry``); nil publishes none.
+    ///   - providerReadings: the readings of the providers' routes its heartbeat carries.
     public init(
         queue: any WorkSource, records: any WorkerRecords, handlers: HandlerRegistry,
-        configuration: WorkerConfiguration, logger: Logger
+        configuration: WorkerConfiguration, logger: Logger, fleet: (any HeartbeatSink)? = nil,
+        providerReadings: @escaping @Sendable () async -> [ProviderReading] = { [] }
     ) {
+        let endedAttempts = EndedAttempts()
+        self.endedAttempts = endedAttempts
+        self.heartbeats = fleet.map { sink in
+            Heartbeats(sink: sink, providerReadings: providerReadings, ended: endedAttempts, configuration: configuration, logger: logger)
+        }
         self.queue = queue
         self.records = records
         self.recorder = Recorder(queue: queue, records: records, logger: logger)
@@ -30,7 +42,7 @@ public struct Worker: Service {
         let runners = configuration.concurrency.filter { $0.value > 0 }.map { jobClass, concurrency in
             ClassRunner(
                 jobClass: jobClass, concurrency: concurrency, queue: queue, records: records, handlers: handlers, running: running,
-                configuration: configuration, recordings: recordings, logger: logger)
+                configuration: configuration, recordings: recordings, endedAttempts: endedAttempts, logger: logger)
         }
         logger.info("worker started", metadata: ["worker.id": "\(configuration.id)", "worker.classes": "\(configuration.concurrency)"])
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -38,6 +50,7 @@ public struct Worker: Service {
             group.addTask { try await self.keepLeases(running) }
             group.addTask { try await self.sweep() }
             group.addTask { try await self.drainOnShutdown(runners, running) }
+            if let heartbeats { group.addTask { try await heartbeats.run(running) } }
             try await withThrowingTaskGroup(of: Void.self) { runnersGroup in
                 for runner in runners { runnersGroup.addTask { try await runner.run() } }
                 try await runnersGroup.waitForAll()
@@ -47,6 +60,7 @@ public struct Worker: Service {
             recordings.finish()
             group.cancelAll()
             try await recorder.record(recordings.takeAll())
+            await heartbeats?.leave(running)
         }
         logger.info("worker stopped", metadata: ["worker.id": "\(configuration.id)"])
     }

@@ -17,6 +17,10 @@ public struct WorkerConfiguration: Sendable {
     public var maxIdleWait: Duration = .seconds(30)
     /// How often finished jobs that no worker recorded (their worker died) are written to PostgreSQL.
     public var sweepInterval: Duration = .seconds(2)
+    /// How often the worker publishes its heartbeat (``FleetRegistry``); it vanishes from the fleet after three missed.
+    public var heartbeatInterval: Duration = .seconds(2)
+    /// The Kiln release this worker runs, as its heartbeat shows it.
+    public var version: String = "dev"
     /// The most records written to PostgreSQL in one statement.
     public var recordBatch: Int = 1000
 

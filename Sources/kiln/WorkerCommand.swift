@@ -80,15 +80,18 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.concurrency = [.io: io, .cpu: cpuSlots]
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
+        configuration.version = ProcessInfo.processInfo.environment["KILN_VERSION"] ?? configuration.version
+        let routes = runtime.assembly.providerRoutes(providerConfiguration, http: http)
         let dependencies = runtime.assembly.handlerDependencies(
-            providers: providerConfiguration, http: http, policies: policies, publicURL: publicURL, logger: logger)
+            providers: routes, http: http, policies: policies, publicURL: publicURL, logger: logger)
         // Every kind of the classes this worker claims: one it could not serve stops it here, not its jobs later.
         let served = Set(configuration.concurrency.filter { $0.value > 0 }.keys)
         let handlers = try HandlerRegistry(offering: KindDefinition.all.filter { served.contains($0.kind.jobClass) }, dependencies: dependencies)
         // Shut down in reverse: the metrics, then the worker (draining its jobs), then the HTTP client and the pools.
         var services: [any Service] =
             runtime.services + [
-                ClosingService { http.shutdown() }, runtime.assembly.worker(handlers: handlers, configuration: configuration, logger: logger),
+                ClosingService { http.shutdown() },
+                runtime.assembly.worker(handlers: handlers, configuration: configuration, logger: logger, providers: routes),
             ]
         if metricsPort > 0 {
             let router = Router()

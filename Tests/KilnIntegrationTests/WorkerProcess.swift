@@ -33,6 +33,8 @@ final class WorkerProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    var pid: Int32 { process.pid }
+
     func kill(_ signal: Int32) {
         process.signal(signal)
     }

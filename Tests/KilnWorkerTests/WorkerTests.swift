@@ -114,9 +114,44 @@ import Testing
         }
     }
 
+    @Test func theHeartbeatCountsWhatWasSettledAndKeepsWhatAFailedBeatDidNotDeliver() async throws {
+        let source = MemoryWorkSource()
+        // The first beats find Redis away: their counts must reach a later one.
+        let fleet = MemoryHeartbeats(refusing: 3)
+        for _ in 0..<3 { try source.add(kind: "diag.echo") }
+        try source.add(kind: "diag.fail", input: #"{"permanent":true}"#)
+        try source.add(kind: "diag.fail", input: #"{"times":5}"#)
+        try await Self.withWorker(source, fleet: fleet) {
+            try await Self.eventually("every job settled, and a beat delivered since") {
+                source.settlements.count == 5 && fleet.beats.count >= 2
+            }
+        }
+        let counts = fleet.ended.counts
+        func count(_ outcome: AttemptOutcome) -> Int? { counts[.init(jobClass: .io, tenant: "acme", outcome: outcome)] }
+        #expect(count(.succeeded) == 3)
+        #expect(count(.failed) == 1)
+        #expect(count(.retried) == 1)
+        #expect(counts.count == 3)
+        let beat = try #require(fleet.beats.last)
+        #expect(beat.id == "unit-worker")
+        #expect(beat.classes == [.io: 4])
+        #expect(fleet.left == ["unit-worker"], "a worker that stops leaves the fleet")
+    }
+
+    @Test func theHeartbeatShowsTheAttemptsRunningByClassAndTenant() async throws {
+        let source = MemoryWorkSource()
+        let fleet = MemoryHeartbeats()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)
+        try await Self.withWorker(source, fleet: fleet, grace: .milliseconds(50)) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+            try await Self.eventually("a beat showing it running") { fleet.beats.last?.lanes == [.init(jobClass: .io, tenant: "acme", running: 1)] }
+        }
+        #expect(fleet.beats.last?.running == 0, "the beat after the hand-back shows nothing running")
+    }
+
     /// Runs a worker over `source` while `body` runs, then shuts it down gracefully and waits until it stopped.
     private static func withWorker(
-        _ source: MemoryWorkSource, records: MemoryRecords = MemoryRecords(), grace: Duration = .seconds(5),
+        _ source: MemoryWorkSource, records: MemoryRecords = MemoryRecords(), fleet: MemoryHeartbeats? = nil, grace: Duration = .seconds(5),
         _ body: () async throws -> Void
     ) async throws {
         var configuration = WorkerConfiguration()
@@ -125,8 +160,10 @@ import Testing
         configuration.renewInterval = .milliseconds(10)
         configuration.maxIdleWait = .milliseconds(10)
         configuration.shutdownGrace = grace
+        configuration.heartbeatInterval = .milliseconds(10)
         let logger = Logger(label: "kiln.test")
-        let worker = Worker(queue: source, records: records, handlers: .diagnostics, configuration: configuration, logger: logger)
+        let worker = Worker(
+            queue: source, records: records, handlers: .diagnostics, configuration: configuration, logger: logger, fleet: fleet)
         let group = ServiceGroup(services: [worker], gracefulShutdownSignals: [], logger: logger)
         let running = Task { try await group.run() }
         do {

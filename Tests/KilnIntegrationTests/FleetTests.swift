@@ -1,0 +1,135 @@
+import Foundation
+import Glibc
+import KilnCore
+import KilnKeys
+import KilnQueue
+import KilnWorker
+import RedisClient
+import Testing
+
+/// What operators see of the fleet: the workers alive and the attempts they settled per minute.
+@Suite struct FleetTests {
+    static func submission(
+        _ tenant: String, identity: String = "user-1", kind: String = "diag.echo", input: String = "{}", jobClass: JobClass = .io,
+        cap: Int = 1000, delay: Duration = .zero
+    ) -> Submission {
+        Submission(
+            tenant: TenantID(validating: tenant)!, identity: Identity(validating: identity)!, kind: kind, jobClass: jobClass, priority: .normal,
+            input: input, maxAttempts: 3, timeout: .seconds(30), delay: delay, runningCap: cap, weight: 1, bodyHash: "")
+    }
+
+    static func created(_ outcome: EnqueueOutcome) throws -> JobID {
+        guard case .created(let id, _) = outcome else { throw TestFailure("not created: \(outcome)") }
+        return id
+    }
+
+    /// Polls `condition` for up to a minute (the suites share two cores); false when it never held.
+    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if try await condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    // MARK: Workers alive and throughput
+
+    @Test func aHeartbeatIsAliveUntilItMissesItsBeatsAndItsCountsAddUpPerMinute() async throws {
+        try await Harness.with { harness in
+            let fleet = harness.redisNamespace.fleet
+            let reading = ProviderReading(
+                route: "*/diag.generate", provider: "anthropic", model: "claude", circuit: .open, openUntilMilliseconds: 1_790_000_000_000,
+                parkedUntilMilliseconds: nil, slotsInUse: 3, slotCap: 8)
+            let heartbeat = WorkerHeartbeat(
+                id: "host-1-42", host: "host-1", pid: 42, classes: [.io: 64, .cpu: 2], version: "1.2.3", startedAtMilliseconds: 1_789_000_000_000,
+                lanes: [.init(jobClass: .io, tenant: "acme", running: 5), .init(jobClass: .cpu, tenant: "globex", running: 1)],
+                providers: [reading])
+            var ended = OutcomeTally()
+            ended.add(.succeeded, jobClass: .io, tenant: "acme", count: 3)
+            ended.add(.dead, jobClass: .io, tenant: "acme")
+            ended.add(.retried, jobClass: .cpu, tenant: "globex", count: 2)
+            let beat = try await fleet.beat(heartbeat, ended: ended, expiresAfter: .seconds(60))
+            var second = OutcomeTally()
+            second.add(.succeeded, jobClass: .io, tenant: "globex")
+            try await fleet.beat(heartbeat, ended: second, expiresAfter: .seconds(60))
+
+            let alive = try await fleet.workersAlive()
+            #expect(alive.count == 1)
+            let worker = try #require(alive.first)
+            #expect(worker.id == "host-1-42" && worker.host == "host-1" && worker.pid == 42 && worker.version == "1.2.3")
+            #expect(worker.classes == [.io: 64, .cpu: 2])
+            #expect(worker.running == 6)
+            #expect(worker.providers == [reading])
+            #expect(worker.lastBeatMilliseconds >= beat)
+
+            let throughput = try await fleet.throughput(lastMinutes: 5)
+            #expect(throughput.minutes.count == 5)
+            #expect(zip(throughput.minutes, throughput.minutes.dropFirst()).allSatisfy { $1 - $0 == 60_000 })
+            func total(_ series: [AttemptOutcome: [Int]]?, _ outcome: AttemptOutcome) -> Int { series?[outcome]?.reduce(0, +) ?? 0 }
+            #expect(total(throughput.byClass[.io], .succeeded) == 4)
+            #expect(total(throughput.byClass[.io], .dead) == 1)
+            #expect(total(throughput.byClass[.cpu], .retried) == 2)
+            #expect(total(throughput.byTenant["acme"], .succeeded) == 3)
+            #expect(total(throughput.byTenant["globex"], .succeeded) == 1)
+            #expect(total(throughput.byTenant["globex"], .retried) == 2)
+            #expect(throughput.byClass[.io]?[.succeeded]?.count == 5)
+
+            // A beat that expires soon, and none after it: the worker is gone once it expired.
+            try await fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .milliseconds(200))
+            #expect(try await Self.eventually { try await fleet.workersAlive().isEmpty })
+            // A worker that stops says so at once.
+            try await fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .seconds(60))
+            #expect(try await fleet.workersAlive().count == 1)
+            try await fleet.leave(heartbeat.id)
+            #expect(try await fleet.workersAlive().isEmpty)
+        }
+    }
+
+    @Test func aRunningWorkerPublishesItselfAndCountsWhatItSettled() async throws {
+        try await Harness.with { harness in
+            let fleet = harness.redisNamespace.fleet
+            for tenant in ["acme", "globex"] { _ = try await harness.tenant(tenant) }
+            harness.startWorker { $0.heartbeatInterval = .milliseconds(200) }
+            #expect(try await Self.eventually { try await fleet.workersAlive().count == 1 })
+            let worker = try #require(try await fleet.workersAlive().first)
+            #expect(worker.id.hasPrefix("test-worker-"))
+            #expect(worker.classes == [.io: 16, .cpu: 2])
+            #expect(worker.pid == ProcessInfo.processInfo.processIdentifier)
+            for _ in 0..<2 { _ = try await harness.queue.enqueue(Self.submission("acme")) }
+            _ = try await harness.queue.enqueue(Self.submission("acme", kind: "diag.fail", input: #"{"permanent":true}"#))
+            _ = try await harness.queue.enqueue(Self.submission("globex"))
+            func counted(_ tenant: String, _ outcome: AttemptOutcome) async throws -> Int {
+                try await fleet.throughput(lastMinutes: 5).byTenant[tenant]?[outcome]?.reduce(0, +) ?? 0
+            }
+            #expect(
+                try await Self.eventually {
+                    let succeeded = try await counted("acme", .succeeded)
+                    let failed = try await counted("acme", .failed)
+                    let other = try await counted("globex", .succeeded)
+                    return succeeded == 2 && failed == 1 && other == 1
+                })
+            let byClass = try await fleet.throughput(lastMinutes: 60).byClass[.io]
+            #expect(byClass?[.succeeded]?.reduce(0, +) == 3)
+            #expect(byClass?[.failed]?.reduce(0, +) == 1)
+        }
+    }
+
+    @Test func aKilledWorkerProcessVanishesAfterItsMissedBeatsAndAStoppedOneAtOnce() async throws {
+        try await Harness.with { harness in
+            let fleet = harness.redisNamespace.fleet
+            let killed = try WorkerProcess(harness)
+            let stopped = try WorkerProcess(harness)
+            #expect(try await Self.eventually { try await fleet.workersAlive().count == 2 }, "log: \(killed.logText)")
+            let pids = Set(try await fleet.workersAlive().map(\.pid))
+            #expect(pids == [killed.pid, stopped.pid])
+            #expect(try await fleet.workersAlive().allSatisfy { $0.classes == [.io: 4] })
+            killed.kill(SIGKILL)
+            #expect(try await killed.waitForExit(within: .seconds(5)))
+            #expect(try await Self.eventually { try await fleet.workersAlive().map(\.pid) == [stopped.pid] })
+            stopped.kill(SIGTERM)
+            #expect(try await stopped.waitForExit(within: .seconds(30)))
+            #expect(try await fleet.workersAlive().isEmpty, "a worker that stops gracefully leaves the fleet")
+        }
+    }
+}
