@@ -90,6 +90,8 @@ public struct KeySpace: Sendable, Hashable {
     public var workers: String { KeyPattern.workers.render(base, []) }
     /// One minute's counts of attempts ended, by class and by tenant (the minute since 1970).
     public func throughput(minute: Int64) -> String { KeyPattern.throughput.render(base, [String(minute)]) }
+    /// The lanes operators paused: `tenant:<id>` and `class:<name>` members; claims skip them.
+    public var paused: String { KeyPattern.paused.render(base, []) }
 
     // MARK: MCP
 
@@ -135,10 +137,11 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
-    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats and per-minute throughput.
+    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes.
     static let worker = KeyPattern("worker", .word("worker"), .value("id"))
     static let workers = KeyPattern("workers", .word("workers"))
     static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
+    static let paused = KeyPattern("paused", .word("paused"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption, and the jobs of requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
     static let mcpStream = KeyPattern("mcp_stream", .word("mcp"), .word("stream"), .value("session"), .value("stream"))
@@ -148,6 +151,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, mcpSession, mcpStream, mcpRequest,
+        worker, workers, throughput, paused, mcpSession, mcpStream, mcpRequest,
     ]
 }

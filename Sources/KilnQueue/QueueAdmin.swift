@@ -3,7 +3,7 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-/// What operators read and do in a namespace: queue statistics and the dead letters.
+/// What operators read and do in a namespace: queue statistics, paused tenants and classes, and the dead letters.
 public struct QueueAdmin: NamespaceRole {
     let namespace: RedisNamespace
 
@@ -51,6 +51,25 @@ public struct QueueAdmin: NamespaceRole {
     /// How many jobs are dead-lettered.
     public func deadCount() async throws -> Int {
         Int(try await redis.send(["ZCARD", keys.dead]).int ?? 0)
+    }
+
+    /// Pauses a tenant or a class: claims skip its jobs until it is resumed, and submissions are still admitted and
+    /// wait. - Returns: false when it was already paused.
+    @discardableResult
+    public func pause(_ lane: QueueLane) async throws -> Bool {
+        try await redis.send(["SADD", keys.paused, lane.member]).int == 1
+    }
+
+    /// Resumes a paused tenant or class and wakes the workers that claim it. - Returns: false when it was not paused.
+    @discardableResult
+    public func resume(_ lane: QueueLane) async throws -> Bool {
+        let call = ResumeCall(keySpace: keys, lane: lane)
+        return try ResumeCall.read(try await redis.evaluate(call.call(scripts.resume))).int("resumed") == 1
+    }
+
+    /// The tenants and classes paused now.
+    public func paused() async throws -> Set<QueueLane> {
+        Set((try await redis.send(["SMEMBERS", keys.paused]).array ?? []).compactMap { $0.string.flatMap(QueueLane.init(member:)) })
     }
 
     /// Dead-lettered jobs, most recent first.

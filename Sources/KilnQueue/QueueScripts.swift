@@ -20,13 +20,14 @@ struct QueueScripts: Sendable {
     let forget: RedisScript
     let rename: RedisScript
     let beat: RedisScript
+    let resume: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat, resume] }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self, ResumeCall.self,
     ]
 
     init() throws {
@@ -49,6 +50,7 @@ struct QueueScripts: Sendable {
         forget = try script(ForgetCall.self)
         rename = try script(RenameCall.self)
         beat = try script(BeatCall.self)
+        resume = try script(ResumeCall.self)
     }
 
     /// The text of `Scripts/<name>.lua`.

@@ -38,6 +38,26 @@ import Testing
         }
     }
 
+    @Test func pausingAndResumingATenantOrAClassFromTheCommandLine() async throws {
+        try await Harness.with { harness in
+            let paused = try await Self.kiln(harness, ["queue", "pause", "--tenant", "acme"])
+            #expect(paused.status == 0 && paused.output.contains("paused tenant acme"), "\(paused.output)")
+            #expect(try await Self.kiln(harness, ["queue", "pause", "--class", "cpu"]).status == 0)
+            #expect(try await Self.kiln(harness, ["queue", "pause", "--tenant", "acme"]).output.contains("tenant acme was already paused"))
+            #expect(try await harness.redisNamespace.admin.paused() == [.tenant(try #require(TenantID(validating: "acme"))), .jobClass(.cpu)])
+            #expect(try await Self.kiln(harness, ["queue", "paused"]).output == "class cpu\ntenant acme\n")
+            #expect(try await Self.kiln(harness, ["queue", "resume", "--class", "cpu"]).output.contains("resumed class cpu"))
+            #expect(try await Self.kiln(harness, ["queue", "resume", "--class", "cpu"]).output.contains("class cpu was not paused"))
+            #expect(try await harness.redisNamespace.admin.paused() == [.tenant(try #require(TenantID(validating: "acme")))])
+            // Exactly one lane, and a real one.
+            for wrong in [["--tenant", "acme", "--class", "io"], [], ["--class", "gpu"], ["--tenant", "Bad:Name"]] {
+                let refused = try await Self.kiln(harness, ["queue", "pause"] + wrong)
+                #expect(refused.status != 0, "\(wrong): \(refused.output)")
+            }
+            #expect(try await Self.kiln(harness, ["queue", "pause", "--class", "gpu"]).output.contains("--class: gpu is not one of io, cpu"))
+        }
+    }
+
     @Test func tenantsKeysAndTheDeadLetterSetFromTheCommandLine() async throws {
         try await Harness.with { harness in
             #expect(try await Self.kiln(harness, ["tenant", "create", "cli-app", "--diagnostics", "--weight", "2"]).status == 0)

@@ -7,7 +7,8 @@ import KilnWorker
 import RedisClient
 import Testing
 
-/// What operators see of the fleet: the workers alive and the attempts they settled per minute.
+/// What operators see of the fleet and do to it: the workers alive, the attempts they settled per minute, and
+/// pausing and resuming a tenant or a class.
 @Suite struct FleetTests {
     static func submission(
         _ tenant: String, identity: String = "user-1", kind: String = "diag.echo", input: String = "{}", jobClass: JobClass = .io,
@@ -31,6 +32,70 @@ import Testing
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
+    }
+
+    // MARK: Pause and resume
+
+    @Test func aPausedTenantsJobIsNotClaimedWhileAnothersIsAndResumingWakesTheClaimers() async throws {
+        try await Harness.with { harness in
+            let admin = harness.redisNamespace.admin
+            let acme = try #require(TenantID(validating: "acme"))
+            #expect(try await admin.pause(.tenant(acme)))
+            #expect(try await admin.paused() == [.tenant(acme)])
+            let paused = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
+            let other = try Self.created(try await harness.queue.enqueue(Self.submission("globex")))
+            let first = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed
+            #expect(first.jobs.map(\.id) == [other])
+            // Submissions are still admitted while paused, and wait.
+            let later = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.isEmpty)
+            #expect(try await harness.queue.snapshots([paused, later]).map { $0?.state } == [.queued, .queued])
+
+            // The workers went idle and took every wake-up token: resuming must leave one for them.
+            let wake = harness.redisNamespace.keys.wake(.io)
+            _ = try await harness.redis.send(["DEL", wake])
+            #expect(try await admin.resume(.tenant(acme)))
+            #expect(try await admin.paused().isEmpty)
+            #expect(try await harness.redis.send(["LLEN", wake]).int == 1, "resuming wakes an idle worker of the class")
+            let resumed = try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed
+            #expect(resumed.jobs.map(\.id) == [paused, later])
+            #expect(try await admin.resume(.tenant(acme)) == false, "it was no longer paused")
+        }
+    }
+
+    @Test func aPausedClassClaimsNothingAndWakesNoOtherWorkerUntilResumed() async throws {
+        try await Harness.with { harness in
+            let admin = harness.redisNamespace.admin
+            #expect(try await admin.pause(.jobClass(.io)))
+            #expect(try await admin.pause(.jobClass(.io)) == false, "already paused")
+            let io = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
+            let cpu = try Self.created(try await harness.queue.enqueue(Self.submission("acme", jobClass: .cpu)))
+            let wake = harness.redisNamespace.keys.wake(.io)
+            _ = try await harness.redis.send(["DEL", wake])
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.isEmpty)
+            #expect(try await harness.redis.send(["LLEN", wake]).int == 0, "a claim of a paused class wakes no other worker")
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .cpu, count: 10, worker: "w").claimed.jobs.map(\.id) == [cpu])
+            #expect(try await admin.resume(.jobClass(.io)))
+            #expect(try await harness.redis.send(["LLEN", wake]).int == 1)
+            #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.map(\.id) == [io])
+        }
+    }
+
+    @Test func aWorkerRunsAPausedTenantsJobOnlyOnceItIsResumed() async throws {
+        try await Harness.with { harness in
+            let admin = harness.redisNamespace.admin
+            let acme = try #require(TenantID(validating: "acme"))
+            try await admin.pause(.tenant(acme))
+            for tenant in ["acme", "globex"] { _ = try await harness.tenant(tenant) }
+            // Long idle waits: only the resume's wake-up can make the worker look again in time.
+            harness.startWorker { $0.maxIdleWait = .seconds(600) }
+            let paused = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
+            let other = try Self.created(try await harness.queue.enqueue(Self.submission("globex")))
+            #expect(try await Self.eventually { try await harness.queue.snapshots([other]).first??.state == .succeeded })
+            #expect(try await harness.queue.snapshots([paused]).first??.state == .queued)
+            try await admin.resume(.tenant(acme))
+            #expect(try await Self.eventually { try await harness.queue.snapshots([paused]).first??.state == .succeeded })
+        }
     }
 
     // MARK: Workers alive and throughput

@@ -19,6 +19,7 @@ struct ClaimCall: RedisScriptContract {
         .init("wake_list") { $0.keySpace.wake($0.jobClass) },
         .init("inflight") { $0.keySpace.inflight },
         .init("delayed") { $0.keySpace.delayed },
+        .init("paused") { $0.keySpace.paused },
     ]
 
     static let arguments: [RedisScriptField<Self>] = [

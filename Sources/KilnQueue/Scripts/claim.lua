@@ -1,6 +1,6 @@
 -- Claims up to `count` jobs of one class, rotating across tenants by weight, after recovering expired
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
--- KEYS: active, vclock, wake_list, inflight, delayed
+-- KEYS: active, vclock, wake_list, inflight, delayed, paused
 -- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit, max_lease_losses
 -- RETURNS: next_wake_in_ms, claimed_count, started_ms
 -- RETURNS each: id, attempt, tenant, identity, kind, input, timeout_ms, created_ms, max_attempts, tries, rank, tier
@@ -42,6 +42,18 @@ for _, id in ipairs(redis.call('ZRANGE', delayed, '-inf', now, 'BYSCORE', 'LIMIT
   redis.call('ZREM', delayed, id)
   make_ready(base, id, false)
 end
+
+-- Lanes an operator paused (`paused`: `class:<name>`, `tenant:<id>`): a paused class claims nothing; a paused tenant
+-- leaves the rotation, its jobs kept in their lists, until resume.lua puts it back. Read once a call, not per job.
+local class_paused = false
+for _, lane in ipairs(redis.call('SMEMBERS', paused)) do
+  if lane == 'class:' .. class then
+    class_paused = true
+  elseif string.sub(lane, 1, 7) == 'tenant:' then
+    redis.call('ZREM', active, string.sub(lane, 8))
+  end
+end
+if class_paused then count = 0 end
 
 -- Idle workers sleep until the earliest lease expiry they know of; the first lease must wake one to learn of it.
 local had_leases = redis.call('ZCARD', inflight) > 0
@@ -139,7 +151,7 @@ redis.call('SET', vclock, clock)
 for counter, value in pairs(running) do redis.call('SET', counter, value) end
 
 -- More work than this worker took, or a first lease to watch: wake another idle worker.
-if (n == count and redis.call('ZCARD', active) > 0) or (n > 0 and not had_leases) then wake(base, class) end
+if (not class_paused and n == count and redis.call('ZCARD', active) > 0) or (n > 0 and not had_leases) then wake(base, class) end
 
 local next_wake = -1
 local first_due = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
