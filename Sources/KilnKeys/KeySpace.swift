@@ -92,6 +92,8 @@ public struct KeySpace: Sendable, Hashable {
     public func throughput(minute: Int64) -> String { KeyPattern.throughput.render(base, [String(minute)]) }
     /// The lanes operators paused: `tenant:<id>` and `class:<name>` members; claims skip them.
     public var paused: String { KeyPattern.paused.render(base, []) }
+    /// The identities with jobs their running cap holds back (`<tenant>:<identity>`), for counting held jobs.
+    public var holders: String { KeyPattern.holders.render(base, []) }
 
     // MARK: MCP
 
@@ -137,11 +139,12 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
-    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes.
+    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes, held jobs.
     static let worker = KeyPattern("worker", .word("worker"), .value("id"))
     static let workers = KeyPattern("workers", .word("workers"))
     static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
     static let paused = KeyPattern("paused", .word("paused"))
+    static let holders = KeyPattern("holders", .word("holders"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption, and the jobs of requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
     static let mcpStream = KeyPattern("mcp_stream", .word("mcp"), .word("stream"), .value("session"), .value("stream"))
@@ -151,6 +154,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, paused, mcpSession, mcpStream, mcpRequest,
+        worker, workers, throughput, paused, holders, mcpSession, mcpStream, mcpRequest,
     ]
 }

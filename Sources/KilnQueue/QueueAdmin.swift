@@ -16,8 +16,8 @@ public struct QueueAdmin: NamespaceRole {
         try await redis.send(["PING"])
     }
 
-    /// Depth by tenant, class and priority with the oldest wait, and the sizes of the in-flight, delayed, dead and
-    /// unrecorded sets.
+    /// Depth by tenant, class and priority with the oldest wait, the sizes of the in-flight, delayed, dead and
+    /// unrecorded sets, and the tenants and classes paused.
     public func stats() async throws -> QueueStats {
         let tenants = try await redis.send(["HKEYS", keys.weights]).array?.compactMap(\.string).sorted() ?? []
         var lanes: [(String, JobClass, Priority)] = []
@@ -27,25 +27,84 @@ public struct QueueAdmin: NamespaceRole {
             }
         }
         let replies = try await redis.pipeline(
-            [["TIME"], ["ZCARD", keys.inflight], ["ZCARD", keys.delayed], ["ZCARD", keys.dead], ["ZCARD", keys.unrecorded]]
+            [
+                ["TIME"], ["ZCARD", keys.inflight], ["ZCARD", keys.delayed], ["ZCARD", keys.dead], ["ZCARD", keys.unrecorded],
+                ["SMEMBERS", keys.paused],
+            ]
                 + lanes.flatMap { lane in
                     let key = keys.ready(lane.1, lane.0, lane.2)
                     return [["LLEN", key], ["LINDEX", key, "0"]]
                 })
         let now = (replies[0].array?.first?.int ?? 0) * 1000
-        let heads = lanes.indices.compactMap { replies[6 + 2 * $0].string.flatMap(JobID.init(validating:)) }
+        let heads = lanes.indices.compactMap { replies[7 + 2 * $0].string.flatMap(JobID.init(validating:)) }
         let created = Dictionary(
             try await namespace.queue.snapshots(heads).compactMap { $0.map { ($0.id.rawValue, $0.createdAtMilliseconds) } },
             uniquingKeysWith: { first, _ in first })
         let ready = lanes.enumerated().compactMap { index, lane -> QueueStats.Depth? in
-            let count = Int(replies[5 + 2 * index].int ?? 0)
+            let count = Int(replies[6 + 2 * index].int ?? 0)
             guard count > 0 else { return nil }
-            let wait = replies[6 + 2 * index].string.flatMap { created[$0] }.map { now - $0 }
+            let wait = replies[7 + 2 * index].string.flatMap { created[$0] }.map { now - $0 }
             return QueueStats.Depth(tenant: lane.0, jobClass: lane.1, priority: lane.2, count: count, oldestWaitMilliseconds: wait)
         }
         return QueueStats(
             ready: ready, inFlight: Int(replies[1].int ?? 0), delayed: Int(replies[2].int ?? 0), dead: Int(replies[3].int ?? 0),
-            unrecorded: Int(replies[4].int ?? 0))
+            unrecorded: Int(replies[4].int ?? 0), paused: Self.lanes(replies[5]))
+    }
+
+    /// Ready, running, delayed and dead jobs per class and tenant, held jobs per tenant, and what is paused: for an
+    /// overview refreshed every few seconds. Its reads go out together, in pipelines (no script runs long).
+    ///
+    /// Ready counts and the oldest wait are exact; running attempts are the workers' heartbeats' (a beat old at most).
+    /// The delayed and dead sets are one sorted set each, across classes and tenants: a job's class and tenant are in
+    /// its hash, so the split reads the hashes of at most `splitLimit` of each (the soonest due, the latest dead) and
+    /// says how many it covers (``QueueOverview/Split``); the totals are exact.
+    public func overview(splitLimit: Int = 1000) async throws -> QueueOverview {
+        async let stats = self.stats()
+        async let workers = namespace.fleet.workersAlive()
+        async let held = HeldCall.counts(of: try await redis.evaluate(HeldCall(keySpace: keys).call(scripts.held)))
+        async let delayed = self.split(keys.delayed, latestFirst: false, limit: splitLimit)
+        async let dead = self.split(keys.dead, latestFirst: true, limit: splitLimit)
+        var lanes: [OverviewLane: QueueOverview.Counts] = [:]
+        let totals = try await stats
+        for depth in totals.ready {
+            let lane = OverviewLane(jobClass: depth.jobClass, tenant: depth.tenant)
+            var counts = QueueOverview.Counts()
+            counts.ready = depth.count
+            counts.oldestWaitMilliseconds = depth.oldestWaitMilliseconds
+            lanes[lane, default: QueueOverview.Counts()].add(counts)
+        }
+        for worker in try await workers {
+            for running in worker.lanes {
+                lanes[OverviewLane(jobClass: running.jobClass, tenant: running.tenant), default: .init()].inFlight += running.running
+            }
+        }
+        let (delayedCounts, delayedCounted) = try await delayed
+        for (lane, count) in delayedCounts { lanes[lane, default: .init()].delayed += count }
+        let (deadCounts, deadCounted) = try await dead
+        for (lane, count) in deadCounts { lanes[lane, default: .init()].dead += count }
+        return QueueOverview(
+            lanes: lanes.sorted { ($0.key.jobClass.rawValue, $0.key.tenant) < ($1.key.jobClass.rawValue, $1.key.tenant) }.map {
+                QueueOverview.Lane(jobClass: $0.key.jobClass, tenant: $0.key.tenant, counts: $0.value)
+            },
+            heldByTenant: try await held, paused: totals.paused, inFlight: totals.inFlight,
+            delayedSplit: .init(total: max(totals.delayed, delayedCounted), counted: delayedCounted),
+            deadSplit: .init(total: max(totals.dead, deadCounted), counted: deadCounted), unrecorded: totals.unrecorded)
+    }
+
+    /// The first `limit` jobs of a sorted set of job ids (the latest first, when asked), counted by class and tenant.
+    private func split(_ set: String, latestFirst: Bool, limit: Int) async throws -> (counts: [OverviewLane: Int], counted: Int) {
+        guard limit > 0 else { return ([:], 0) }
+        let ids = (try await redis.send(["ZRANGE", set, "0", String(limit - 1)] + (latestFirst ? ["REV"] : [])).array ?? [])
+            .compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        guard !ids.isEmpty else { return ([:], 0) }
+        var counts: [OverviewLane: Int] = [:]
+        for reply in try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "class", "tenant"] }) {
+            guard let fields = reply.array, fields.count == 2, let jobClass = fields[0].string.flatMap(JobClass.init(rawValue:)),
+                let tenant = fields[1].string
+            else { continue }
+            counts[OverviewLane(jobClass: jobClass, tenant: tenant), default: 0] += 1
+        }
+        return (counts, ids.count)
     }
 
     /// How many jobs are dead-lettered.
@@ -69,7 +128,12 @@ public struct QueueAdmin: NamespaceRole {
 
     /// The tenants and classes paused now.
     public func paused() async throws -> Set<QueueLane> {
-        Set((try await redis.send(["SMEMBERS", keys.paused]).array ?? []).compactMap { $0.string.flatMap(QueueLane.init(member:)) })
+        Self.lanes(try await redis.send(["SMEMBERS", keys.paused]))
+    }
+
+    /// The lanes of a reply of `SMEMBERS paused`.
+    private static func lanes(_ members: RedisValue) -> Set<QueueLane> {
+        Set((members.array ?? []).compactMap { $0.string.flatMap(QueueLane.init(member:)) })
     }
 
     /// Dead-lettered jobs, most recent first.
@@ -111,4 +175,10 @@ public struct QueueAdmin: NamespaceRole {
         let found = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
         return try await namespace.queue.snapshots(found).compactMap { $0 }
     }
+}
+
+/// One class of one tenant, as the overview counts it.
+private struct OverviewLane: Hashable {
+    let jobClass: JobClass
+    let tenant: String
 }

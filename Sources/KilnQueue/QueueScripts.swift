@@ -21,13 +21,14 @@ struct QueueScripts: Sendable {
     let rename: RedisScript
     let beat: RedisScript
     let resume: RedisScript
+    let held: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat, resume] }
+    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat, resume, held] }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self, ResumeCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self, ResumeCall.self, HeldCall.self,
     ]
 
     init() throws {
@@ -51,6 +52,7 @@ struct QueueScripts: Sendable {
         rename = try script(RenameCall.self)
         beat = try script(BeatCall.self)
         resume = try script(ResumeCall.self)
+        held = try script(HeldCall.self)
     }
 
     /// The text of `Scripts/<name>.lua`.

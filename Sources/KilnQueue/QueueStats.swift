@@ -25,12 +25,15 @@ public struct QueueStats: Sendable {
     public let delayed: Int
     public let dead: Int
     public let unrecorded: Int
+    /// The tenants and classes an operator paused: their jobs are admitted and wait, unclaimed.
+    public let paused: Set<QueueLane>
 
-    public init(ready: [Depth], inFlight: Int, delayed: Int, dead: Int, unrecorded: Int) {
+    public init(ready: [Depth], inFlight: Int, delayed: Int, dead: Int, unrecorded: Int, paused: Set<QueueLane> = []) {
         self.ready = ready
         self.inFlight = inFlight
         self.delayed = delayed
         self.dead = dead
         self.unrecorded = unrecorded
+        self.paused = paused
     }
 }

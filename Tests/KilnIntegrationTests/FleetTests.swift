@@ -155,9 +155,16 @@ import Testing
         try await Harness.with { harness in
             let fleet = harness.redisNamespace.fleet
             for tenant in ["acme", "globex"] { _ = try await harness.tenant(tenant) }
-            harness.startWorker { $0.heartbeatInterval = .milliseconds(200) }
-            #expect(try await Self.eventually { try await fleet.workersAlive().count == 1 })
-            let worker = try #require(try await fleet.workersAlive().first)
+            // Beats often enough for the test's counts, with room for a loaded machine (three missed and it vanishes).
+            harness.startWorker { $0.heartbeatInterval = .seconds(1) }
+            var alive: [WorkerHeartbeat] = []
+            #expect(
+                try await Self.eventually {
+                    alive = try await fleet.workersAlive()
+                    return !alive.isEmpty
+                })
+            #expect(alive.count == 1)
+            let worker = try #require(alive.first)
             #expect(worker.id.hasPrefix("test-worker-"))
             #expect(worker.classes == [.io: 16, .cpu: 2])
             #expect(worker.pid == ProcessInfo.processInfo.processIdentifier)
@@ -195,6 +202,67 @@ import Testing
             stopped.kill(SIGTERM)
             #expect(try await stopped.waitForExit(within: .seconds(30)))
             #expect(try await fleet.workersAlive().isEmpty, "a worker that stops gracefully leaves the fleet")
+        }
+    }
+
+    // MARK: The overview
+
+    @Test func theOverviewCountsEachLaneAndTheJobsCapsHoldBack() async throws {
+        try await Harness.with { harness in
+            let admin = harness.redisNamespace.admin
+            let queue = harness.queue
+            // acme's one identity may run one job at a time: of its three, one runs and two are held.
+            for _ in 0..<3 { _ = try await queue.enqueue(Self.submission("acme", identity: "capped", cap: 1)) }
+            let doomed = try Self.created(try await queue.enqueue(Self.submission("globex")))
+            let claimed = try await queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs
+            #expect(claimed.count == 2)
+            let failed = try #require(claimed.first { $0.id == doomed })
+            let running = try #require(claimed.first { $0.id != doomed })
+            _ = try await queue.settle([Settlement(job: doomed, attempt: failed.attempt, outcome: .failed(code: "boom", message: "boom"))])
+            for _ in 0..<2 { _ = try await queue.enqueue(Self.submission("globex")) }
+            _ = try await queue.enqueue(Self.submission("globex", jobClass: .cpu))
+            _ = try await queue.enqueue(Self.submission("acme", jobClass: .cpu, delay: .seconds(600)))
+            try await admin.pause(.tenant(try #require(TenantID(validating: "globex"))))
+            // The worker that runs acme's job says so in its heartbeat.
+            let heartbeat = WorkerHeartbeat(
+                id: "w", host: "host", pid: 1, classes: [.io: 8], version: "dev", startedAtMilliseconds: 0,
+                lanes: [.init(jobClass: .io, tenant: "acme", running: 1)], providers: [])
+            try await harness.redisNamespace.fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .seconds(60))
+
+            let overview = try await admin.overview()
+            func lane(_ jobClass: JobClass, _ tenant: String) -> QueueOverview.Counts? {
+                overview.lanes.first { $0.jobClass == jobClass && $0.tenant == tenant }?.counts
+            }
+            #expect(overview.lanes.map { "\($0.jobClass.rawValue)/\($0.tenant)" } == ["cpu/acme", "cpu/globex", "io/acme", "io/globex"])
+            #expect(lane(.io, "acme")?.ready == 0)
+            #expect(lane(.io, "acme")?.inFlight == 1)
+            #expect(lane(.io, "globex")?.ready == 2)
+            #expect(lane(.io, "globex")?.oldestWaitMilliseconds != nil)
+            #expect(lane(.io, "globex")?.dead == 1)
+            #expect(lane(.cpu, "globex")?.ready == 1)
+            #expect(lane(.cpu, "acme")?.delayed == 1)
+            #expect(lane(.cpu, "acme")?.ready == 0)
+            #expect(overview.heldByTenant == ["acme": 2])
+            #expect(overview.paused == [.tenant(try #require(TenantID(validating: "globex")))])
+            #expect(overview.inFlight == 1)
+            #expect(overview.delayedSplit == .init(total: 1, counted: 1) && overview.deadSplit == .init(total: 1, counted: 1))
+            #expect(overview.byClass[.io]?.ready == 2 && overview.byClass[.io]?.dead == 1 && overview.byClass[.io]?.inFlight == 1)
+            #expect(overview.byTenant["globex"]?.ready == 3)
+
+            // acme's job ends: one held job comes back to be claimed, the other stays held.
+            _ = try await queue.settle([Settlement(job: running.id, attempt: running.attempt, outcome: .succeeded(result: "{}"))])
+            let after = try await admin.overview()
+            #expect(after.heldByTenant == ["acme": 1])
+            #expect(after.lanes.first { $0.jobClass == .io && $0.tenant == "acme" }?.counts.ready == 1)
+            // Once nothing of the identity is held, the index of holders no longer names it.
+            let next = try #require(try await queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
+            _ = try await queue.settle([Settlement(job: next.id, attempt: next.attempt, outcome: .succeeded(result: "{}"))])
+            #expect(try await harness.redis.send(["SCARD", harness.redisNamespace.keys.holders]).int == 0)
+            #expect(try await admin.overview().heldByTenant.isEmpty)
+            // A split that reads fewer jobs than the set holds says so.
+            let partial = try await admin.overview(splitLimit: 0)
+            #expect(partial.deadSplit == .init(total: 1, counted: 0))
+            #expect(!partial.deadSplit.isComplete)
         }
     }
 }

@@ -14,7 +14,7 @@ if state == 'running' then
 end
 if state ~= 'queued' and state ~= 'retrying' then return {'finished', state} end
 redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
-redis.call('ZREM', held_key(base, tenant, identity), id)
+if redis.call('ZREM', held_key(base, tenant, identity), id) == 1 then forget_holder_if_none_held(base, tenant, identity) end
 redis.call('ZREM', delayed, id)
 finish(base, id, 'cancelled', now_ms(), attempt, error_fields('cancelled', 'cancelled by its owner'))
 flush_batched()

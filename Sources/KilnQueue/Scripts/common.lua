@@ -94,15 +94,25 @@ local function make_ready(base, id, at_head, class, tenant, rank)
   wake(base, class)
 end
 
--- Holds a job back while its identity is at its running cap: highest priority first, then oldest first.
+-- Holds a job back while its identity is at its running cap: highest priority first, then oldest first. The identity
+-- joins `holders`, the index operators count held jobs by, until none of its jobs is held; only a held job pays.
 local function hold(base, tenant, identity, id, rank, created)
   redis.call('ZADD', held_key(base, tenant, identity), tonumber(rank) * 1e13 + tonumber(created), id)
+  redis.call('SADD', holders_key(base), tenant .. ':' .. identity)
+end
+
+-- Takes the identity out of `holders` once nothing of its is held, so the index names no identity longer than needed.
+local function forget_holder_if_none_held(base, tenant, identity)
+  if redis.call('ZCARD', held_key(base, tenant, identity)) == 0 then redis.call('SREM', holders_key(base), tenant .. ':' .. identity) end
 end
 
 -- Returns the first job the identity's running cap held back to the head of its list.
 local function release_held(base, tenant, identity)
   local held = redis.call('ZPOPMIN', held_key(base, tenant, identity))
-  if #held > 0 then make_ready(base, held[1], true) end
+  if #held > 0 then
+    make_ready(base, held[1], true)
+    forget_holder_if_none_held(base, tenant, identity)
+  end
 end
 
 -- `count` running jobs of this identity ended: their slots free, and as many held jobs return, one for each.
@@ -112,6 +122,7 @@ local function release_slot(base, tenant, identity, count)
   if tonumber(redis.call('DECRBY', key, count)) <= 0 then redis.call('DEL', key) end
   local held = redis.call('ZPOPMIN', held_key(base, tenant, identity), count)
   for i = 1, #held, 2 do make_ready(base, held[i], true) end
+  if #held > 0 then forget_holder_if_none_held(base, tenant, identity) end
 end
 
 -- Writes what `later` and `free_slot_later` put off. Lua's unpack takes a few thousand values at most: 1000 a command.

@@ -18,7 +18,7 @@ for id in each_item() do
       pending[#pending + 1] = id
     elseif state == 'queued' or state == 'retrying' then
       redis.call('LREM', ready_key(base, class, tenant, rank), 1, id)
-      redis.call('ZREM', held_key(base, tenant, identity), id)
+      if redis.call('ZREM', held_key(base, tenant, identity), id) == 1 then forget_holder_if_none_held(base, tenant, identity) end
       redis.call('ZREM', delayed, id)
       settle_reservation(base, id, 'cancelled', 'cancelled', now)
       redis.call('DEL', key, events_key(base, id))
