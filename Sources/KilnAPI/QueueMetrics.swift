@@ -21,6 +21,16 @@ enum QueueMetrics {
                 lines.append("kiln_queue_oldest_wait_seconds{\(labels(depth))} \(Double(wait) / 1000)")
             }
         }
+        lines += [
+            "# HELP kiln_queue_paused Tenants and classes an operator paused: their jobs are admitted and wait, unclaimed.",
+            "# TYPE kiln_queue_paused gauge",
+        ]
+        for lane in stats.paused {
+            switch lane {
+            case .tenant(let tenant): lines.append("kiln_queue_paused{tenant=\"\(tenant.rawValue)\"} 1")
+            case .jobClass(let jobClass): lines.append("kiln_queue_paused{class=\"\(jobClass.rawValue)\"} 1")
+            }
+        }
         for (name, help, value) in [
             ("kiln_queue_in_flight", "Attempts running under a lease.", stats.inFlight),
             ("kiln_queue_delayed", "Delayed jobs and retries waiting for their time.", stats.delayed),

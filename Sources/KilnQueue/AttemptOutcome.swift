@@ -1,6 +1,6 @@
 import KilnCore
 
-/// How an attempt that a worker settled ended, as the fleet's throughput counts it.
+/// How an attempt that a worker settled ended, as the fleet's throughput and the failure metrics count it.
 public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable {
     case succeeded
     /// Failed and will run again after its backoff.
@@ -25,4 +25,7 @@ public enum AttemptOutcome: String, Sendable, Hashable, CaseIterable, Codable {
         case .queued, .running: return nil
         }
     }
+
+    /// Whether it is a failure of the job (retried, failed or dead).
+    public var isFailure: Bool { self == .retried || self == .failed || self == .dead }
 }

@@ -218,6 +218,7 @@ final class ClassRunner: Sendable {
             if let done = job.finished(attempt, result: settlement.result) { ended.append(done) }
             guard let outcome = AttemptOutcome(settlement, settled: attempt) else { continue }
             outcomes.append((job, outcome))
+            if outcome.isFailure { FailureCounters.counter(kind: job.kind, outcome: outcome).increment() }
         }
         for (state, count) in counts {
             Counter(label: "kiln_jobs_total", dimensions: [("class", jobClass.rawValue), ("status", state.rawValue)]).increment(by: count)

@@ -4,7 +4,7 @@ import KilnQueue
 import Logging
 
 /// Publishes this worker's heartbeat every ``WorkerConfiguration/heartbeatInterval``: what it serves and runs, its
-/// providers' readings, and the attempts it settled since the last beat.
+/// providers' readings (also set as gauges on its `/metrics`), and the attempts it settled since the last beat.
 struct Heartbeats: Sendable {
     let sink: any HeartbeatSink
     let providerReadings: @Sendable () async -> [ProviderReading]
@@ -36,6 +36,7 @@ struct Heartbeats: Sendable {
 
     private func beat(_ running: RunningJobs) async {
         let providers = await providerReadings()
+        ProviderGauges.record(providers)
         let counted = ended.take()
         let heartbeat = WorkerHeartbeat(
             id: configuration.id, host: ProcessInfo.processInfo.hostName, pid: ProcessInfo.processInfo.processIdentifier,

@@ -44,6 +44,7 @@ public struct Worker: Service {
                 jobClass: jobClass, concurrency: concurrency, queue: queue, records: records, handlers: handlers, running: running,
                 configuration: configuration, recordings: recordings, endedAttempts: endedAttempts, logger: logger)
         }
+        FailureCounters.start(kinds: handlers.names)
         logger.info("worker started", metadata: ["worker.id": "\(configuration.id)", "worker.classes": "\(configuration.concurrency)"])
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.record(recordings) }

@@ -27,7 +27,7 @@ import Testing
         var test = TestAPI()
         test.health.figures = QueueStats(
             ready: [.init(tenant: "acme", jobClass: .io, priority: .high, count: 7, oldestWaitMilliseconds: 1500)], inFlight: 2, delayed: 1,
-            dead: 0, unrecorded: 3)
+            dead: 0, unrecorded: 3, paused: [.tenant(try #require(TenantID(validating: "globex"))), .jobClass(.cpu)])
         let answer = try await test.driver().send(.get, "/metrics")
         #expect(answer.headers[.contentType] == "text/plain; version=0.0.4")
         let lines = Set(answer.body.split(separator: "\n").map(String.init))
@@ -35,6 +35,8 @@ import Testing
         #expect(lines.contains(#"kiln_queue_oldest_wait_seconds{tenant="acme",class="io",priority="high"} 1.5"#))
         #expect(lines.contains("kiln_queue_in_flight 2"))
         #expect(lines.contains("kiln_queue_unrecorded 3"))
+        #expect(lines.contains(#"kiln_queue_paused{tenant="globex"} 1"#))
+        #expect(lines.contains(#"kiln_queue_paused{class="cpu"} 1"#))
     }
 
     @Test func theOpenAPIDocumentIsServed() async throws {

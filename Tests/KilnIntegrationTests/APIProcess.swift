@@ -51,7 +51,7 @@ final class APIProcess {
 
     /// A port nothing listens on: the one the kernel gives a socket bound to port 0, released for the process to take. A
     /// port drawn at random could be one the test process's own connections are using (it holds hundreds).
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw TestFailure("socket() failed: \(errno)") }
         defer { close(socket) }

@@ -1,7 +1,9 @@
+import CurlClient
 import Foundation
 import Glibc
 import KilnCore
 import KilnKeys
+import KilnProviders
 import KilnQueue
 import KilnWorker
 import RedisClient
@@ -202,6 +204,39 @@ import Testing
             stopped.kill(SIGTERM)
             #expect(try await stopped.waitForExit(within: .seconds(30)))
             #expect(try await fleet.workersAlive().isEmpty, "a worker that stops gracefully leaves the fleet")
+        }
+    }
+
+    @Test func aWorkersMetricsShowItsProvidersCircuitsAndParksAndItsFailuresByKind() async throws {
+        try await Harness.with { harness in
+            _ = try await harness.tenant("acme")
+            let port = try APIProcess.freePort()
+            let worker = try WorkerProcess(harness, metricsPort: port)
+            // Each series of the worker's /metrics with its value (gauges are written as floats, counters as integers).
+            func metrics() async throws -> [String: Double] {
+                guard let answer = try? await harness.http.execute(HTTPRequest(url: "http://127.0.0.1:\(port)/metrics"), timeout: .seconds(5)),
+                    answer.status == 200
+                else { return [:] }
+                var series: [String: Double] = [:]
+                for line in String(decoding: answer.body, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+                    guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+                    series[String(line[..<space])] = value
+                }
+                return series
+            }
+            // deploy/providers.json routes diag.generate to anthropic, then openai; nothing has called them.
+            let circuit = #"kiln_provider_circuit_state{route="*/diag.generate",provider="anthropic",model="claude-sonnet-4-5-20250929"}"#
+            let parked = #"kiln_provider_parked{provider="anthropic"}"#
+            #expect(try await Self.eventually { try await metrics()[circuit] == 0 }, "log: \(worker.logText)")
+            #expect(try await metrics()[parked] == 0)
+            #expect(try await metrics()[#"kiln_job_failures_total{kind="diag.echo",outcome="dead"}"#] == 0, "every kind starts at zero")
+
+            try await ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys).park("anthropic", for: .seconds(60))
+            _ = try await harness.queue.enqueue(Self.submission("acme", kind: "diag.fail", input: #"{"permanent":true}"#))
+            #expect(try await Self.eventually { try await metrics()[parked] == 1 })
+            #expect(try await Self.eventually { try await metrics()[#"kiln_job_failures_total{kind="diag.fail",outcome="failed"}"#] == 1 })
+            worker.kill(SIGTERM)
+            #expect(try await worker.waitForExit(within: .seconds(30)))
         }
     }
 

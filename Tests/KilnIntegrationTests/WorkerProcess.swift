@@ -12,9 +12,10 @@ final class WorkerProcess {
     let id: String
     let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-worker-\(UUID().uuidString.prefix(8)).log")
 
+    /// - Parameter metricsPort: where it serves its Prometheus metrics; none unless given.
     init(
         _ harness: Harness, grace: Double = 10, redisURL: String? = nil, databaseURL: String? = nil, on host: HostNetwork.Host? = nil,
-        io: Int = 4
+        io: Int = 4, metricsPort: Int? = nil
     ) throws {
         id = "process-\(UUID().uuidString.prefix(6))"
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -24,7 +25,7 @@ final class WorkerProcess {
             [
                 "worker", "--providers", TestServers.repositoryRoot.appendingPathComponent("deploy/providers.json").path,
                 "--shutdown-grace", String(grace), "--io", String(io), "--cpu", "0",
-            ], redisURL: redisURL, databaseURL: databaseURL)
+            ] + (metricsPort.map { ["--metrics-port", String($0)] } ?? []), redisURL: redisURL, databaseURL: databaseURL)
         process = try SpawnedProcess(host?.command(command) ?? command, stdout: .null, stderr: .descriptor(descriptor))
     }
 
