@@ -18,7 +18,7 @@ struct AcrossHostsTests {
     /// Jobs that take no time: Redis's round trips (claims and settlements, each for many jobs at once) and the
     /// machine's two cores bound how many finish a second.
     static let instantJob = #"{"kind":"diag.echo","input":{"message":"across hosts"}}"#
-    static let instantJobsPerRound = 192
+    static let instantJobsPerRound = 480
 
     @Test func throughputAndCorrectnessWithWorkersOnOneTwoAndThreeHosts() async throws {
         try await Fleet.with { fleet in

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Spawning
+import Testing
 
 /// Hosts on this machine: network namespaces, each joined to a router namespace by a veth pair of its own on a /24 of
 /// its own (the router `.1`, the host `.2`), so whatever one host sends another crosses two veth links and the router.
@@ -21,7 +22,8 @@ final class HostNetwork: Sendable {
         func command(_ command: [String]) -> [String] { namespace.command(command) }
     }
 
-    /// Why the test cannot make hosts here, or nil when it can: `ip netns` needs root and iproute2.
+    /// Why the test cannot make hosts here, or nil when it can: `ip netns` needs root and iproute2. (Root may still be
+    /// refused namespaces, in a container say: ``make(workers:)`` then cancels the test, saying so.)
     static var unavailableReason: String? {
         if getuid() != 0 { return "network namespaces need root (uid \(getuid()))" }
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
@@ -71,11 +73,18 @@ final class HostNetwork: Sendable {
     }
 
     private func build(suffix: String) async throws {
+        do {
+            try await Self.ip(["netns", "add", router.name])
+        } catch {
+            // Root without the right to make namespaces (a container, say): `ip netns` is not available here.
+            try Test.cancel(Comment(rawValue: "ip netns is not available here: \(error)"))
+        }
         for namespace in namespaces {
-            try await Self.ip(["netns", "add", namespace.name])
+            if namespace.name != router.name { try await Self.ip(["netns", "add", namespace.name]) }
             try await Self.ip(["-n", namespace.name, "link", "set", "lo", "up"])
         }
-        try await Self.run(router.command(["sysctl", "-qw", "net.ipv4.ip_forward=1"]))
+        // /proc/sys/net is the reader's namespace's: the router's forwarding, set from inside it.
+        try await Self.run(router.command(["sh", "-c", "echo 1 > /proc/sys/net/ipv4/ip_forward"]))
         for (index, host) in ([data, api, client] + workers).enumerated() {
             let subnet = "10.77.\(index + 1)"
             let hostLink = "k\(suffix)h\(index + 1)"
@@ -156,7 +165,7 @@ final class HostNetwork: Sendable {
         let output = try process.output?.readToEnd() ?? Data()
         let termination = await process.exit()
         guard termination.succeeded else {
-            let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            let message = ((try? String(contentsOf: errors, encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             throw TestFailure("\(command.joined(separator: " ")) exited with \(termination.shellStatus): \(message)")
         }
         return String(decoding: output, as: UTF8.self)
