@@ -68,21 +68,27 @@ final class TCPRelay: Sendable {
 
     /// Stops accepting and closes every connection; until then its threads keep it.
     func stop() {
-        let open = state.withLock { state in
-            state.stopped = true
-            return Array(state.connections.values)
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }
+            // Under the lock: a connection's sockets are closed only once it has left the list.
+            if !state.stopped { state.connections.values.forEach(Self.shut) }
+            return state.stopped
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for connection in open { Self.shut(connection) }
+        // The accepting thread then fails, and closes the socket.
+        if !wasStopped { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 
     private func acceptConnections() {
         while true {
             let accepted = accept(listener, nil, nil)
-            if accepted < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                close(listener)
-                return
+            guard accepted >= 0 else {
+                if state.withLock({ $0.stopped }) {
+                    close(listener)
+                    return
+                }
+                // Interrupted, a connection reset before it was accepted, or out of descriptors for a moment.
+                if errno != EINTR { Thread.sleep(forTimeInterval: 0.01) }
+                continue
             }
             Thread { [self] in relay(accepted) }.start()
         }
@@ -185,14 +191,15 @@ final class TCPRelay: Sendable {
     private func cutConnections(every interval: Duration) {
         while true {
             Thread.sleep(forTimeInterval: Double(interval.wholeMicroseconds) / 1_000_000)
-            let victim: Connection?? = state.withLock { state in
-                guard !state.stopped else { return .none }
-                let victim = state.connections.values.randomElement()
-                if victim != nil { state.cut += 1 }
-                return .some(victim)
+            let stopped = state.withLock { state in
+                guard !state.stopped else { return true }
+                if let victim = state.connections.values.randomElement() {
+                    Self.shut(victim)
+                    state.cut += 1
+                }
+                return false
             }
-            guard let victim else { return }
-            if let victim { Self.shut(victim) }
+            if stopped { return }
         }
     }
 
