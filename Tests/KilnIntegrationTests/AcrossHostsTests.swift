@@ -163,13 +163,17 @@ struct AcrossHostsTests {
             let records = try await Self.round(fleet, workers: workers)
             let instant = try await Self.round(fleet, workers: workers, jobs: Self.instantJobsPerRound, of: Self.instantJob)
             let (connections, cut) = proxy.counts
+            // A worker whose renewals failed past the lease finds the lease lost; one whose claim's answer was cut off
+            // never learns of the jobs it took, and they come back at attempt 2 without a word from it.
+            let leasesLost = workers.map { Self.jobCount(in: $0.logText, saying: "leases lost") }.reduce(0, +)
             #expect(cut > 0)
             print(
                 "across hosts: 3 worker hosts, Redis 50-100 ms further away and a connection cut every second: "
                     + "\(records.count) jobs of 1 s recorded, \(records.filter { $0.state == "succeeded" }.count) succeeded, attempts "
                     + "\(Self.attempts(records)), \(String(format: "%.1f", Fleet.throughput(records))) jobs/s; \(instant.count) instant jobs "
                     + "recorded, \(instant.filter { $0.state == "succeeded" }.count) succeeded, attempts \(Self.attempts(instant)), "
-                    + "\(String(format: "%.1f", Fleet.throughput(instant))) jobs/s; the proxy relayed \(connections) connections and cut \(cut)")
+                    + "\(String(format: "%.1f", Fleet.throughput(instant))) jobs/s; the proxy relayed \(connections) connections and cut \(cut); "
+                    + "the workers found \(leasesLost) leases lost")
         }
     }
 
