@@ -7,7 +7,7 @@ import KilnStore
 import Testing
 
 /// Kiln across hosts, for real: each process on a host of its own (a network namespace, see ``HostNetwork`` and
-/// ``Fleet``), talking over veth links through a router, while links go down, routes drop packets and a proxy of the
+/// ``HostFleet``), talking over veth links through a router, while links go down, routes drop packets and a proxy of the
 /// test's own delays and cuts connections. Each test prints its counts; docs/faults.md has them.
 @Suite(.serialized, .disabled(if: HostNetwork.unavailableReason != nil, Comment(rawValue: HostNetwork.unavailableReason ?? "")))
 struct AcrossHostsTests {
@@ -21,7 +21,7 @@ struct AcrossHostsTests {
     static let instantJobsPerRound = 480
 
     @Test func throughputAndCorrectnessWithWorkersOnOneTwoAndThreeHosts() async throws {
-        try await Fleet.with { fleet in
+        try await HostFleet.with { fleet in
             var workers: [WorkerProcess] = []
             for hosts in 1...3 {
                 workers.append(try await fleet.startWorker(on: hosts - 1, io: Self.slotsPerWorker))
@@ -29,17 +29,18 @@ struct AcrossHostsTests {
                 print(
                     "across hosts: workers on \(hosts) host(s), \(hosts * Self.slotsPerWorker) slots: \(records.count) jobs of 1 s recorded, "
                         + "\(records.filter { $0.state == "succeeded" }.count) succeeded, "
-                        + "\(String(format: "%.1f", Fleet.throughput(records))) jobs/s")
+                        + "\(String(format: "%.1f", HostFleet.throughput(records))) jobs/s")
             }
             let instant = try await Self.round(fleet, workers: workers, jobs: Self.instantJobsPerRound, of: Self.instantJob)
             print(
                 "across hosts: workers on 3 hosts: \(instant.count) instant jobs recorded, "
-                    + "\(instant.filter { $0.state == "succeeded" }.count) succeeded, \(String(format: "%.1f", Fleet.throughput(instant))) jobs/s")
+                    + "\(instant.filter { $0.state == "succeeded" }.count) succeeded, \(String(format: "%.1f", HostFleet.throughput(instant))) jobs/s"
+            )
         }
     }
 
     @Test func aPartitionedWorkerHostsJobsRunElsewhereAndItsLateWritesAreFencedOff() async throws {
-        try await Fleet.with { fleet in
+        try await HostFleet.with { fleet in
             let partitioned = fleet.network.workers[2]
             let cutOff = try await fleet.startWorker(on: 2, io: 8)
             // Four jobs end while the host is cut off, four run on past its healing (and so do their second attempts).
@@ -105,7 +106,7 @@ struct AcrossHostsTests {
     }
 
     @Test func anAPIHostCutOffRedisAnswers503WithRetryAfterAndNeverHangs() async throws {
-        try await Fleet.with { fleet in
+        try await HostFleet.with { fleet in
             _ = try await fleet.startWorker(on: 0, io: 4)
             let echo = #"{"kind":"diag.echo","input":{"message":"across hosts"}}"#
             _ = try await fleet.awaitRecorded(try await fleet.submit(1, echo))
@@ -149,7 +150,7 @@ struct AcrossHostsTests {
     }
 
     @Test func workersBehindASlowLossyLinkToRedisStillRunEveryJobOnce() async throws {
-        try await Fleet.with { fleet in
+        try await HostFleet.with { fleet in
             // On the router, between the worker hosts and Redis: 25-50 ms each way (a round trip 50-100 ms longer), and a
             // connection cut every second.
             let proxy = try TCPRelay(
@@ -170,9 +171,9 @@ struct AcrossHostsTests {
             print(
                 "across hosts: 3 worker hosts, Redis 50-100 ms further away and a connection cut every second: "
                     + "\(records.count) jobs of 1 s recorded, \(records.filter { $0.state == "succeeded" }.count) succeeded, attempts "
-                    + "\(Self.attempts(records)), \(String(format: "%.1f", Fleet.throughput(records))) jobs/s; \(instant.count) instant jobs "
+                    + "\(Self.attempts(records)), \(String(format: "%.1f", HostFleet.throughput(records))) jobs/s; \(instant.count) instant jobs "
                     + "recorded, \(instant.filter { $0.state == "succeeded" }.count) succeeded, attempts \(Self.attempts(instant)), "
-                    + "\(String(format: "%.1f", Fleet.throughput(instant))) jobs/s; the proxy relayed \(connections) connections and cut \(cut); "
+                    + "\(String(format: "%.1f", HostFleet.throughput(instant))) jobs/s; the proxy relayed \(connections) connections and cut \(cut); "
                     + "the workers found \(leasesLost) leases lost")
         }
     }
@@ -180,9 +181,9 @@ struct AcrossHostsTests {
     /// Submits a round of jobs while `workers` are stopped (so that submitting does not pace them), lets them go, and
     /// checks that PostgreSQL recorded each job once, succeeded; returns the records.
     private static func round(
-        _ fleet: Fleet, workers: [WorkerProcess], jobs: Int = jobsPerRound, of body: String = secondLongJob
+        _ fleet: HostFleet, workers: [WorkerProcess], jobs: Int = jobsPerRound, of body: String = secondLongJob
     ) async throws
-        -> [Fleet.Record]
+        -> [HostFleet.Record]
     {
         for worker in workers { worker.kill(SIGSTOP) }
         let ids = try await fleet.submit(jobs, body)
@@ -196,7 +197,7 @@ struct AcrossHostsTests {
     }
 
     /// How many jobs were recorded at each attempt, `[attempt: jobs]`.
-    private static func attempts(_ records: [Fleet.Record]) -> String {
+    private static func attempts(_ records: [HostFleet.Record]) -> String {
         "\(Dictionary(grouping: records, by: \.attempt).mapValues(\.count).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" })"
     }
 

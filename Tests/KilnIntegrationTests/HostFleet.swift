@@ -10,7 +10,7 @@ import Testing
 /// `kiln api` on the API host, `kiln worker`s on the worker hosts. The test is the client host: its requests to the API
 /// go through a relay that opens them from there, so they cross the client's and the API's links. It reads Redis and
 /// PostgreSQL as an operator on the data host would, through relays into that host.
-final class Fleet {
+final class HostFleet {
     /// A job as PostgreSQL recorded it.
     struct Record {
         let id: String
@@ -47,12 +47,12 @@ final class Fleet {
     }
 
     /// Runs `body` with a fleet on a fresh network (and no worker yet), and always takes it all down.
-    static func with(_ body: (Fleet) async throws -> Void) async throws {
+    static func with(_ body: (HostFleet) async throws -> Void) async throws {
         try await HostNetwork.with { network in
             let redis = try PrivateRedis(on: network.data)
             let postgres = try PrivatePostgres(on: network.data.namespace, address: network.databaseAddress)
             var harness: Harness?
-            var fleet: Fleet?
+            var fleet: HostFleet?
             let takeDown = {
                 fleet?.entry.stop()
                 await harness?.tearDown()
@@ -62,7 +62,7 @@ final class Fleet {
                 try await redis.start()
                 try await postgres.start()
                 harness = try await Harness(redisURL: "redis://127.0.0.1:\(redis.configuration.port)", databaseURL: postgres.url)
-                fleet = try await Fleet(network: network, redis: redis, postgres: postgres, harness: try #require(harness))
+                fleet = try await HostFleet(network: network, redis: redis, postgres: postgres, harness: try #require(harness))
                 try await body(try #require(fleet))
             } catch {
                 await takeDown()
