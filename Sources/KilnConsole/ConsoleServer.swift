@@ -20,6 +20,7 @@ public enum ConsoleServer {
         TenantRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         IdentityRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         BlockRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
+        ProviderStatusRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         AuditRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         router.get("/") { _, _ in Response.redirect(to: "/console") }
         return router

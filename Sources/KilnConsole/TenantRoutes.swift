@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KilnCore
 import KilnPolicy
+import KilnQueue
 import KilnStore
 
 /// Tenants: their weights, caps and diagnostic kinds, their policy in force, and their keys (a new one shown once,
@@ -37,6 +38,8 @@ struct TenantRoutes {
         let keys: [KeyRow]
         let policy: PolicySummary?
         let viewer: Viewer
+        /// Whether claims skip its jobs.
+        let paused: Bool
         /// A key just created, shown this once.
         let newKey: String?
     }
@@ -84,7 +87,7 @@ struct TenantRoutes {
         }
         let model = Model(
             tenant: row(tenant), keys: keys, policy: dependencies.policies[tenant.id].map(PolicySummary.init), viewer: Viewer(session),
-            newKey: newKey)
+            paused: try await dependencies.namespace.admin.paused().contains(.tenant(tenant.id)), newKey: newKey)
         return renderer.page("tenant", title: "Tenant \(tenant.id)", model: model, session: session, request: request)
     }
 

@@ -23,12 +23,15 @@ struct QueueScripts: Sendable {
     let resume: RedisScript
     let held: RedisScript
 
-    var all: [RedisScript] { [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat, resume, held] }
+    var all: [RedisScript] {
+        [enqueue, claim, settle, renew, cancel, event, recorded, replay, purge, raise, erase, forget, rename, beat, resume, held]
+    }
 
     /// Every script's contract.
     static let contracts: [any RedisScriptContract.Type] = [
         EnqueueCall.self, ClaimCall.self, SettleCall.self, RenewCall.self, CancelCall.self, EventCall.self, RecordedCall.self,
-        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self, ResumeCall.self, HeldCall.self,
+        ReplayCall.self, PurgeCall.self, RaiseCall.self, EraseCall.self, ForgetCall.self, RenameCall.self, BeatCall.self, ResumeCall.self,
+        HeldCall.self,
     ]
 
     init() throws {

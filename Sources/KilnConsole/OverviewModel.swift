@@ -1,0 +1,95 @@
+import Foundation
+import KilnCore
+import KilnQueue
+
+/// What the overview shows, read in one pass: per class and per tenant what is ready, held by caps, delayed, in flight
+/// and dead with the oldest wait; what is paused; the attempts ended over the last 5 and 60 minutes, drawn; and the
+/// workers alive.
+struct OverviewModel {
+    struct Row {
+        let name: String
+        let ready: Int
+        let held: String
+        let delayed: Int
+        let inFlight: Int
+        let dead: Int
+        let oldestWait: String
+        let paused: Bool
+        /// The last 60 minutes, one bar a minute.
+        let chart: String
+        /// Attempts ended in the last 5 minutes: done, and failed.
+        let lastFive: String
+    }
+
+    struct WorkerRow {
+        let id: String
+        let host: String
+        let classes: String
+        let version: String
+        let running: Int
+        let lastBeat: String
+        let started: String
+    }
+
+    let readAt: String
+    let inFlight: Int
+    let delayed: Int
+    let dead: Int
+    let unrecorded: Int
+    let partial: String?
+    let classes: [Row]
+    let tenants: [Row]
+    let workers: [WorkerRow]
+    let viewer: Viewer
+
+    static func read(_ dependencies: ConsoleDependencies, viewer: Viewer) async throws -> OverviewModel {
+        let admin = dependencies.namespace.admin
+        async let overview = admin.overview()
+        async let workers = dependencies.namespace.fleet.workersAlive()
+        async let throughput = dependencies.namespace.fleet.throughput(lastMinutes: 60)
+        let (queue, alive, ended) = try await (overview, workers, throughput)
+        let now = Int64(dependencies.clock().timeIntervalSince1970 * 1000)
+        func row(_ name: String, _ counts: QueueOverview.Counts, held: Int?, paused: Bool, series: [AttemptOutcome: [Int]]?) -> Row {
+            let minutes = (0..<ended.minutes.count).map { index in
+                BarChart.Minute(
+                    done: series?[.succeeded]?[index] ?? 0,
+                    failed: AttemptOutcome.allCases.filter(\.isFailure).reduce(0) { $0 + (series?[$1]?[index] ?? 0) })
+            }
+            let lastFive = minutes.suffix(5)
+            return Row(
+                name: name, ready: counts.ready, held: held.map(String.init) ?? "—", delayed: counts.delayed, inFlight: counts.inFlight,
+                dead: counts.dead, oldestWait: Formatting.wait(milliseconds: counts.oldestWaitMilliseconds), paused: paused,
+                chart: BarChart(minutes: minutes, label: "\(name), the last 60 minutes").svg,
+                lastFive: "\(lastFive.reduce(0) { $0 + $1.done }) done, \(lastFive.reduce(0) { $0 + $1.failed }) failed")
+        }
+        let classes = JobClass.allCases.map { jobClass in
+            row(
+                jobClass.rawValue, queue.byClass[jobClass] ?? .init(), held: nil, paused: queue.paused.contains(.jobClass(jobClass)),
+                series: ended.byClass[jobClass])
+        }
+        let tenantNames = Set(queue.byTenant.keys).union(queue.heldByTenant.keys).union(ended.byTenant.keys)
+            .union(queue.paused.compactMap { if case .tenant(let id) = $0 { id.rawValue } else { nil } })
+        let tenants = tenantNames.sorted().map { name in
+            row(
+                name, queue.byTenant[name] ?? .init(), held: queue.heldByTenant[name] ?? 0,
+                paused: TenantID(validating: name).map { queue.paused.contains(.tenant($0)) } ?? false, series: ended.byTenant[name])
+        }
+        let splits = [("delayed", queue.delayedSplit), ("dead", queue.deadSplit)].filter { !$0.1.isComplete }
+        return OverviewModel(
+            readAt: Formatting.time(dependencies.clock()), inFlight: queue.inFlight, delayed: queue.delayedSplit.total,
+            dead: queue.deadSplit.total, unrecorded: queue.unrecorded,
+            partial: splits.isEmpty
+                ? nil
+                : splits.map { "\($0.0) per lane counts the first \($0.1.counted) of \($0.1.total)" }.joined(separator: "; "),
+            classes: classes, tenants: tenants,
+            workers: alive.map { worker in
+                WorkerRow(
+                    id: worker.id, host: worker.host,
+                    classes: worker.classes.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) ×\($0.value)" }
+                        .joined(separator: ", "),
+                    version: worker.version, running: worker.running,
+                    lastBeat: Formatting.wait(milliseconds: now - worker.lastBeatMilliseconds) + " ago",
+                    started: Formatting.time(Date(timeIntervalSince1970: Double(worker.startedAtMilliseconds) / 1000)))
+            }, viewer: viewer)
+    }
+}
