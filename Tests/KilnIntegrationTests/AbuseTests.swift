@@ -110,8 +110,9 @@ import Testing
 
     @Test func aRateThatDoesNotDivideItsPeriodEvenlyStillPaces() async throws {
         try await Harness.with { harness in
-            // 7 a minute: one every 8,571.4 ms.
-            let client = try await Self.start(harness, policy: Self.policy(velocity: #"{"count": 7, "period_seconds": 60, "burst": 1}"#))
+            // 7 in 30,000 s: one every 4,285,714.3 ms, which no millisecond divides evenly, and so long that however slow a
+            // loaded machine makes these requests, the third comes too soon.
+            let client = try await Self.start(harness, policy: Self.policy(velocity: #"{"count": 7, "period_seconds": 30000, "burst": 1}"#))
             for _ in 0..<2 { #expect(try await Self.post(harness, client).status == 202) }
             #expect(try await Self.post(harness, client).json?["reason"]?.stringValue == "rate_limited")
         }
