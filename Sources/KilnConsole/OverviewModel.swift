@@ -15,8 +15,9 @@ struct OverviewModel {
         let dead: Int
         let oldestWait: String
         let paused: Bool
-        /// The last 60 minutes, one bar a minute.
+        /// The last 60 minutes and the last 5, one bar a minute.
         let chart: String
+        let chartFive: String
         /// Attempts ended in the last 5 minutes: done, and failed.
         let lastFive: String
     }
@@ -60,6 +61,7 @@ struct OverviewModel {
                 name: name, ready: counts.ready, held: held.map(String.init) ?? "—", delayed: counts.delayed, inFlight: counts.inFlight,
                 dead: counts.dead, oldestWait: Formatting.wait(milliseconds: counts.oldestWaitMilliseconds), paused: paused,
                 chart: BarChart(minutes: minutes, label: "\(name), the last 60 minutes").svg,
+                chartFive: BarChart(minutes: Array(lastFive), label: "\(name), the last 5 minutes").svg,
                 lastFive: "\(lastFive.reduce(0) { $0 + $1.done }) done, \(lastFive.reduce(0) { $0 + $1.failed }) failed")
         }
         let classes = JobClass.allCases.map { jobClass in

@@ -4,8 +4,8 @@ import KilnCore
 import KilnQueue
 import KilnStore
 
-/// Providers: each route step's circuit as every worker alive reports it, whether the provider is parked and until
-/// when, its calls in flight against its cap; and tokens and images by day, tenant and provider.
+/// Providers: each route step's circuit as every worker alive reports it, its recent error rate, whether the provider
+/// is parked and until when, its calls in flight against its cap; and tokens and images by day, tenant and provider.
 struct ProviderStatusRoutes {
     let dependencies: ConsoleDependencies
     let renderer: ConsoleRenderer
@@ -25,6 +25,8 @@ struct ProviderStatusRoutes {
         let open: Bool
         let parkedUntil: String?
         let slots: String
+        /// Failures among the latest calls each worker's circuit judges, summed over the workers.
+        let recentErrors: String
     }
 
     struct UsageRow {
@@ -73,10 +75,13 @@ struct ProviderStatusRoutes {
             let parked = group.compactMap(\.parkedUntilMilliseconds).filter { $0 > now }.max()
             let cap = group.compactMap(\.slotCap).max()
             let inUse = group.compactMap(\.slotsInUse).max()
+            let calls = group.compactMap(\.recentCalls).reduce(0, +)
+            let failures = group.compactMap(\.recentFailures).reduce(0, +)
             return RouteRow(
                 route: first.route, provider: first.provider, model: first.model, circuits: circuits.joined(separator: ", "),
                 open: states[.open] != nil, parkedUntil: parked.map { Formatting.time(Date(timeIntervalSince1970: Double($0) / 1000)) },
-                slots: cap.map { "\(inUse ?? 0) of \($0)" } ?? "uncapped")
+                slots: cap.map { "\(inUse ?? 0) of \($0)" } ?? "uncapped",
+                recentErrors: calls == 0 ? "no calls judged" : "\(failures) of \(calls) (\(failures * 100 / calls) %)")
         }.sorted { ($0.route, $0.provider, $0.model) < ($1.route, $1.provider, $1.model) }
     }
 }

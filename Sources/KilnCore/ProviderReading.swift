@@ -23,10 +23,14 @@ public struct ProviderReading: Sendable, Hashable, Codable {
     /// The calls in flight to this provider and model across the fleet, and the most allowed; both nil when uncapped.
     public let slotsInUse: Int?
     public let slotCap: Int?
+    /// The latest calls this process's circuit judges (at most its window, 20 by default) and how many failed: the
+    /// provider's recent error rate here. Nil in a heartbeat from a worker that predates them.
+    public let recentCalls: Int?
+    public let recentFailures: Int?
 
     public init(
         route: String, provider: String, model: String, circuit: Circuit, openUntilMilliseconds: Int64?, parkedUntilMilliseconds: Int64?,
-        slotsInUse: Int?, slotCap: Int?
+        slotsInUse: Int?, slotCap: Int?, recentCalls: Int?, recentFailures: Int?
     ) {
         self.route = route
         self.provider = provider
@@ -36,5 +40,7 @@ public struct ProviderReading: Sendable, Hashable, Codable {
         self.parkedUntilMilliseconds = parkedUntilMilliseconds
         self.slotsInUse = slotsInUse
         self.slotCap = slotCap
+        self.recentCalls = recentCalls
+        self.recentFailures = recentFailures
     }
 }

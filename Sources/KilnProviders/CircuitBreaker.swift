@@ -40,6 +40,12 @@ public struct CircuitBreaker: Sendable {
         self.configuration = configuration
     }
 
+    /// The latest calls it judges and how many of them failed: the provider's recent error rate in this process.
+    /// Opening the circuit starts the count afresh.
+    public var recent: (calls: Int, failures: Int) {
+        (self.outcomes.count, self.outcomes.count { $0 })
+    }
+
     /// Whether a call may go to the provider now; in the half-open state the first caller becomes the probe.
     public mutating func allowsCall(at now: ContinuousClock.Instant) -> Bool {
         switch self.state {

@@ -19,13 +19,17 @@ public struct ProviderReadings: Sendable {
     public func current() async throws -> [ProviderReading] {
         let wallNow = Int64(Date().timeIntervalSince1970 * 1000)
         var circuits: [StepKey: (ProviderReading.Circuit, Int64?)] = [:]
+        var recent: [StepKey: (calls: Int, failures: Int)] = [:]
         var order: [(key: StepKey, cap: Int?)] = []
         for walker in walkers {
-            let states = walker.circuits
+            let breakers = walker.breakerSnapshots
             let now = walker.now
             for step in walker.steps {
                 let key = StepKey(route: walker.name, provider: step.provider, model: step.model)
-                let reading = Self.reading(states[step.provider] ?? .closed, now: now, wallNow: wallNow)
+                let reading = Self.reading(breakers[step.provider]?.state ?? .closed, now: now, wallNow: wallNow)
+                let judged = breakers[step.provider]?.recent ?? (calls: 0, failures: 0)
+                let known = recent[key] ?? (calls: 0, failures: 0)
+                recent[key] = (known.calls + judged.calls, known.failures + judged.failures)
                 if let known = circuits[key] {
                     if reading.0.severity > known.0.severity { circuits[key] = reading }
                 } else {
@@ -43,7 +47,8 @@ public struct ProviderReadings: Sendable {
             let (circuit, openUntil) = circuits[key] ?? (.closed, nil)
             return ProviderReading(
                 route: key.route, provider: key.provider, model: key.model, circuit: circuit, openUntilMilliseconds: openUntil,
-                parkedUntilMilliseconds: parked[key.provider], slotsInUse: cap == nil ? nil : inUse[key] ?? 0, slotCap: cap)
+                parkedUntilMilliseconds: parked[key.provider], slotsInUse: cap == nil ? nil : inUse[key] ?? 0, slotCap: cap,
+                recentCalls: recent[key]?.calls ?? 0, recentFailures: recent[key]?.failures ?? 0)
         }
     }
 

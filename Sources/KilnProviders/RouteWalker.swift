@@ -54,6 +54,11 @@ final class RouteWalker: Sendable {
         self.breakers.withLock { $0.mapValues(\.state) }
     }
 
+    /// Each provider's breaker as it stands: its state and its recent calls.
+    var breakerSnapshots: [String: CircuitBreaker] {
+        self.breakers.withLock { $0 }
+    }
+
     /// The time circuits open and close by, now.
     var now: ContinuousClock.Instant { self.clock() }
 

@@ -110,7 +110,7 @@ import Testing
             let fleet = harness.redisNamespace.fleet
             let reading = ProviderReading(
                 route: "*/diag.generate", provider: "anthropic", model: "claude", circuit: .open, openUntilMilliseconds: 1_790_000_000_000,
-                parkedUntilMilliseconds: nil, slotsInUse: 3, slotCap: 8)
+                parkedUntilMilliseconds: nil, slotsInUse: 3, slotCap: 8, recentCalls: 20, recentFailures: 7)
             let heartbeat = WorkerHeartbeat(
                 id: "host-1-42", host: "host-1", pid: 42, classes: [.io: 64, .cpu: 2], version: "1.2.3", startedAtMilliseconds: 1_789_000_000_000,
                 lanes: [.init(jobClass: .io, tenant: "acme", running: 5), .init(jobClass: .cpu, tenant: "globex", running: 1)],

@@ -55,6 +55,16 @@ import Testing
         #expect(!allowed)
     }
 
+    @Test func itsRecentCallsAreTheWindowItJudgesAndStartAfreshWhenItOpens() {
+        var breaker = CircuitBreaker(configuration: self.configuration)
+        for failure in [false, true, false] { breaker.record(failure: failure, at: self.start) }
+        #expect(breaker.recent == (calls: 3, failures: 1))
+        for _ in 0..<12 { breaker.record(failure: false, at: self.start) }
+        #expect(breaker.recent == (calls: 10, failures: 0), "only the window of 10 counts")
+        breaker.open(at: self.start)
+        #expect(breaker.recent == (calls: 0, failures: 0))
+    }
+
     @Test func letsOneProbeThroughAfterTheOpenTimeAndClosesWhenItSucceeds() {
         var breaker = CircuitBreaker(configuration: self.configuration)
         breaker.open(at: self.start)

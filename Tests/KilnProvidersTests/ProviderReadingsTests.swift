@@ -61,6 +61,7 @@ import Testing
             #expect(spare.circuit == .closed)
             #expect(try #require(spare.parkedUntilMilliseconds) > now)
             #expect(spare.slotsInUse == 1)
+            #expect(spare.recentCalls == 1 && spare.recentFailures == 0, "the spare answered the one call")
             try await concurrency.release(slot)
             #expect(try await readings.current().first { $0.provider == "spare" }?.slotsInUse == 0)
         }
