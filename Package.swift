@@ -339,7 +339,7 @@ let package = Package(
         .target(
             name: "KilnConsole",
             dependencies: [
-                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "PostgresClient", "ServiceFailures",
+                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "PostgresClient", "ServiceFailures", "WebReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -1,4 +1,4 @@
-import Foundation
+import WebReader
 
 /// A small bar chart drawn as SVG on the server: one bar a minute, its failures stacked on top in another colour. The
 /// picture says in words what it shows (`role="img"` and a title), for screen readers.
@@ -35,17 +35,12 @@ struct BarChart {
         }
         let total = minutes.reduce(0) { $0 + $1.done }
         let failures = minutes.reduce(0) { $0 + $1.failed }
-        let title = escape("\(label): \(total) done, \(failures) failed, peak \(Int(peak)) a minute")
+        let title = "\(label): \(total) done, \(failures) failed, peak \(Int(peak)) a minute".xmlEscaped
         return
             #"<svg class="chart" viewBox="0 0 300 60" preserveAspectRatio="none" role="img" aria-label="\#(title)"><title>\#(title)</title>\#(bars)</svg>"#
     }
 
     private func format(_ value: Double) -> String {
         String(Double((value * 10).rounded()) / 10)
-    }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

@@ -40,12 +40,12 @@ struct BlockRoutes {
         let blocks = try await quota.abuseBlocks().map {
             BlockLine(
                 tenant: $0.tenant.rawValue, subject: $0.subject, reason: $0.reason,
-                remaining: Formatting.wait(milliseconds: Int64($0.remaining.components.seconds * 1000)))
+                remaining: Formatting.wait(milliseconds: $0.remaining.milliseconds))
         }
         let trips = try await quota.abuseLog(limit: 50).map {
             TripLine(
                 tenant: $0.tenant, subject: $0.subject, signal: $0.signal, action: $0.action,
-                duration: Formatting.wait(milliseconds: Int64($0.duration.components.seconds * 1000)))
+                duration: Formatting.wait(milliseconds: $0.duration.milliseconds))
         }
         return renderer.page(
             "blocks", title: "Abuse", model: Model(blocks: blocks, trips: trips, viewer: Viewer(session)), session: session, request: request)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import KilnCore
+import KilnStore
 
 /// What operators type into the console's forms and queries, checked with the reason shown on a `400` page.
 enum ConsoleInput {
@@ -14,6 +15,23 @@ enum ConsoleInput {
         guard !text.isEmpty else { return nil }
         guard let id = TenantID(validating: text) else { throw ConsoleRefusal(.badRequest, "\(field): \(text) is not a tenant id") }
         return id
+    }
+
+    /// Where a list's page starts (`after`, a cursor the previous page's link carries); nil for the first page.
+    static func cursor(_ request: Request) throws -> JobSearch.Cursor? {
+        try request.uri.queryParameters["after"].map { text in
+            guard let cursor = JobSearch.Cursor(text: String(text)) else { throw ConsoleRefusal(.badRequest, "after: not a page's cursor") }
+            return cursor
+        }
+    }
+
+    /// The query of the page after `cursor`, with the same filter (`fields`, as typed; empty ones left out).
+    static func nextPage(_ fields: [String: String], after cursor: JobSearch.Cursor) -> String {
+        var components = URLComponents()
+        components.queryItems =
+            fields.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+            + [URLQueryItem(name: "after", value: cursor.text)]
+        return components.percentEncodedQuery ?? ""
     }
 
     /// A tenant id that must be there.

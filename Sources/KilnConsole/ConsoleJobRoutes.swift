@@ -46,7 +46,8 @@ struct ConsoleJobRoutes {
         let last = records.count == configuration.pageSize ? records.last : nil
         let model = SearchModel(
             fields: query.fields, states: JobState.allCases.map { Option(value: $0.rawValue, selected: query.fields["state"] == $0.rawValue) },
-            rows: records.map(JobRow.init), next: last.map { query.next(after: JobSearch.Cursor(at: $0.createdAt, id: $0.id)) },
+            rows: records.map(JobRow.init),
+            next: last.map { ConsoleInput.nextPage(query.fields, after: JobSearch.Cursor(at: $0.createdAt, id: $0.id)) },
             searched: true)
         return renderer.page("jobs", title: "Jobs", model: model, session: session, request: request)
     }

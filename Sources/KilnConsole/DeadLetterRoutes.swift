@@ -41,23 +41,14 @@ struct DeadLetterRoutes {
         let tenantText = ConsoleInput.query(request, "tenant")
         let kind = ConsoleInput.query(request, "kind")
         let tenant = try ConsoleInput.tenant(tenantText)
-        let cursor = try request.uri.queryParameters["after"].map { text in
-            guard let cursor = JobSearch.Cursor(text: String(text)) else { throw ConsoleRefusal(.badRequest, "after: not a page's cursor") }
-            return cursor
-        }
         let records = try await dependencies.search.deadLetters(
-            tenant: tenant, kind: kind.isEmpty ? nil : kind, after: cursor, limit: configuration.pageSize)
+            tenant: tenant, kind: kind.isEmpty ? nil : kind, after: try ConsoleInput.cursor(request), limit: configuration.pageSize)
         let last = records.count == configuration.pageSize ? records.last : nil
-        var next = URLComponents()
-        next.queryItems = [URLQueryItem(name: "tenant", value: tenantText), URLQueryItem(name: "kind", value: kind)]
         let model = ListModel(
             tenant: tenantText, kind: kind, waiting: try await dependencies.namespace.admin.deadCount(), rows: records.map(JobRow.init),
             hasRows: !records.isEmpty,
             next: last.flatMap { record in
-                record.finishedAt.map { at in
-                    next.queryItems?.append(URLQueryItem(name: "after", value: JobSearch.Cursor(at: at, id: record.id).text))
-                    return next.percentEncodedQuery ?? ""
-                }
+                record.finishedAt.map { ConsoleInput.nextPage(["tenant": tenantText, "kind": kind], after: JobSearch.Cursor(at: $0, id: record.id)) }
             }, viewer: Viewer(session))
         return renderer.page("dead", title: "Dead letters", model: model, session: session, request: request)
     }

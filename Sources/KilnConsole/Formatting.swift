@@ -9,6 +9,11 @@ enum Formatting {
             .replacingOccurrences(of: "T", with: " ")
     }
 
+    /// A time given in milliseconds since 1970 (Redis's clock, a stream entry's id).
+    static func time(milliseconds: Int64) -> String {
+        time(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
     /// `850 ms`, `12 s`, `3 min`, `2 h`, `4 d`.
     static func wait(milliseconds: Int64?) -> String {
         guard let milliseconds else { return "—" }

@@ -89,8 +89,8 @@ struct IdentityRoutes {
             reservations: held.reservations.map {
                 ReservationLine(
                     job: $0.job, quotaClass: $0.quotaClass, units: $0.units,
-                    lapses: Formatting.time(Date(timeIntervalSince1970: Double($0.expiresAtMilliseconds) / 1000)))
-            }, block: held.block.map { "\($0.reason), for \(Formatting.wait(milliseconds: Int64($0.remaining.components.seconds * 1000)))" },
+                    lapses: Formatting.time(milliseconds: $0.expiresAtMilliseconds))
+            }, block: held.block.map { "\($0.reason), for \(Formatting.wait(milliseconds: $0.remaining.milliseconds))" },
             unmetered: false)
     }
 }

@@ -33,10 +33,7 @@ struct JobFilterQuery {
         filter.createdFrom = try fields["from"].map { try Self.date($0, field: "from") }
         filter.createdBefore = try fields["to"].map { try Self.date($0, field: "to") }
         self.filter = filter
-        cursor = try request.uri.queryParameters["after"].map { text in
-            guard let cursor = JobSearch.Cursor(text: String(text)) else { throw ConsoleRefusal(.badRequest, "after: not a page's cursor") }
-            return cursor
-        }
+        cursor = try ConsoleInput.cursor(request)
     }
 
     /// `2026-11-26`, `2026-11-26T06:30` (a browser's `datetime-local`) or a full ISO 8601 time, in UTC.
@@ -48,12 +45,4 @@ struct JobFilterQuery {
         throw ConsoleRefusal(.badRequest, "\(field): \(text) is not a date (2026-11-26 or 2026-11-26T06:30)")
     }
 
-    /// The query of the page after `cursor`, with the same filter.
-    func next(after cursor: JobSearch.Cursor) -> String {
-        var components = URLComponents()
-        components.queryItems =
-            fields.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-            + [URLQueryItem(name: "after", value: cursor.text)]
-        return components.percentEncodedQuery ?? ""
-    }
 }

@@ -94,7 +94,7 @@ struct JobPageModel {
 
     /// A stream entry id's time (`<ms>-<seq>`).
     private static func time(of id: String) -> String {
-        guard let milliseconds = id.split(separator: "-").first.flatMap({ Double($0) }) else { return "—" }
-        return Formatting.time(Date(timeIntervalSince1970: milliseconds / 1000))
+        guard let milliseconds = id.split(separator: "-").first.flatMap({ Int64($0) }) else { return "—" }
+        return Formatting.time(milliseconds: milliseconds)
     }
 }

@@ -44,11 +44,9 @@ struct OverviewModel {
     let viewer: Viewer
 
     static func read(_ dependencies: ConsoleDependencies, viewer: Viewer) async throws -> OverviewModel {
-        let admin = dependencies.namespace.admin
-        async let overview = admin.overview()
-        async let workers = dependencies.namespace.fleet.workersAlive()
+        async let overview = dependencies.namespace.admin.overview()
         async let throughput = dependencies.namespace.fleet.throughput(lastMinutes: 60)
-        let (queue, alive, ended) = try await (overview, workers, throughput)
+        let (queue, ended) = try await (overview, throughput)
         let now = Int64(dependencies.clock().timeIntervalSince1970 * 1000)
         func row(_ name: String, _ counts: QueueOverview.Counts, held: Int?, paused: Bool, series: [AttemptOutcome: [Int]]?) -> Row {
             let minutes = (0..<ended.minutes.count).map { index in
@@ -84,14 +82,14 @@ struct OverviewModel {
                 ? nil
                 : splits.map { "\($0.0) per lane counts the first \($0.1.counted) of \($0.1.total)" }.joined(separator: "; "),
             classes: classes, tenants: tenants,
-            workers: alive.map { worker in
+            workers: queue.workers.map { worker in
                 WorkerRow(
                     id: worker.id, host: worker.host,
                     classes: worker.classes.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) ×\($0.value)" }
                         .joined(separator: ", "),
                     version: worker.version, running: worker.running,
                     lastBeat: Formatting.wait(milliseconds: now - worker.lastBeatMilliseconds) + " ago",
-                    started: Formatting.time(Date(timeIntervalSince1970: Double(worker.startedAtMilliseconds) / 1000)))
+                    started: Formatting.time(milliseconds: worker.startedAtMilliseconds))
             }, viewer: viewer)
     }
 }

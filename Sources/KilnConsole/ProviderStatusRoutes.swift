@@ -70,7 +70,7 @@ struct ProviderStatusRoutes {
                 guard let count = states[state]?.count else { return nil }
                 let until = state == .open ? states[state]?.compactMap(\.openUntilMilliseconds).max() : nil
                 return "\(state.rawValue.replacingOccurrences(of: "_", with: "-")) on \(count)"
-                    + (until.map { " until \(Formatting.time(Date(timeIntervalSince1970: Double($0) / 1000)))" } ?? "")
+                    + (until.map { " until \(Formatting.time(milliseconds: $0))" } ?? "")
             }
             let parked = group.compactMap(\.parkedUntilMilliseconds).filter { $0 > now }.max()
             let cap = group.compactMap(\.slotCap).max()
@@ -79,7 +79,7 @@ struct ProviderStatusRoutes {
             let failures = group.compactMap(\.recentFailures).reduce(0, +)
             return RouteRow(
                 route: first.route, provider: first.provider, model: first.model, circuits: circuits.joined(separator: ", "),
-                open: states[.open] != nil, parkedUntil: parked.map { Formatting.time(Date(timeIntervalSince1970: Double($0) / 1000)) },
+                open: states[.open] != nil, parkedUntil: parked.map { Formatting.time(milliseconds: $0) },
                 slots: cap.map { "\(inUse ?? 0) of \($0)" } ?? "uncapped",
                 recentErrors: calls == 0 ? "no calls judged" : "\(failures) of \(calls) (\(failures * 100 / calls) %)")
         }.sorted { ($0.route, $0.provider, $0.model) < ($1.route, $1.provider, $1.model) }

@@ -71,10 +71,11 @@ struct TenantRoutes {
             "key.revoke", on: "\(tenant.id) \(prefix)", returningTo: "/console/tenants/\(tenant.id)"
         ) {
             // Only this tenant's keys: a prefix of another tenant's is not found here.
-            guard try await dependencies.keys.list(tenant: tenant.id).contains(where: { $0.prefix == prefix && $0.revokedAt == nil }) else {
+            guard let key = try await dependencies.keys.list(tenant: tenant.id).first(where: { $0.prefix == prefix && $0.revokedAt == nil }) else {
                 throw ConsoleRefusal(.notFound, "\(tenant.id) has no active key \(prefix)")
             }
-            _ = try await dependencies.keys.revoke(prefix)
+            // By its id: another tenant's key with the same prefix is neither revoked nor an ambiguity.
+            _ = try await dependencies.keys.revoke(key.id.uuidString)
             return "revoked \(prefix)"
         }
     }

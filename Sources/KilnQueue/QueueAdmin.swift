@@ -73,7 +73,8 @@ public struct QueueAdmin: NamespaceRole {
             counts.oldestWaitMilliseconds = depth.oldestWaitMilliseconds
             lanes[lane, default: QueueOverview.Counts()].add(counts)
         }
-        for worker in try await workers {
+        let alive = try await workers
+        for worker in alive {
             for running in worker.lanes {
                 lanes[OverviewLane(jobClass: running.jobClass, tenant: running.tenant), default: .init()].inFlight += running.running
             }
@@ -88,7 +89,7 @@ public struct QueueAdmin: NamespaceRole {
             },
             heldByTenant: try await held, paused: totals.paused, inFlight: totals.inFlight,
             delayedSplit: .init(total: max(totals.delayed, delayedCounted), counted: delayedCounted),
-            deadSplit: .init(total: max(totals.dead, deadCounted), counted: deadCounted), unrecorded: totals.unrecorded)
+            deadSplit: .init(total: max(totals.dead, deadCounted), counted: deadCounted), unrecorded: totals.unrecorded, workers: alive)
     }
 
     /// The first `limit` jobs of a sorted set of job ids (the latest first, when asked), counted by class and tenant.

@@ -67,10 +67,12 @@ public struct QueueOverview: Sendable {
     public let deadSplit: Split
     /// Finished jobs not yet written to PostgreSQL.
     public let unrecorded: Int
+    /// The workers alive, whose heartbeats gave the lanes' running counts.
+    public let workers: [WorkerHeartbeat]
 
     public init(
         lanes: [QueueOverview.Lane], heldByTenant: [String: Int], paused: Set<QueueLane>, inFlight: Int, delayedSplit: Split, deadSplit: Split,
-        unrecorded: Int
+        unrecorded: Int, workers: [WorkerHeartbeat]
     ) {
         self.lanes = lanes
         self.heldByTenant = heldByTenant
@@ -79,6 +81,7 @@ public struct QueueOverview: Sendable {
         self.delayedSplit = delayedSplit
         self.deadSplit = deadSplit
         self.unrecorded = unrecorded
+        self.workers = workers
     }
 
     /// The lanes summed per class.
