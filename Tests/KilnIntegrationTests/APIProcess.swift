@@ -16,7 +16,7 @@ final class APIProcess {
     /// Starts `kiln api` with `command`, the program and its connection flags (``Harness/kilnCommand(_:program:)``
     /// makes them for the harness's own servers), here or on `host`.
     init(_ command: [String], on host: HostNetwork.Host? = nil) throws {
-        port = try Self.freePort()
+        port = try TestPorts.reserve()
         address = host?.address ?? "127.0.0.1"
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
@@ -47,25 +47,6 @@ final class APIProcess {
             try await Task.sleep(for: .milliseconds(100))
         }
         return false
-    }
-
-    /// A port nothing listens on: the one the kernel gives a socket bound to port 0, released for the process to take. A
-    /// port drawn at random could be one the test process's own connections are using (it holds hundreds).
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw TestFailure("socket() failed: \(errno)") }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-            }
-        }
-        guard named else { throw TestFailure("bind() to port 0 failed: \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit {

@@ -213,7 +213,7 @@ import Testing
     @Test func aWorkersMetricsShowItsProvidersCircuitsAndParksAndItsFailuresByKind() async throws {
         try await Harness.with { harness in
             _ = try await harness.tenant("acme")
-            let port = try APIProcess.freePort()
+            let port = try TestPorts.reserve()
             let worker = try WorkerProcess(harness, metricsPort: port)
             // Each series of the worker's /metrics with its value (gauges are written as floats, counters as integers).
             func metrics() async throws -> [String: Double] {

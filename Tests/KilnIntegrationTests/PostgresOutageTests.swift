@@ -15,7 +15,7 @@ import Testing
 /// record catches up when PostgreSQL returns.
 @Suite struct PostgresOutageTests {
     @Test func intakeGoesOnWhilePostgreSQLIsOutAndTheRecordCatchesUp() async throws {
-        let server = PrivatePostgres()
+        let server = try PrivatePostgres()
         try await server.start()
         let database = try server.pool()
         do {

@@ -5,7 +5,7 @@ import Testing
 /// fail as unavailable (the API answers 503), and the pool reconnects by itself afterwards.
 @Suite struct PostgresRestartTests {
     @Test func callsDuringAnOutageFailAsUnavailableAndLaterOnesSucceed() async throws {
-        let server = PrivatePostgres()
+        let server = try PrivatePostgres()
         try await server.start()
         let pool = try server.pool()
         do {

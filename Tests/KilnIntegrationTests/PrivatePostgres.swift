@@ -14,8 +14,8 @@ final class PrivatePostgres {
     /// On another host, the test's way in: a relay from here into that host.
     private let relay: TCPRelay?
 
-    init() {
-        port = Int.random(in: 30_000..<40_000)
+    init() throws {
+        port = try TestPorts.reserve()
         host = nil
         relay = nil
     }

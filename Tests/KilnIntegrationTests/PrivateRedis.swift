@@ -14,8 +14,8 @@ final class PrivateRedis {
 
     private var process: SpawnedProcess?
 
-    init() {
-        port = Int.random(in: 20_000..<30_000)
+    init() throws {
+        port = try TestPorts.reserve()
         host = nil
         relay = nil
     }

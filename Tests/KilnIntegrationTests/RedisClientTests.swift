@@ -60,7 +60,7 @@ import Testing
 
     /// On a Redis of its own: a flush on the shared server would make the other suites' pipelines meet `NOSCRIPT`.
     @Test func scriptsRunAgainInTheirOrderAfterAFlush() async throws {
-        let server = PrivateRedis()
+        let server = try PrivateRedis()
         try await server.start()
         let redis = RedisPool(configuration: server.configuration)
         let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
@@ -102,7 +102,7 @@ import Testing
     /// An error reply to a blocking command is the caller's; the connection it came on serves the next one, so
     /// failing commands do not pile up connections. On a Redis of its own, whose clients the test counts.
     @Test func aBlockingCommandsErrorReplyKeepsItsConnection() async throws {
-        let server = PrivateRedis()
+        let server = try PrivateRedis()
         try await server.start()
         let redis = RedisPool(configuration: server.configuration)
         try await redis.send(["SET", "not-a-list", "x"])
@@ -136,7 +136,7 @@ import Testing
     /// A Redis that stops answering (paused by `CLIENT PAUSE`) costs a call its command timeout, then the pool
     /// recovers by itself.
     @Test func aStalledServerTimesOutAndThePoolRecovers() async throws {
-        let server = PrivateRedis()
+        let server = try PrivateRedis()
         try await server.start()
         var configuration = server.configuration
         configuration.commandTimeout = .milliseconds(200)
@@ -160,7 +160,7 @@ import Testing
 
     /// Past `maxOutstandingCalls` awaiting replies, calls are refused as unavailable rather than queued.
     @Test func callsPastTheOutstandingLimitAreRefused() async throws {
-        let server = PrivateRedis()
+        let server = try PrivateRedis()
         try await server.start()
         var configuration = server.configuration
         configuration.maxOutstandingCalls = 4

@@ -7,7 +7,7 @@ import Testing
 /// as it does a Redis that is down, and takes jobs again once it has loaded.
 @Suite struct RedisLoadingTests {
     @Test func whileRedisLoadsSubmissionsAndReadinessAre503WithRetryAfter() async throws {
-        let redis = PrivateRedis()
+        let redis = try PrivateRedis()
         try await redis.start()
         // Enough data, loaded slowly (500 µs a key, Redis's own test setting), to take ten seconds and more: a loaded
         // machine's requests must have time to meet it.

@@ -12,7 +12,7 @@ import Testing
 /// A Redis of the test's own (``PrivateRedis``), restarted under the queue: accepted jobs survive.
 @Suite struct RedisRestartTests {
     @Test func aRestartLosesNoAcceptedJob() async throws {
-        let redis = PrivateRedis()
+        let redis = try PrivateRedis()
         try await redis.start()
         let pool = RedisPool(configuration: redis.configuration)
         let namespace = try RedisNamespace(redis: pool)
@@ -49,7 +49,7 @@ import Testing
 
 extension RedisRestartTests {
     @Test func aWorkerRidesOutARedisRestart() async throws {
-        let redis = PrivateRedis()
+        let redis = try PrivateRedis()
         try await redis.start()
         var configuration = redis.configuration
         configuration.connectTimeout = .milliseconds(200)
@@ -93,7 +93,7 @@ extension RedisRestartTests {
     /// the lease (15 s here, so that a restart slowed by a loaded machine still is), so every job keeps its attempt and
     /// succeeds. Their deadline is long too: a loaded machine can stretch a 4 s job past the usual 30 s.
     @Test func aRedisBlipShorterThanTheLeaseFailsNoRunningJob() async throws {
-        let redis = PrivateRedis()
+        let redis = try PrivateRedis()
         try await redis.start()
         var configuration = redis.configuration
         configuration.connectTimeout = .milliseconds(200)

@@ -8,8 +8,8 @@ import Testing
 /// wait for them, saying so, and come up with them instead of exiting.
 @Suite struct StartupTests {
     @Test func theAPIWaitsForRedisAndPostgreSQLAndIsReadyOnlyOnceBothAnswer() async throws {
-        let redis = PrivateRedis()
-        let postgres = PrivatePostgres()
+        let redis = try PrivateRedis()
+        let postgres = try PrivatePostgres()
         // The cluster exists, its server is down.
         try await postgres.start()
         try await postgres.stop()
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func aWorkerWaitsForRedisAndThenRunsJobs() async throws {
-        let redis = PrivateRedis()
+        let redis = try PrivateRedis()
         do {
             try await Harness.with { harness in
                 _ = try await harness.tenant("acme")
