@@ -1,0 +1,37 @@
+import Foundation
+import KilnCore
+import Testing
+
+/// A job's id names its shard and its time, so any node finds the job, and PostgreSQL its day, from the id alone.
+@Suite struct JobIDTests {
+    @Test(arguments: [0, 1, 2, 255, 256, 4_095])
+    func anIdNamesTheShardItWasMadeFor(shard: Int) throws {
+        let id = JobID(shard: shard)
+        #expect(id.shard == shard)
+        let parsed = try #require(JobID(validating: id.rawValue.uppercased()))
+        #expect(parsed.shard == shard)
+        #expect(UUID(uuidString: id.rawValue) != nil)
+    }
+
+    @Test func anIdCarriesItsSubmissionTimeAndSortsByIt() throws {
+        let earlier = JobID(shard: 3, milliseconds: 1_764_000_000_123)
+        let later = JobID(shard: 0, milliseconds: 1_764_000_000_124)
+        #expect(earlier.milliseconds == 1_764_000_000_123)
+        #expect(later.milliseconds == 1_764_000_000_124)
+        #expect(earlier.rawValue < later.rawValue)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let fresh = try #require(JobID().milliseconds)
+        #expect(abs(fresh - now) < 60_000)
+    }
+
+    @Test func anIdMadeBeforeShardsLivesOnShardZeroWithNoTime() throws {
+        let version4 = try #require(JobID(validating: "0f8fad5b-d9cb-469f-a165-70867728950e"))
+        #expect(version4.shard == 0)
+        #expect(version4.milliseconds == nil)
+    }
+
+    @Test func idsMadeAtOnceDiffer() {
+        let ids = (0..<1_000).map { _ in JobID(shard: 1, milliseconds: 1_764_000_000_000) }
+        #expect(Set(ids).count == ids.count)
+    }
+}
