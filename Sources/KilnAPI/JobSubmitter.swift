@@ -40,10 +40,10 @@ struct JobSubmitter {
         let outcome = try await dependencies.queue.enqueue(submission)
         if submission.charge != nil { Self.countDecision(outcome, tenant: caller.tenant.id) }
         switch outcome {
-        case .created(_, let usage):
+        case .created(let id, let usage):
             var headers = HTTPFields()
             if let usage, let charge = submission.charge { headers = QuotaAnswers.headers(usage, charge) }
-            return Submitted(view: JobView(submission), quotaHeaders: headers)
+            return Submitted(view: JobView(submission, id: id), quotaHeaders: headers)
         case .replayed(let id):
             // The key is the caller's own, so is the job: from Redis while it is live, from PostgreSQL after.
             return Submitted(view: try await JobLookup(dependencies: dependencies).find(id, caller), quotaHeaders: [:])

@@ -65,8 +65,8 @@ public struct Assembly: Sendable {
     /// The routes to the providers of `providers` over `http`, parked and capped fleet-wide in the namespace; built
     /// once per worker, so that their circuits remember across jobs.
     public func providerRoutes(_ providers: ProviderConfiguration, http: HTTPClient) -> ProviderRoutes {
-        let parking = ProviderParking(redis: namespace.redis, keys: namespace.keys)
-        let concurrency = ProviderConcurrency(redis: namespace.redis, keys: namespace.keys)
+        let parking = ProviderParking(redis: namespace.redis, keys: namespace.shards.control)
+        let concurrency = ProviderConcurrency(redis: namespace.redis, keys: namespace.shards.control)
         let text = TextRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency)
         let images = ImageRouting(configuration: providers, http: http, parking: parking, concurrency: concurrency)
         return ProviderRoutes(

@@ -23,6 +23,16 @@ public struct ConnectionOptions: ParsableArguments, Sendable {
     @Option(help: "Prefix and hash tag of every Redis key (env KILN_NAMESPACE).")
     public var namespace: String = ProcessInfo.processInfo.environment["KILN_NAMESPACE"] ?? "kiln"
 
+    @Option(help: "Shards (hash tags) the Redis keys spread over, the same on every process of a fleet (env KILN_REDIS_SHARDS).")
+    public var redisShards: Int = ProcessInfo.processInfo.environment["KILN_REDIS_SHARDS"].flatMap { Int($0) } ?? 1
+
+    @Option(
+        help: """
+            Tenants whose identities spread over several shards: TENANT=COUNT,… (the others live on one shard each); \
+            the same on every process of a fleet (env KILN_TENANT_SHARDS).
+            """)
+    public var tenantShards: String = ProcessInfo.processInfo.environment["KILN_TENANT_SHARDS"] ?? ""
+
     @Option(help: "PostgreSQL schema (env KILN_DATABASE_SCHEMA).")
     public var schema: String = ProcessInfo.processInfo.environment["KILN_DATABASE_SCHEMA"] ?? "public"
 

@@ -39,7 +39,13 @@ public struct Runtime: Sendable {
         database = try PostgresPool(configuration: databaseConfiguration)
         var queueConfiguration = QueueConfiguration()
         queueConfiguration.namespace = options.namespace
-        namespace = try RedisNamespace(redis: redis, configuration: queueConfiguration)
+        queueConfiguration.shards = options.redisShards
+        queueConfiguration.tenantShards = try Self.tenantShards(options.tenantShards)
+        do {
+            namespace = try RedisNamespace(redis: redis, configuration: queueConfiguration)
+        } catch let error as QueueConfigurationError {
+            throw ValidationError("--redis-shards / --tenant-shards: \(error)")
+        }
         switch location {
         case .directory(let root):
             objects = ObjectStore(root: root)
@@ -49,6 +55,19 @@ public struct Runtime: Sendable {
             objects = S3ObjectStore(configuration: configuration, http: http)
             objectHTTP = http
         }
+    }
+
+    /// `TENANT=COUNT,…` as a map. - Throws: a `ValidationError` naming the entry that is not of that form.
+    static func tenantShards(_ text: String) throws -> [String: Int] {
+        var spread: [String: Int] = [:]
+        for entry in text.split(separator: ",") {
+            let parts = entry.split(separator: "=")
+            guard parts.count == 2, let count = Int(parts[1].trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError("--tenant-shards: '\(entry)' is not TENANT=COUNT")
+            }
+            spread[parts[0].trimmingCharacters(in: .whitespaces)] = count
+        }
+        return spread
     }
 
     /// The API node's and the worker's parts, built from these connections.

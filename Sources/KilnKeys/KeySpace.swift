@@ -1,16 +1,23 @@
 public import KilnCore
 
-/// Every Redis key Kiln uses, in one namespace: the queue's, admission's and the providers'.
+/// Every Redis key Kiln uses in one shard of a namespace: the queue's, admission's and the providers'.
 ///
-/// Every key starts with the namespace's hash tag (`{<namespace>}`), so one Redis Cluster slot holds them all and a
-/// script never touches two slots. The scripts build their keys with Lua helpers generated from the same patterns
-/// (``luaHelpers``); nothing else spells a key.
+/// Every key starts with the shard's hash tag — `{<namespace>}` when the namespace has one shard, `{<namespace>:<i>}`
+/// when it has several — so one Redis Cluster slot holds a shard's keys and a script never touches two slots. The
+/// scripts build their keys with Lua helpers generated from the same patterns (``luaHelpers``); nothing else spells
+/// a key.
 public struct KeySpace: Sendable, Hashable {
     /// The hash-tagged prefix of every key.
     public let base: String
 
+    /// The keys of a namespace of one shard.
     public init(namespace: String) {
         self.base = "{\(namespace)}"
+    }
+
+    /// The keys of shard `shard` of a namespace of `count` shards.
+    public init(namespace: String, shard: Int, of count: Int) {
+        self.base = count == 1 ? "{\(namespace)}" : "{\(namespace):\(shard)}"
     }
 
     // MARK: Jobs

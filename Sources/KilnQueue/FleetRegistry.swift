@@ -20,21 +20,23 @@ public struct FleetRegistry: NamespaceRole {
     }
 
     /// Publishes `heartbeat` until `expiresAfter` passes without another beat, and adds `ended` to this minute's
-    /// counters. - Returns: when Redis took the beat, in milliseconds since 1970 (Redis's clock).
+    /// counters on the control shard. - Returns: when Redis took the beat, in milliseconds since 1970 (Redis's clock).
     @discardableResult
     public func beat(_ heartbeat: WorkerHeartbeat, ended: OutcomeTally, expiresAfter: Duration) async throws -> Int64 {
         let info = String(decoding: try JSONEncoder().encode(heartbeat), as: UTF8.self)
-        let call = BeatCall(keySpace: keys, worker: heartbeat.id, info: info, expiresAfter: expiresAfter, items: ended.fields)
+        let call = BeatCall(keySpace: shards.control, worker: heartbeat.id, info: info, expiresAfter: expiresAfter, items: ended.fields)
         return try BeatCall.read(try await redis.evaluate(call.call(scripts.beat))).int("beat_ms")
     }
 
     /// Removes a worker that stops gracefully, at once rather than after its missed beats.
     public func leave(_ worker: String) async throws {
+        let keys = shards.control
         _ = try await redis.pipeline([["DEL", keys.worker(worker)], ["ZREM", keys.workers, worker]])
     }
 
     /// The workers whose heartbeat has not expired, the latest beat first.
     public func workersAlive() async throws -> [WorkerHeartbeat] {
+        let keys = shards.control
         let ids = (try await redis.send(["ZRANGE", keys.workers, "0", "-1", "REV"]).array ?? []).compactMap(\.string)
         guard !ids.isEmpty else { return [] }
         let replies = try await redis.pipeline(ids.map { ["HMGET", keys.worker($0), "info", "beat"] })
@@ -54,7 +56,7 @@ public struct FleetRegistry: NamespaceRole {
         let seconds = try await redis.send(["TIME"]).array?.first?.int ?? 0
         let current = seconds / 60
         let starts = (0..<Int64(count)).map { current - Int64(count - 1) + $0 }
-        let replies = try await redis.pipeline(starts.map { ["HGETALL", keys.throughput(minute: $0)] })
+        let replies = try await redis.pipeline(starts.map { ["HGETALL", shards.control.throughput(minute: $0)] })
         let counters = replies.map { reply in
             let values = reply.array ?? []
             var fields: [String: Int] = [:]

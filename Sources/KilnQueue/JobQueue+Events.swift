@@ -5,6 +5,7 @@ import RedisClient
 extension JobQueue {
     /// Events after `lastEventID` (from the start when nil), oldest first.
     public func events(of id: JobID, after lastEventID: String?, limit: Int = 500) async throws -> [JobEvent] {
+        guard let keys = shards.keys(of: id) else { return [] }
         let start = lastEventID.map { "(" + $0 } ?? "-"
         let reply = try await redis.send(["XRANGE", keys.events(id), start, "+", "COUNT", String(limit)])
         return Self.parseEntries(reply)
@@ -13,7 +14,7 @@ extension JobQueue {
     /// Waits up to `timeout` for events after `lastEventID` (which must be given: "0-0" for the start), on a
     /// connection of its own; empty when none came.
     public func waitForEvents(of id: JobID, after lastEventID: String, timeout: Duration) async throws -> [JobEvent] {
-        let key = keys.events(id)
+        guard let key = shards.keys(of: id)?.events(id) else { return [] }
         let reply = try await redis.sendBlocking(
             ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, lastEventID], blockFor: timeout)
         // [[key, [entries]]]

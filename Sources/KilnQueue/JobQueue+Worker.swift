@@ -4,26 +4,124 @@ import KilnKeys
 import RedisClient
 
 extension JobQueue {
-    /// Settles finished attempts and claims the next jobs in one round trip.
-    /// - Returns: what each settlement did (nil where the attempt had lost its lease), and the claim.
+    /// Settles finished attempts and claims the next jobs in one round trip: one call of each script on each shard
+    /// concerned, the shards' calls sent together (over a cluster, to each node at once).
+    /// - Returns: what each settlement did (nil where the attempt had lost its lease, or its shard could not be
+    ///   reached), and the claim.
+    ///
+    /// With several shards, ``ShardClaimBalancer`` says which to claim from and how many; when the shards claimed
+    /// from had fewer jobs than asked, the rest is asked of the other candidates in another round trip. Redis out of
+    /// reach on every shard concerned throws; on only some, their settlements come back nil (their leases run out and
+    /// the jobs come back, as when a settle's reply is lost) and the others' go on.
     public func settleAndClaim(
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
     ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch) {
+        let balancer = namespace.balancer
+        var (candidates, looked) =
+            shards.count == 1
+            ? ([ShardClaimBalancer.Candidate(shard: 0, backlog: nil)], [])
+            : balancer.candidates(jobClass, worker: worker, shardCount: shards.count)
+        let looks = count > 0 && !looked.isEmpty ? Task { await look(at: looked, jobClass: jobClass, worker: worker) } : nil
+        var pending = Dictionary(grouping: settlements.indices) { settlements[$0].job.shard }
+        var settled = [SettledAttempt?](repeating: nil, count: settlements.count)
+        var jobs: [ClaimedJob] = []
+        var nextWake: Duration?
+        var failure: (any Error)?
+        var answered = false
+        var rounds = 0
+        repeat {
+            let claims = ShardClaimBalancer.share(count - jobs.count, among: candidates)
+            let visited = Set(pending.keys).union(claims.keys).sorted()
+            let exchanges = visited.map { shard in
+                (
+                    shard,
+                    calls(
+                        on: shard, settling: (pending[shard] ?? []).map { settlements[$0] }, jobClass: jobClass, count: claims[shard] ?? 0,
+                        worker: worker)
+                )
+            }
+            // The next round's candidates: those not asked yet, and those that gave all they were asked and hold more.
+            candidates.removeAll { claims[$0.shard] != nil }
+            for (shard, result) in await exchange(exchanges) {
+                let replies: [RedisValue]
+                switch result {
+                case .success(let answer): replies = answer
+                case .failure(let error):
+                    failure = error
+                    continue
+                }
+                answered = true
+                let settling = pending[shard] ?? []
+                // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed
+                // settle reports every attempt as unsettled; their leases run out and the jobs come back.
+                if !settling.isEmpty {
+                    let results = SettleCall.settled(from: replies[0])
+                    if results.count == settling.count { for (index, result) in zip(settling, results) { settled[index] = result } }
+                }
+                guard let asked = claims[shard], let reply = replies.last else { continue }
+                let batch = try ClaimCall.batch(of: reply)
+                jobs += batch.jobs
+                if let next = batch.nextWakeIn { nextWake = min(nextWake ?? next, next) }
+                guard shards.count > 1 else { continue }
+                let backlog = try ClaimCall.backlog(of: reply)
+                balancer.claimed(jobClass, worker: worker, shard: shard, backlog: backlog, nextWakeIn: batch.nextWakeIn)
+                if batch.jobs.count == asked && backlog.waitingWeight > 0 && !backlog.tookRecovered {
+                    candidates.append(.init(shard: shard, backlog: backlog))
+                }
+            }
+            if rounds == 0, let found = await looks?.value {
+                // Shards said empty that have tenants waiting now (a held job released, a job submitted meanwhile).
+                candidates += found.map {
+                    ShardClaimBalancer.Candidate(shard: $0.shard, backlog: ShardBacklog(waitingWeight: $0.weight, oldestWait: .zero))
+                }
+            }
+            pending = [:]
+            rounds += 1
+        } while jobs.count < count && !candidates.isEmpty && rounds <= shards.count
+        if let failure, !answered {
+            // No shard answered: nothing happened, so the caller keeps its settlements and tries again.
+            throw failure
+        }
+        if shards.count > 1, let due = balancer.nextDue(jobClass, worker: worker) { nextWake = min(nextWake ?? due, due) }
+        return (settled, ClaimBatch(jobs: jobs, nextWakeIn: nextWake))
+    }
+
+    /// Runs each shard's calls, the shards at once; each shard's replies, or why it could not answer.
+    private func exchange(_ exchanges: [(Int, [RedisScriptCall])]) async -> [(Int, Result<[RedisValue], any Error>)] {
+        func run(_ calls: [RedisScriptCall]) async -> Result<[RedisValue], any Error> {
+            guard !calls.isEmpty else { return .success([]) }
+            do { return .success(try await redis.evaluate(calls)) } catch { return .failure(error) }
+        }
+        if exchanges.count == 1 { return [(exchanges[0].0, await run(exchanges[0].1))] }
+        return await withTaskGroup(of: (Int, Result<[RedisValue], any Error>).self) { group in
+            for (shard, calls) in exchanges { group.addTask { (shard, await run(calls)) } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// One shard's calls of a round: its settle, then its claim, each when there is something to do.
+    private func calls(on shard: Int, settling: [Settlement], jobClass: JobClass, count: Int, worker: String) -> [RedisScriptCall] {
+        guard shard < shards.count else { return [] }
+        let keys = shards.all[shard]
         var calls: [RedisScriptCall] = []
-        if !settlements.isEmpty {
-            calls.append(SettleCall(keySpace: keys, settlements: settlements, configuration: configuration).call(scripts.settle))
+        if !settling.isEmpty {
+            calls.append(SettleCall(keySpace: keys, settlements: settling, configuration: configuration).call(scripts.settle))
         }
         if count > 0 {
-            let claim = ClaimCall(keySpace: keys, jobClass: jobClass, count: count, worker: worker, configuration: configuration)
+            let claim = ClaimCall(
+                keySpace: keys, jobClass: jobClass, count: count, worker: worker, configuration: configuration, reportsBacklog: shards.count > 1)
             calls.append(claim.call(scripts.claim))
         }
-        guard !calls.isEmpty else { return ([], ClaimBatch(jobs: [], nextWakeIn: nil)) }
-        let replies = try await redis.evaluate(calls)
-        // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed settle
-        // reports every attempt as unsettled; their leases run out and the jobs come back.
-        let claimed = count > 0 ? try ClaimCall.batch(of: replies[replies.count - 1]) : ClaimBatch(jobs: [], nextWakeIn: nil)
-        let settled = settlements.isEmpty ? [] : SettleCall.settled(from: replies[0])
-        return (settled.count == settlements.count ? settled : settlements.map { _ in nil }, claimed)
+        return calls
+    }
+
+    /// Looks at the rotations of shards that said they were empty. - Returns: those with tenants waiting, and their
+    /// number (each weighs at least 1).
+    private func look(at looked: [Int], jobClass: JobClass, worker: String) async -> [(shard: Int, weight: Int)] {
+        guard let replies = try? await redis.pipeline(looked.map { ["ZCARD", shards.all[$0].active(jobClass)] }) else { return [] }
+        let found = zip(looked, replies).map { ($0, Int($1.int ?? 0)) }.filter { $0.1 > 0 }
+        for (shard, weight) in found { namespace.balancer.looked(jobClass, worker: worker, shard: shard, weight: weight) }
+        return found
     }
 
     /// Settles finished attempts. - Returns: what each settlement did, nil where the attempt had lost its lease.
@@ -41,12 +139,18 @@ extension JobQueue {
     public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
         var lost: Set<JobID> = []
         var cancelRequested: Set<JobID> = []
-        for start in stride(from: 0, to: leases.count, by: Self.renewBatch) {
-            let batch = leases[start..<min(start + Self.renewBatch, leases.count)]
-            let call = RenewCall(keySpace: keys, items: Array(batch), configuration: configuration)
-            let outcome = try RenewCall.outcome(of: try await redis.evaluate(call.call(scripts.renew)))
-            lost.formUnion(outcome.lost)
-            cancelRequested.formUnion(outcome.cancelRequested)
+        for (keys, leases) in Dictionary(grouping: leases, by: { shards.keys(of: $0.0) }) {
+            guard let keys else {
+                lost.formUnion(leases.map(\.0))
+                continue
+            }
+            for start in stride(from: 0, to: leases.count, by: Self.renewBatch) {
+                let batch = leases[start..<min(start + Self.renewBatch, leases.count)]
+                let call = RenewCall(keySpace: keys, items: Array(batch), configuration: configuration)
+                let outcome = try RenewCall.outcome(of: try await redis.evaluate(call.call(scripts.renew)))
+                lost.formUnion(outcome.lost)
+                cancelRequested.formUnion(outcome.cancelRequested)
+            }
         }
         return (lost, cancelRequested)
     }
@@ -57,29 +161,40 @@ extension JobQueue {
     /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease.
     @discardableResult
     public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil) async throws -> Bool {
+        guard let keys = shards.keys(of: job) else { return false }
         let call = EventCall(keySpace: keys, job: job, attempt: attempt, type: type, data: data, progress: progress, configuration: configuration)
         return try EventCall.appended(try await redis.evaluate(call.call(scripts.event)))
     }
 
     /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.
     public func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool {
+        guard let keys = shards.keys(of: id) else { return false }
         let fields = try await redis.send(["HMGET", keys.job(id), "attempt", "state"]).array ?? []
         return fields.count == 2 && fields[0].int == Int64(attempt) && fields[1].string == JobState.running.rawValue
     }
 
-    /// Blocks until the class's wake-up list or `worker`'s own gets a token, or `timeout` passes; on a connection of
-    /// its own.
+    /// Blocks until the class's wake-up list or `worker`'s own gets a token on any shard, or `timeout` passes; on a
+    /// connection of its own per shard. The first shard to wake it stops the others, and its next claim visits every
+    /// shard (a token another shard's wait took as it stopped is not lost: that claim finds the work).
     public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
-        let lists = [keys.wake(jobClass), keys.wake(jobClass, worker: worker)]
-        _ = try await redis.sendBlocking(["BLPOP"] + lists + [seconds], blockFor: timeout)
+        func wait(_ keys: KeySpace) async throws {
+            _ = try await redis.sendBlocking(["BLPOP", keys.wake(jobClass), keys.wake(jobClass, worker: worker), seconds], blockFor: timeout)
+        }
+        guard shards.count > 1 else { return try await wait(shards.control) }
+        defer { namespace.balancer.woke(jobClass, worker: worker) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for keys in shards.all { group.addTask { try await wait(keys) } }
+            try await group.next()
+            group.cancelAll()
+        }
     }
 
-    /// Wakes `worker` when it is blocked on its class, or any idle worker of the class when `worker` is nil; the
-    /// token expires in case that worker is gone.
+    /// Wakes `worker` when it is blocked on its class (its list on shard 0: a worker blocks on every shard), or any
+    /// idle worker of the class on every shard when `worker` is nil; the token expires in case that worker is gone.
     public func poke(_ jobClass: JobClass, worker: String?) async throws {
-        let list = worker.map { keys.wake(jobClass, worker: $0) } ?? keys.wake(jobClass)
-        _ = try await redis.pipeline([["LPUSH", list, "1"], ["EXPIRE", list, "60"]])
+        let lists = worker.map { [shards.control.wake(jobClass, worker: $0)] } ?? shards.all.map { $0.wake(jobClass) }
+        _ = try await redis.pipeline(lists.flatMap { [["LPUSH", $0, "1"], ["EXPIRE", $0, "60"]] })
     }
 
     /// Finished jobs that no worker has written to PostgreSQL for `age` (their worker died in between, or they
@@ -87,19 +202,28 @@ extension JobQueue {
     public func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot] {
         let now = try await redis.send(["TIME"]).array?.first?.int ?? 0
         let cutoff = now * 1000 - age.milliseconds
-        let ids = try await redis.send(["ZRANGE", keys.unrecorded, "-inf", String(cutoff), "BYSCORE", "LIMIT", "0", String(limit)]).array ?? []
-        let jobIDs = ids.compactMap { $0.string.flatMap(JobID.init(validating:)) }
-        let jobs = try await snapshots(jobIDs)
-        // A purged job leaves nothing to record: drop it, or it would come back on every sweep.
-        let purged = zip(jobIDs, jobs).filter { $0.1 == nil }.map(\.0.rawValue)
-        if !purged.isEmpty { _ = try await redis.send(["ZREM", keys.unrecorded] + purged) }
-        return jobs.compactMap { $0 }
+        var found: [JobSnapshot] = []
+        for keys in shards.all where found.count < limit {
+            let ids = try await redis.send(["ZRANGE", keys.unrecorded, "-inf", String(cutoff), "BYSCORE", "LIMIT", "0", String(limit - found.count)])
+            let jobIDs = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
+            let jobs = try await snapshots(jobIDs)
+            // A purged job leaves nothing to record: drop it, or it would come back on every sweep.
+            let purged = zip(jobIDs, jobs).filter { $0.1 == nil }.map(\.0.rawValue)
+            if !purged.isEmpty { _ = try await redis.send(["ZREM", keys.unrecorded] + purged) }
+            found += jobs.compactMap { $0 }
+        }
+        return found
     }
 
     /// Marks jobs as recorded in PostgreSQL; finished ones then expire from Redis after the retention period. A job
     /// that finished again since its record was made stays unrecorded.
     public func markRecorded(_ jobs: [FinishedJob]) async throws {
-        guard !jobs.isEmpty else { return }
-        _ = try await redis.evaluate(RecordedCall(keySpace: keys, items: jobs, configuration: configuration).call(scripts.recorded))
+        let calls = Dictionary(grouping: jobs) { shards.keys(of: $0.record.id) }.compactMap { keys, jobs in
+            keys.map { RecordedCall(keySpace: $0, items: jobs, configuration: configuration).call(scripts.recorded) }
+        }
+        guard !calls.isEmpty else { return }
+        for reply in try await redis.evaluate(calls) {
+            if case .error(let message) = reply { throw RedisError.server(message) }
+        }
     }
 }

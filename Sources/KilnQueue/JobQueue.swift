@@ -2,9 +2,9 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-/// The jobs of a namespace: every state change of a job is one atomic Lua script on Redis. The API submits, reads,
-/// cancels and follows jobs through it (``SubmissionQueue``); workers claim, renew, settle and record them
-/// (``WorkSource``).
+/// The jobs of a namespace: every state change of a job is one atomic Lua script on the Redis shard that holds it.
+/// The API submits, reads, cancels and follows jobs through it (``SubmissionQueue``); workers claim, renew, settle
+/// and record them (``WorkSource``).
 public struct JobQueue: NamespaceRole {
     let namespace: RedisNamespace
 
@@ -12,9 +12,11 @@ public struct JobQueue: NamespaceRole {
         self.namespace = namespace
     }
 
-    /// Admits and enqueues a job, or finds the one its idempotency key already made (a replay is not charged again).
+    /// Admits and enqueues a job on the shard of its quota subject (its identity, when unmetered), or finds the one
+    /// its idempotency key already made (a replay is not charged again).
     public func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
-        let call = EnqueueCall(keySpace: keys, submission: submission, configuration: configuration)
+        let shard = shards.shard(tenant: submission.tenant, owner: submission.charge?.subject ?? submission.identity.rawValue)
+        let call = EnqueueCall(keySpace: shards.all[shard], id: JobID(shard: shard), submission: submission, configuration: configuration)
         return try EnqueueCall.outcome(of: try await redis.evaluate(call.call(scripts.enqueue)))
     }
 
@@ -25,12 +27,14 @@ public struct JobQueue: NamespaceRole {
         return job
     }
 
-    /// Several jobs in one round trip, nil where a job is gone.
+    /// Several jobs in one round trip (a pipeline per Redis node), nil where a job is gone.
     public func snapshots(_ ids: [JobID]) async throws -> [JobSnapshot?] {
-        guard !ids.isEmpty else { return [] }
-        let replies = try await redis.pipeline(ids.map { ["HGETALL", keys.job($0)] })
-        return replies.map { reply in
-            guard let values = reply.array else { return nil }
+        let located = ids.map { id in shards.keys(of: id).map { $0.job(id) } }
+        let keys = located.compactMap { $0 }
+        guard !keys.isEmpty else { return ids.map { _ in nil } }
+        var replies = try await redis.pipeline(keys.map { ["HGETALL", $0] }).makeIterator()
+        return located.map { key in
+            guard key != nil, let values = replies.next()?.array else { return nil }
             var fields: [String: String] = [:]
             for index in stride(from: 0, to: values.count - 1, by: 2) {
                 if let name = values[index].string { fields[name] = values[index + 1].string }
@@ -41,6 +45,7 @@ public struct JobQueue: NamespaceRole {
 
     /// Cancels the job of this tenant and identity.
     public func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome {
+        guard let keys = shards.keys(of: id) else { return .notFound }
         let call = CancelCall(keySpace: keys, id: id, tenant: tenant, identity: identity)
         return try CancelCall.outcome(of: try await redis.evaluate(call.call(scripts.cancel)))
     }

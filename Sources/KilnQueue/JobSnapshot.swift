@@ -60,9 +60,10 @@ public struct JobSnapshot: Sendable {
         self.finishedAtMilliseconds = fields["finished"].flatMap(Int64.init)
     }
 
-    /// A job just enqueued from `submission`, as the enqueue script writes it: what a fake ``SubmissionQueue`` holds.
-    public init(queued submission: Submission, createdAtMilliseconds: Int64) {
-        self.id = submission.id
+    /// A job `id` just enqueued from `submission`, as the enqueue script writes it: what a fake ``SubmissionQueue``
+    /// holds.
+    public init(queued submission: Submission, id: JobID, createdAtMilliseconds: Int64) {
+        self.id = id
         self.tenant = submission.tenant
         self.identity = submission.identity
         self.kind = submission.kind

@@ -4,7 +4,7 @@ import KilnKeys
 
 /// MCP's state in Redis (docs/mcp.md), so that any API node serves any request of any session: the sessions, each
 /// SSE answer's messages (capped, for resumption with `Last-Event-ID`), and the job each request in flight runs (for a
-/// cancellation that reaches another node). Everything expires after ``MCPSessionStore/idleLifetime`` untouched.
+/// cancellation that reaches another node), on the control shard. Everything expires after ``MCPSessionStore/idleLifetime`` untouched.
 public struct MCPSessionStore: NamespaceRole {
     /// A session as `initialize` opened it.
     public struct Session: Sendable, Equatable {
@@ -42,6 +42,9 @@ public struct MCPSessionStore: NamespaceRole {
     }
 
     private var lifetime: String { String(Self.idleLifetime.components.seconds) }
+
+    /// MCP's keys: on the control shard.
+    private var keys: KeySpace { shards.control }
 
     public func open(_ id: String, _ session: Session) async throws {
         _ = try await redis.send([

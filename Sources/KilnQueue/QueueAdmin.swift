@@ -3,7 +3,7 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-/// What operators read and do in a namespace: queue statistics, paused tenants and classes, and the dead letters.
+/// What operators read and do in a namespace, across its shards: queue statistics, paused tenants and classes, and the dead letters.
 public struct QueueAdmin: NamespaceRole {
     let namespace: RedisNamespace
 
@@ -11,19 +11,52 @@ public struct QueueAdmin: NamespaceRole {
         self.namespace = namespace
     }
 
-    /// Whether Redis answers.
+    /// Whether Redis answers, on every shard.
     public func ping() async throws {
-        try await redis.send(["PING"])
+        for keys in shards.all { try await redis.send(["EXISTS", keys.dead]) }
     }
 
     /// Depth by tenant, class and priority with the oldest wait, the sizes of the in-flight, delayed, dead and
-    /// unrecorded sets, and the tenants and classes paused.
+    /// unrecorded sets, and the tenants and classes paused: every shard's, added up.
     public func stats() async throws -> QueueStats {
+        var depths: [Lane: (count: Int, wait: Int64?)] = [:]
+        var inFlight = 0
+        var delayed = 0
+        var dead = 0
+        var unrecorded = 0
+        var paused: Set<QueueLane> = []
+        for keys in shards.all {
+            let shard = try await stats(on: keys)
+            for depth in shard.ready {
+                let lane = Lane(tenant: depth.tenant, jobClass: depth.jobClass, priority: depth.priority)
+                let known = depths[lane]
+                let waits = [known?.wait, depth.oldestWaitMilliseconds].compactMap { $0 }
+                depths[lane] = ((known?.count ?? 0) + depth.count, waits.max())
+            }
+            inFlight += shard.inFlight
+            delayed += shard.delayed
+            dead += shard.dead
+            unrecorded += shard.unrecorded
+            paused.formUnion(shard.paused)
+        }
+        let ready = depths.sorted {
+            ($0.key.tenant, $0.key.jobClass.rawValue, $0.key.priority.rank) < ($1.key.tenant, $1.key.jobClass.rawValue, $1.key.priority.rank)
+        }
+        .map {
+            QueueStats.Depth(
+                tenant: $0.key.tenant, jobClass: $0.key.jobClass, priority: $0.key.priority, count: $0.value.count,
+                oldestWaitMilliseconds: $0.value.wait)
+        }
+        return QueueStats(ready: ready, inFlight: inFlight, delayed: delayed, dead: dead, unrecorded: unrecorded, paused: paused)
+    }
+
+    /// One shard's statistics.
+    private func stats(on keys: KeySpace) async throws -> QueueStats {
         let tenants = try await redis.send(["HKEYS", keys.weights]).array?.compactMap(\.string).sorted() ?? []
-        var lanes: [(String, JobClass, Priority)] = []
+        var lanes: [Lane] = []
         for tenant in tenants {
             for jobClass in JobClass.allCases {
-                for priority in Priority.allCases { lanes.append((tenant, jobClass, priority)) }
+                for priority in Priority.allCases { lanes.append(Lane(tenant: tenant, jobClass: jobClass, priority: priority)) }
             }
         }
         let replies = try await redis.pipeline(
@@ -32,7 +65,7 @@ public struct QueueAdmin: NamespaceRole {
                 ["SMEMBERS", keys.paused],
             ]
                 + lanes.flatMap { lane in
-                    let key = keys.ready(lane.1, lane.0, lane.2)
+                    let key = keys.ready(lane.jobClass, lane.tenant, lane.priority)
                     return [["LLEN", key], ["LINDEX", key, "0"]]
                 })
         let now = (replies[0].array?.first?.int ?? 0) * 1000
@@ -44,7 +77,7 @@ public struct QueueAdmin: NamespaceRole {
             let count = Int(replies[6 + 2 * index].int ?? 0)
             guard count > 0 else { return nil }
             let wait = replies[7 + 2 * index].string.flatMap { created[$0] }.map { now - $0 }
-            return QueueStats.Depth(tenant: lane.0, jobClass: lane.1, priority: lane.2, count: count, oldestWaitMilliseconds: wait)
+            return QueueStats.Depth(tenant: lane.tenant, jobClass: lane.jobClass, priority: lane.priority, count: count, oldestWaitMilliseconds: wait)
         }
         return QueueStats(
             ready: ready, inFlight: Int(replies[1].int ?? 0), delayed: Int(replies[2].int ?? 0), dead: Int(replies[3].int ?? 0),
@@ -61,9 +94,9 @@ public struct QueueAdmin: NamespaceRole {
     public func overview(splitLimit: Int = 1000) async throws -> QueueOverview {
         async let stats = self.stats()
         async let workers = namespace.fleet.workersAlive()
-        async let held = HeldCall.counts(of: try await redis.evaluate(HeldCall(keySpace: keys).call(scripts.held)))
-        async let delayed = self.split(keys.delayed, latestFirst: false, limit: splitLimit)
-        async let dead = self.split(keys.dead, latestFirst: true, limit: splitLimit)
+        async let held = self.heldByTenant()
+        async let delayed = self.split(\.delayed, latestFirst: false, limit: splitLimit)
+        async let dead = self.split(\.dead, latestFirst: true, limit: splitLimit)
         var lanes: [OverviewLane: QueueOverview.Counts] = [:]
         let totals = try await stats
         for depth in totals.ready {
@@ -92,14 +125,28 @@ public struct QueueAdmin: NamespaceRole {
             deadSplit: .init(total: max(totals.dead, deadCounted), counted: deadCounted), unrecorded: totals.unrecorded, workers: alive)
     }
 
-    /// The first `limit` jobs of a sorted set of job ids (the latest first, when asked), counted by class and tenant.
-    private func split(_ set: String, latestFirst: Bool, limit: Int) async throws -> (counts: [OverviewLane: Int], counted: Int) {
+    /// The jobs that running caps hold back, by tenant, on every shard.
+    private func heldByTenant() async throws -> [String: Int] {
+        var held: [String: Int] = [:]
+        for reply in try await redis.evaluate(shards.all.map { HeldCall(keySpace: $0).call(scripts.held) }) {
+            if case .error(let message) = reply { throw RedisError.server(message) }
+            held.merge(try HeldCall.counts(of: reply), uniquingKeysWith: +)
+        }
+        return held
+    }
+
+    /// The first `limit` jobs of each shard's sorted set of job ids (the latest first, when asked), counted by class
+    /// and tenant.
+    private func split(_ set: KeyPath<KeySpace, String>, latestFirst: Bool, limit: Int) async throws -> (counts: [OverviewLane: Int], counted: Int) {
         guard limit > 0 else { return ([:], 0) }
-        let ids = (try await redis.send(["ZRANGE", set, "0", String(limit - 1)] + (latestFirst ? ["REV"] : [])).array ?? [])
-            .compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        var ids: [JobID] = []
+        for keys in shards.all {
+            ids += (try await redis.send(["ZRANGE", keys[keyPath: set], "0", String(limit - 1)] + (latestFirst ? ["REV"] : [])).array ?? [])
+                .compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        }
         guard !ids.isEmpty else { return ([:], 0) }
         var counts: [OverviewLane: Int] = [:]
-        for reply in try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "class", "tenant"] }) {
+        for reply in try await redis.pipeline(ids.compactMap { id in shards.keys(of: id).map { ["HMGET", $0.job(id), "class", "tenant"] } }) {
             guard let fields = reply.array, fields.count == 2, let jobClass = fields[0].string.flatMap(JobClass.init(rawValue:)),
                 let tenant = fields[1].string
             else { continue }
@@ -110,26 +157,31 @@ public struct QueueAdmin: NamespaceRole {
 
     /// How many jobs are dead-lettered.
     public func deadCount() async throws -> Int {
-        Int(try await redis.send(["ZCARD", keys.dead]).int ?? 0)
+        try await redis.pipeline(shards.all.map { ["ZCARD", $0.dead] }).reduce(0) { $0 + Int($1.int ?? 0) }
     }
 
-    /// Pauses a tenant or a class: claims skip its jobs until it is resumed, and submissions are still admitted and
-    /// wait. - Returns: false when it was already paused.
+    /// Pauses a tenant or a class on every shard: claims skip its jobs until it is resumed, and submissions are still
+    /// admitted and wait. - Returns: false when it was already paused.
     @discardableResult
     public func pause(_ lane: QueueLane) async throws -> Bool {
-        try await redis.send(["SADD", keys.paused, lane.member]).int == 1
+        try await redis.pipeline(shards.all.map { ["SADD", $0.paused, lane.member] }).contains { $0.int == 1 }
     }
 
-    /// Resumes a paused tenant or class and wakes the workers that claim it. - Returns: false when it was not paused.
+    /// Resumes a paused tenant or class on every shard and wakes the workers that claim it. - Returns: false when it
+    /// was not paused.
     @discardableResult
     public func resume(_ lane: QueueLane) async throws -> Bool {
-        let call = ResumeCall(keySpace: keys, lane: lane)
-        return try ResumeCall.read(try await redis.evaluate(call.call(scripts.resume))).int("resumed") == 1
+        var resumed = false
+        for reply in try await redis.evaluate(shards.all.map { ResumeCall(keySpace: $0, lane: lane).call(scripts.resume) }) {
+            if case .error(let message) = reply { throw RedisError.server(message) }
+            resumed = try ResumeCall.read(reply).int("resumed") == 1 || resumed
+        }
+        return resumed
     }
 
-    /// The tenants and classes paused now.
+    /// The tenants and classes paused now (on any shard: a pause reaches them all).
     public func paused() async throws -> Set<QueueLane> {
-        Self.lanes(try await redis.send(["SMEMBERS", keys.paused]))
+        try await redis.pipeline(shards.all.map { ["SMEMBERS", $0.paused] }).reduce(into: []) { $0.formUnion(Self.lanes($1)) }
     }
 
     /// The lanes of a reply of `SMEMBERS paused`.
@@ -137,22 +189,45 @@ public struct QueueAdmin: NamespaceRole {
         Set((members.array ?? []).compactMap { $0.string.flatMap(QueueLane.init(member:)) })
     }
 
-    /// Dead-lettered jobs, most recent first.
+    /// Dead-lettered jobs, most recent first, from every shard.
     public func deadLetters(limit: Int = 100) async throws -> [JobSnapshot] {
-        let ids = try await redis.send(["ZRANGE", keys.dead, "+inf", "-inf", "BYSCORE", "REV", "LIMIT", "0", String(limit)])
-        let found = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
+        let found = try await deadLetterIDs(from: "+inf", to: "-inf", latestFirst: true, first: limit)
         return try await namespace.queue.snapshots(found).compactMap { $0 }
+    }
+
+    /// The ids of the first `count` dead letters in score order between `from` and `to`, across the shards.
+    private func deadLetterIDs(from: String, to: String, latestFirst: Bool, first count: Int) async throws -> [JobID] {
+        guard count > 0 else { return [] }
+        let replies = try await redis.pipeline(
+            shards.all.map { ["ZRANGE", $0.dead, from, to, "BYSCORE"] + (latestFirst ? ["REV"] : []) + ["LIMIT", "0", String(count), "WITHSCORES"] })
+        var scored: [(id: JobID, score: Double)] = []
+        for reply in replies {
+            let values = reply.array ?? []
+            for index in stride(from: 0, to: values.count - 1, by: 2) {
+                guard let id = values[index].string.flatMap(JobID.init(validating:)), let score = values[index + 1].string.flatMap(Double.init) else {
+                    continue
+                }
+                scored.append((id, score))
+            }
+        }
+        return scored.sorted { latestFirst ? $0.score > $1.score : $0.score < $1.score }.prefix(count).map(\.id)
     }
 
     /// Sends a dead-lettered job back to its queue with fresh attempts; false when it is not dead-lettered.
     public func replay(_ id: JobID) async throws -> Bool {
+        guard let keys = shards.keys(of: id) else { return false }
         let call = ReplayCall(keySpace: keys, id: id, configuration: configuration)
         return try ReplayCall.read(try await redis.evaluate(call.call(scripts.replay))).int("replayed") == 1
     }
 
-    /// Deletes one dead-lettered job, or all of them when `id` is nil. - Returns: how many.
+    /// Deletes one dead-lettered job, or all of them (on every shard) when `id` is nil. - Returns: how many.
     public func purgeDead(_ id: JobID? = nil) async throws -> Int {
-        Int(try PurgeCall.read(try await redis.evaluate(PurgeCall(keySpace: keys, only: id).call(scripts.purge))).int("purged"))
+        let spaces = id.map { id in shards.keys(of: id).map { [$0] } ?? [] } ?? shards.all
+        var purged = 0
+        for keys in spaces {
+            purged += Int(try PurgeCall.read(try await redis.evaluate(PurgeCall(keySpace: keys, only: id).call(scripts.purge))).int("purged"))
+        }
+        return purged
     }
 
     /// Deletes the Redis copies, with their events, of recorded jobs that succeeded or were cancelled, for the
@@ -161,9 +236,12 @@ public struct QueueAdmin: NamespaceRole {
     @discardableResult
     public func forgetRecorded(_ ids: [JobID]) async throws -> Int {
         var forgotten = 0
-        for start in stride(from: 0, to: ids.count, by: 100) {
-            let call = ForgetCall(keySpace: keys, items: Array(ids[start..<min(start + 100, ids.count)]))
-            forgotten += Int(try ForgetCall.read(try await redis.evaluate(call.call(scripts.forget))).int("forgotten"))
+        for (keys, ids) in Dictionary(grouping: ids, by: { shards.keys(of: $0) }) {
+            guard let keys else { continue }
+            for start in stride(from: 0, to: ids.count, by: 100) {
+                let call = ForgetCall(keySpace: keys, items: Array(ids[start..<min(start + 100, ids.count)]))
+                forgotten += Int(try ForgetCall.read(try await redis.evaluate(call.call(scripts.forget))).int("forgotten"))
+            }
         }
         return forgotten
     }
@@ -172,10 +250,16 @@ public struct QueueAdmin: NamespaceRole {
     /// Redis until replayed or purged, so the retention purge reads them here.
     public func deadLetters(endedBefore cutoff: Date, offset: Int, limit: Int) async throws -> [JobSnapshot] {
         let score = String(Int64((cutoff.timeIntervalSince1970 * 1000).rounded(.down)))
-        let ids = try await redis.send(["ZRANGE", keys.dead, "-inf", "(" + score, "BYSCORE", "LIMIT", String(offset), String(limit)])
-        let found = (ids.array ?? []).compactMap { $0.string.flatMap(JobID.init(validating:)) }
-        return try await namespace.queue.snapshots(found).compactMap { $0 }
+        let found = try await deadLetterIDs(from: "-inf", to: "(" + score, latestFirst: false, first: offset + limit).dropFirst(offset)
+        return try await namespace.queue.snapshots(Array(found)).compactMap { $0 }
     }
+}
+
+/// One tenant's jobs of one class and priority, as the statistics count them.
+private struct Lane: Hashable {
+    let tenant: String
+    let jobClass: JobClass
+    let priority: Priority
 }
 
 /// One class of one tenant, as the overview counts it.

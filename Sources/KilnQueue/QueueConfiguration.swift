@@ -1,8 +1,14 @@
 /// How the queue engine keeps its keys and times its leases.
 public struct QueueConfiguration: Sendable {
-    /// Prefix and hash tag of every key: all keys live in the slot of `{namespace}`, so each script touches one
-    /// Redis Cluster slot. Tests use a namespace of their own.
+    /// Prefix and hash tag of every key: a shard's keys live in the slot of its tag, so each script touches one Redis
+    /// Cluster slot. Tests use a namespace of their own.
     public var namespace: String = "kiln"
+    /// How many shards (hash tags) the namespace's keys are spread over: `{kiln}` alone for 1, `{kiln:0}`…`{kiln:N-1}`
+    /// for more (docs/queue.md, "Shards"). Every process of a fleet must use the same number.
+    public var shards: Int = 1
+    /// How many shards a tenant's identities spread over, for the tenants that need more than one (the rest live on
+    /// one shard each). Every process of a fleet must use the same map.
+    public var tenantShards: [String: Int] = [:]
     /// How long a claim stays valid without renewal; a killed worker's jobs come back after at most this.
     public var leaseDuration: Duration = .seconds(5)
     /// Events kept per job stream (approximately: Redis trims whole nodes).

@@ -3,8 +3,9 @@ import KilnKeys
 import RedisClient
 
 /// Erasing an identity from Redis (docs/privacy.md). Nothing in Redis indexes jobs or devices by identity, so erasure
-/// walks the namespace with `SCAN`: it is rare, and a walk costs Redis only short steps between other clients'
-/// commands.
+/// walks every shard of the namespace with `SCAN` (an identity whose quota subject changed — a partner link made or
+/// ended — left keys on its earlier shard too): it is rare, and a walk costs Redis only short steps between other
+/// clients' commands.
 public struct QueueEraser: NamespaceRole {
     let namespace: RedisNamespace
 
@@ -15,14 +16,16 @@ public struct QueueEraser: NamespaceRole {
     /// The ids of the identity's jobs that Redis holds, in whatever state.
     public func jobs(of identity: Identity, tenant: TenantID) async throws -> [JobID] {
         var found: [JobID] = []
-        let prefix = keys.prefix(.job)
-        try await namespace.scan(matching: prefix + "*") { names in
-            let ids = names.compactMap { JobID(validating: String($0.dropFirst(prefix.count))) }
-            guard !ids.isEmpty else { return }
-            let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
-            for (id, owner) in zip(ids, owners) {
-                let fields = owner.array?.map(\.string) ?? []
-                if fields.count == 2, fields[0] == tenant.rawValue, fields[1] == identity.rawValue { found.append(id) }
+        for keys in shards.all {
+            let prefix = keys.prefix(.job)
+            try await namespace.scan(matching: prefix + "*") { names in
+                let ids = names.compactMap { JobID(validating: String($0.dropFirst(prefix.count))) }
+                guard !ids.isEmpty else { return }
+                let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
+                for (id, owner) in zip(ids, owners) {
+                    let fields = owner.array?.map(\.string) ?? []
+                    if fields.count == 2, fields[0] == tenant.rawValue, fields[1] == identity.rawValue { found.append(id) }
+                }
             }
         }
         return found
@@ -32,12 +35,15 @@ public struct QueueEraser: NamespaceRole {
     /// ones that PostgreSQL has recorded, with their events (`erase.lua`, 100 jobs a call).
     public func erase(_ jobs: [JobID], of identity: Identity, tenant: TenantID) async throws -> ErasedJobs {
         var outcome = ErasedJobs()
-        for start in stride(from: 0, to: jobs.count, by: 100) {
-            let batch = jobs[start..<min(start + 100, jobs.count)]
-            let call = EraseCall(keySpace: keys, tenant: tenant, identity: identity, items: Array(batch))
-            let erased = try EraseCall.outcome(of: try await redis.evaluate(call.call(scripts.erase)))
-            outcome.erased += erased.erased
-            outcome.pending += erased.pending
+        for (keys, jobs) in Dictionary(grouping: jobs, by: { shards.keys(of: $0) }) {
+            guard let keys else { continue }
+            for start in stride(from: 0, to: jobs.count, by: 100) {
+                let batch = jobs[start..<min(start + 100, jobs.count)]
+                let call = EraseCall(keySpace: keys, tenant: tenant, identity: identity, items: Array(batch))
+                let erased = try EraseCall.outcome(of: try await redis.evaluate(call.call(scripts.erase)))
+                outcome.erased += erased.erased
+                outcome.pending += erased.pending
+            }
         }
         return outcome
     }
@@ -49,14 +55,16 @@ public struct QueueEraser: NamespaceRole {
     public func erasePointers(to jobs: Set<JobID>, tenant: TenantID) async throws -> Int {
         guard !jobs.isEmpty else { return 0 }
         var removed = 0
-        for family in [KeyPattern.idempotency, KeyPattern.cooldown] {
-            try await namespace.scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
-                let values = try await redis.pipeline(names.map { ["GET", $0] })
-                let doomed = zip(names, values).compactMap { name, value -> String? in
-                    let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
-                    return id.map(jobs.contains) == true ? name : nil
+        for keys in shards.all {
+            for family in [KeyPattern.idempotency, KeyPattern.cooldown] {
+                try await namespace.scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
+                    let values = try await redis.pipeline(names.map { ["GET", $0] })
+                    let doomed = zip(names, values).compactMap { name, value -> String? in
+                        let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
+                        return id.map(jobs.contains) == true ? name : nil
+                    }
+                    if !doomed.isEmpty { removed += Int(try await redis.send(["DEL"] + doomed).int ?? 0) }
                 }
-                if !doomed.isEmpty { removed += Int(try await redis.send(["DEL"] + doomed).int ?? 0) }
             }
         }
         return removed
@@ -69,16 +77,19 @@ public struct QueueEraser: NamespaceRole {
     @discardableResult
     public func eraseKeys(of identity: Identity, tenant: TenantID) async throws -> Int {
         let subject = identity.rawValue
-        let own = Set(
-            [
-                keys.reservations(tenant, subject), keys.block(tenant, subject), keys.standing(tenant, subject),
-                keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject),
-            ])
-        // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
-        let daily = [keys.prefix(.quota, tenant.rawValue, subject), keys.prefix(.devices, tenant.rawValue, subject)]
-        var removed = try await eraseScanning(own: own, daily: daily, servedBy: [subject], tenant: tenant)
-        removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
-        removed += try await eraseAbuseLogEntries(of: subject, tenant: tenant)
+        var removed = 0
+        for keys in shards.all {
+            let own = Set(
+                [
+                    keys.reservations(tenant, subject), keys.block(tenant, subject), keys.standing(tenant, subject),
+                    keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject),
+                ])
+            // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
+            let daily = [keys.prefix(.quota, tenant.rawValue, subject), keys.prefix(.devices, tenant.rawValue, subject)]
+            removed += try await eraseScanning(keys, own: own, daily: daily, servedBy: [subject], tenant: tenant)
+            removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
+            removed += try await eraseAbuseLogEntries(keys, of: subject, tenant: tenant)
+        }
         return removed
     }
 
@@ -89,13 +100,18 @@ public struct QueueEraser: NamespaceRole {
     @discardableResult
     public func eraseDevices(ofPools pools: [String], tenant: TenantID) async throws -> Int {
         guard !pools.isEmpty else { return 0 }
-        let daily = pools.map { keys.prefix(.devices, tenant.rawValue, $0) }
-        return try await eraseScanning(own: [], daily: daily, servedBy: pools, tenant: tenant)
+        var removed = 0
+        for keys in shards.all {
+            let daily = pools.map { keys.prefix(.devices, tenant.rawValue, $0) }
+            removed += try await eraseScanning(keys, own: [], daily: daily, servedBy: pools, tenant: tenant)
+        }
+        return removed
     }
 
-    /// One walk of the namespace that deletes the keys in `own` and the quota days' keys after the `daily` prefixes,
+    /// One walk of a shard that deletes the keys in `own` and the quota days' keys after the `daily` prefixes,
     /// and removes `servedBy` from every device's set of the subjects it served (named by the device).
-    private func eraseScanning(own: Set<String>, daily: [String], servedBy subjects: [String], tenant: TenantID) async throws -> Int {
+    private func eraseScanning(_ keys: KeySpace, own: Set<String>, daily: [String], servedBy subjects: [String], tenant: TenantID) async throws -> Int
+    {
         let served = keys.prefix(.subjects, tenant.rawValue)
         var removed = 0
         try await namespace.scan(matching: keys.everyKey) { names in
@@ -108,8 +124,8 @@ public struct QueueEraser: NamespaceRole {
         return removed
     }
 
-    /// Deletes the abuse log's entries about the subject (the log is capped, so reading it whole is bounded).
-    private func eraseAbuseLogEntries(of subject: String, tenant: TenantID) async throws -> Int {
+    /// Deletes a shard's abuse log's entries about the subject (the log is capped, so reading it whole is bounded).
+    private func eraseAbuseLogEntries(_ keys: KeySpace, of subject: String, tenant: TenantID) async throws -> Int {
         let entries = try await redis.send(["XRANGE", keys.abuseLog, "-", "+"]).array ?? []
         let ids = entries.compactMap { entry -> String? in
             guard let parts = entry.array, parts.count == 2, let id = parts[0].string else { return nil }

@@ -4,6 +4,10 @@ import RedisClient
 
 /// Renaming identities in Redis (`kiln identity migrate-namespaces`, docs/identity.md). Like erasure, it finds what
 /// names an identity by walking the namespace with `SCAN`: it is rare, and a walk costs Redis only short steps.
+///
+/// It works on a namespace of one shard: a renamed identity would belong on another shard, and moving what it holds
+/// between shards is a move of its own (docs/scaling.md, "Moving a tenant"). Run it before spreading Redis over
+/// shards.
 public struct QueueRenamer: NamespaceRole {
     /// What one rename did.
     public struct Outcome: Sendable, Equatable {
@@ -20,9 +24,20 @@ public struct QueueRenamer: NamespaceRole {
         self.namespace = namespace
     }
 
+    /// The one shard's keys. - Throws: ``QueueConfigurationError`` when the namespace has several.
+    private var keys: KeySpace {
+        get throws {
+            guard shards.count == 1 else {
+                throw QueueConfigurationError("renaming identities needs a namespace of one shard, and this one has \(shards.count)")
+            }
+            return shards.control
+        }
+    }
+
     /// The identities of `tenant` that Redis holds jobs or quota days of, among those `included` accepts.
     public func identities(tenant: TenantID, where included: (String) -> Bool) async throws -> Set<String> {
         var found = Set<String>()
+        let keys = try self.keys
         let jobs = keys.prefix(.job)
         try await namespace.scan(matching: jobs + "*") { names in
             let owners = try await redis.pipeline(names.map { ["HMGET", $0, "tenant", "identity"] })
@@ -45,6 +60,7 @@ public struct QueueRenamer: NamespaceRole {
     /// Renames `from` to `to` in every key, job and set that names it, in one script; merges with what `to` already
     /// holds. Repeating it finds nothing more of `from`, or the jobs that were pending.
     public func rename(_ from: Identity, to: Identity, tenant: TenantID) async throws -> Outcome {
+        let keys = try self.keys
         var items = try await namespace.eraser.jobs(of: from, tenant: tenant).map(RenameCall.Item.job)
         var days = Set<String>()
         for family in [KeyPattern.quota, KeyPattern.devices] {
@@ -68,6 +84,7 @@ public struct QueueRenamer: NamespaceRole {
     /// Those of `jobs` still running, or finished and not yet recorded.
     public func unfinished(_ jobs: [JobID]) async throws -> [JobID] {
         guard !jobs.isEmpty else { return [] }
+        let keys = try self.keys
         let replies = try await redis.pipeline(jobs.flatMap { [["HGET", keys.job($0), "state"], ["ZSCORE", keys.unrecorded, $0.rawValue]] })
         return jobs.indices.filter { replies[2 * $0].string == "running" || replies[2 * $0 + 1].string != nil }.map { jobs[$0] }
     }

@@ -3,8 +3,14 @@ import KilnKeys
 import RedisClient
 
 extension QuotaBook {
-    /// The blocks in force, soonest to end first.
+    /// The blocks in force on every shard, soonest to end first.
     public func abuseBlocks() async throws -> [AbuseBlock] {
+        var blocks: [AbuseBlock] = []
+        for keys in shards.all { blocks += try await abuseBlocks(on: keys) }
+        return blocks.sorted { $0.remaining < $1.remaining }
+    }
+
+    private func abuseBlocks(on keys: KeySpace) async throws -> [AbuseBlock] {
         let now = try await redis.send(["TIME"]).array?.first?.int ?? 0
         // Blocks that ended leave the index here; the keys themselves expire on their own.
         _ = try await redis.send(["ZREMRANGEBYSCORE", keys.blocks, "-inf", String(now * 1000)])
@@ -23,23 +29,41 @@ extension QuotaBook {
     /// Lifts a subject's block; false when it had none.
     @discardableResult
     public func liftBlock(tenant: TenantID, subject: String) async throws -> Bool {
+        let keys = shards.keys(tenant: tenant, owner: subject)
         let replies = try await redis.pipeline([["DEL", keys.block(tenant, subject)], ["ZREM", keys.blocks, "\(tenant):\(subject)"]])
         return replies[0].int == 1
     }
 
-    /// The latest trips of abuse thresholds, newest first.
+    /// The latest trips of abuse thresholds on every shard, newest first.
     public func abuseLog(limit: Int = 100) async throws -> [AbuseEvent] {
-        let entries = try await redis.send(["XREVRANGE", keys.abuseLog, "+", "-", "COUNT", String(limit)]).array ?? []
-        return entries.compactMap { entry in
-            guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let values = parts[1].array else { return nil }
-            var fields: [String: String] = [:]
-            for index in stride(from: 0, to: values.count - 1, by: 2) {
-                if let name = values[index].string { fields[name] = values[index + 1].string }
-            }
-            guard let tenant = fields["tenant"], let subject = fields["subject"], let signal = fields["signal"], let action = fields["action"],
-                let duration = fields["duration_ms"].flatMap(Int64.init)
-            else { return nil }
-            return AbuseEvent(id: id, tenant: tenant, subject: subject, signal: signal, action: action, duration: .milliseconds(duration))
+        var events: [AbuseEvent] = []
+        for keys in shards.all {
+            let entries = try await redis.send(["XREVRANGE", keys.abuseLog, "+", "-", "COUNT", String(limit)]).array ?? []
+            events += entries.compactMap(Self.abuseEvent)
         }
+        // Stream ids are `<milliseconds>-<sequence>`: newest first across the shards' logs.
+        return Array(events.sorted { Self.streamOrder($1.id, $0.id) }.prefix(limit))
+    }
+
+    /// An entry of the abuse log, as `XRANGE` answers it.
+    private static func abuseEvent(_ entry: RedisValue) -> AbuseEvent? {
+        guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let values = parts[1].array else { return nil }
+        var fields: [String: String] = [:]
+        for index in stride(from: 0, to: values.count - 1, by: 2) {
+            if let name = values[index].string { fields[name] = values[index + 1].string }
+        }
+        guard let tenant = fields["tenant"], let subject = fields["subject"], let signal = fields["signal"], let action = fields["action"],
+            let duration = fields["duration_ms"].flatMap(Int64.init)
+        else { return nil }
+        return AbuseEvent(id: id, tenant: tenant, subject: subject, signal: signal, action: action, duration: .milliseconds(duration))
+    }
+
+    /// Whether stream id `first` comes before `second`.
+    static func streamOrder(_ first: String, _ second: String) -> Bool {
+        func parts(_ id: String) -> (Int64, Int64) {
+            let split = id.split(separator: "-")
+            return (split.first.flatMap { Int64($0) } ?? 0, split.count > 1 ? Int64(split[1]) ?? 0 : 0)
+        }
+        return parts(first) < parts(second)
     }
 }

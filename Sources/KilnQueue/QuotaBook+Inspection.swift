@@ -20,6 +20,7 @@ extension QuotaBook {
     ) async throws -> (
         devices: [String], reservations: [Reservation], block: AbuseBlock?
     ) {
+        let keys = shards.keys(tenant: tenant, owner: subject)
         let replies = try await redis.pipeline([
             ["SMEMBERS", keys.devices(tenant, subject, day)], ["HGETALL", keys.reservations(tenant, subject)],
             ["GET", keys.block(tenant, subject)], ["PTTL", keys.block(tenant, subject)],

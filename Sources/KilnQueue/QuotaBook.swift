@@ -2,7 +2,7 @@ public import KilnCore
 import KilnKeys
 import RedisClient
 
-/// A namespace's quota counters: what admission reserved and committed per subject and day, read for `GET /v1/quota`
+/// A namespace's quota counters, each subject's on its shard (``QueueShards``): what admission reserved and committed per subject and day, read for `GET /v1/quota`
 /// and checked against the ledger. Abuse blocks and the abuse log: ``QuotaBook+Abuse.swift``.
 public struct QuotaBook: NamespaceRole {
     let namespace: RedisNamespace
@@ -16,6 +16,7 @@ public struct QuotaBook: NamespaceRole {
     public func usage(
         tenant: TenantID, subject: String, day: String, limits: [String: Int?]
     ) async throws -> (usage: [String: QuotaUsage], unfinished: Int) {
+        let keys = shards.keys(tenant: tenant, owner: subject)
         let classes = limits.keys.sorted()
         let fields = classes.flatMap { ["used:\($0)", "rsv:\($0)"] }
         let replies = try await redis.pipeline([
@@ -34,7 +35,8 @@ public struct QuotaBook: NamespaceRole {
 
     /// A quota subject's counters of one day, as Redis holds them: `used:<class>`, `rsv:<class>`, `refunded`.
     public func counters(tenant: TenantID, subject: String, day: String) async throws -> [String: Int] {
-        let values = try await redis.send(["HGETALL", keys.quota(tenant, subject, day)]).array ?? []
+        let key = shards.keys(tenant: tenant, owner: subject).quota(tenant, subject, day)
+        let values = try await redis.send(["HGETALL", key]).array ?? []
         var counters: [String: Int] = [:]
         for index in stride(from: 0, to: values.count - 1, by: 2) {
             if let name = values[index].string, let value = values[index + 1].string.flatMap(Int.init) { counters[name] = value }
@@ -48,7 +50,8 @@ public struct QuotaBook: NamespaceRole {
     public func raiseCounters(tenant: TenantID, subject: String, day: String, to counters: [String: Int], ttl: Duration) async throws -> Int {
         guard !counters.isEmpty else { return 0 }
         let call = RaiseCall(
-            keySpace: keys, tenant: tenant, subject: subject, day: day, items: counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            keySpace: shards.keys(tenant: tenant, owner: subject), tenant: tenant, subject: subject, day: day,
+            items: counters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
             ttl: ttl)
         return Int(try RaiseCall.read(try await redis.evaluate(call.call(scripts.raise))).int("raised"))
     }

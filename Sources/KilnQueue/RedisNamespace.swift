@@ -1,21 +1,23 @@
 public import KilnKeys
 public import RedisClient
 
-/// One Redis namespace of Kiln's: the connections, the key names, the loaded scripts and the queue's settings, shared by the
-/// role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser``, ``QueueRenamer``,
+/// One Redis namespace of Kiln's: the connections, its shards' key names, the loaded scripts and the queue's settings,
+/// shared by the role types that work on it — ``JobQueue``, ``QuotaBook``, ``StandingCache``, ``QueueEraser``, ``QueueRenamer``,
 /// ``QueueAdmin`` and ``FleetRegistry``.
 public final class RedisNamespace: Sendable {
     public let configuration: QueueConfiguration
-    /// The names of every key in the namespace.
-    public let keys: KeySpace
+    /// The shards, and the names of every key in each.
+    public let shards: QueueShards
     /// Redis: shared, pipelined connections, and connections of their own for blocking reads (wake-ups, event
     /// streams).
     public let redis: RedisPool
     let scripts: QueueScripts
+    /// Each worker's view of the shards it claims from, when there are several.
+    let balancer = ShardClaimBalancer()
 
     public init(redis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
         self.configuration = configuration
-        self.keys = KeySpace(namespace: configuration.namespace)
+        self.shards = try QueueShards(configuration)
         self.redis = redis
         self.scripts = try QueueScripts()
     }
@@ -53,12 +55,14 @@ public final class RedisNamespace: Sendable {
         } while cursor != "0"
     }
 
-    /// Deletes every key of this namespace (tests and benchmarks clean up with it). - Returns: how many.
+    /// Deletes every key of this namespace, on every shard (tests and benchmarks clean up with it). - Returns: how many.
     @discardableResult
     public func deleteAll() async throws -> Int {
         var deleted = 0
-        try await scan(matching: keys.everyKey) { names in
-            deleted += Int(try await redis.send(["UNLINK"] + names).int ?? 0)
+        for shard in shards.all {
+            try await scan(matching: shard.everyKey) { names in
+                deleted += Int(try await redis.send(["UNLINK"] + names).int ?? 0)
+            }
         }
         return deleted
     }
@@ -71,7 +75,7 @@ protocol NamespaceRole: Sendable {
 
 extension NamespaceRole {
     var configuration: QueueConfiguration { namespace.configuration }
-    var keys: KeySpace { namespace.keys }
+    var shards: QueueShards { namespace.shards }
     var redis: RedisPool { namespace.redis }
     var scripts: QueueScripts { namespace.scripts }
 }

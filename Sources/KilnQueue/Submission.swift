@@ -1,8 +1,8 @@
 public import KilnCore
 
-/// A job as the API admits it, validated and ready to enqueue.
+/// A job as the API admits it, validated and ready to enqueue. The queue gives it its id, which names the shard it
+/// goes to (``QueueShards``).
 public struct Submission: Sendable {
-    public var id: JobID
     public var tenant: TenantID
     public var identity: Identity
     public var kind: String
@@ -26,11 +26,10 @@ public struct Submission: Sendable {
     public var charge: QuotaCharge?
 
     public init(
-        id: JobID = JobID(), tenant: TenantID, identity: Identity, kind: String, jobClass: JobClass, priority: Priority,
+        tenant: TenantID, identity: Identity, kind: String, jobClass: JobClass, priority: Priority,
         input: String, maxAttempts: Int, timeout: Duration, delay: Duration = .zero, runningCap: Int, weight: Int,
         idempotencyKey: String? = nil, bodyHash: String = "", charge: QuotaCharge? = nil
     ) {
-        self.id = id
         self.tenant = tenant
         self.identity = identity
         self.kind = kind

@@ -19,16 +19,17 @@ import Testing
         let answer = try await api.send(.post, "/v1/jobs", headers: TestAPI.headers(), body: Self.echo)
         #expect(answer.status == .accepted)
         let submission = try #require(test.queue.submissions.first)
-        #expect(answer.headers[.location] == "/v1/jobs/\(submission.id)")
+        let id = try #require(test.queue.ids.first)
+        #expect(answer.headers[.location] == "/v1/jobs/\(id)")
         #expect(submission.kind == "diag.echo")
         #expect(submission.identity.rawValue == "user-1")
         #expect(submission.input == #"{"message":"hi"}"#)
         #expect(submission.charge == nil)
         let job = try #require(JSONValue.parse(answer.body))
-        #expect(job["id"]?.stringValue == submission.id.rawValue)
+        #expect(job["id"]?.stringValue == id.rawValue)
         #expect(job["status"]?.stringValue == "queued")
         #expect(job["result"] == .null, "a member the job does not have yet is null, not absent")
-        let read = try await api.send(.get, "/v1/jobs/\(submission.id)", headers: TestAPI.headers())
+        let read = try await api.send(.get, "/v1/jobs/\(id)", headers: TestAPI.headers())
         #expect(read.status == .ok)
         #expect(JSONValue.parse(read.body)?["kind"]?.stringValue == "diag.echo")
     }
@@ -47,7 +48,7 @@ import Testing
         #expect(other.status == .unprocessableContent)
         let problem = try #require(JSONValue.parse(other.body))
         #expect(problem["code"]?.stringValue == "idempotency_conflict")
-        #expect(problem["job_id"]?.stringValue == test.queue.submissions.first?.id.rawValue)
+        #expect(problem["job_id"]?.stringValue == test.queue.ids.first?.rawValue)
     }
 
     @Test(arguments: [

@@ -11,6 +11,7 @@ final class MemorySubmissionQueue: SubmissionQueue {
         var jobs: [JobID: JobSnapshot] = [:]
         var keys: [String: (id: JobID, bodyHash: String)] = [:]
         var submissions: [Submission] = []
+        var ids: [JobID] = []
         var cancelled: Set<JobID> = []
     }
 
@@ -26,6 +27,8 @@ final class MemorySubmissionQueue: SubmissionQueue {
     }
 
     var submissions: [Submission] { state.withLock { $0.submissions } }
+    /// The ids the jobs were given, in the order of ``submissions``.
+    var ids: [JobID] { state.withLock { $0.ids } }
 
     func enqueue(_ submission: Submission) async throws -> EnqueueOutcome {
         try checkUp()
@@ -43,12 +46,14 @@ final class MemorySubmissionQueue: SubmissionQueue {
             }
             usage = reserved
         }
+        let id = JobID()
         state.withLock { state in
             state.submissions.append(submission)
-            state.jobs[submission.id] = JobSnapshot(queued: submission, createdAtMilliseconds: 1_790_000_000_000)
-            if let key { state.keys[key] = (submission.id, submission.bodyHash) }
+            state.ids.append(id)
+            state.jobs[id] = JobSnapshot(queued: submission, id: id, createdAtMilliseconds: 1_790_000_000_000)
+            if let key { state.keys[key] = (id, submission.bodyHash) }
         }
-        return .created(submission.id, quota: usage)
+        return .created(id, quota: usage)
     }
 
     func snapshot(_ id: JobID, tenant: TenantID, identity: Identity?) async throws -> JobSnapshot? {

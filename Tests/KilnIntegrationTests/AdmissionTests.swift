@@ -214,7 +214,7 @@ import Testing
         try await Harness.with { harness in
             let client = try await Self.start(harness)
             // What abuse detection writes: a block with a reason and a time to live.
-            let block = harness.redisNamespace.keys.block(try #require(TenantID(validating: "acme")), "user-1")
+            let block = try harness.keys(tenant: "acme", owner: "user-1").block(try #require(TenantID(validating: "acme")), "user-1")
             _ = try await harness.redis.send(["SET", block, "refund_abuse", "EX", "600"])
             let blocked = try await Self.post(harness, client)
             #expect(blocked.status == 429)
@@ -267,7 +267,7 @@ import Testing
             let day = try #require(try await Self.quota(harness, client)["day"]?.stringValue)
             let tenant = client.tenant.id
             // Redis loses the day's counters (a flush, or a failover that dropped them).
-            _ = try await harness.redis.send(["DEL", harness.redisNamespace.keys.quota(tenant, "user-1", day)])
+            _ = try await harness.redis.send(["DEL", try harness.keys(tenant: tenant.rawValue, owner: "user-1").quota(tenant, "user-1", day)])
             #expect(try await Self.quota(harness, client)["classes"]?["text"]?["used"] == .number(0))
 
             let reconciler = QuotaReconciler(quota: harness.redisNamespace.quota, ledger: QuotaLedger(pool: harness.database))

@@ -92,7 +92,9 @@ import Testing
             #expect(try await Self.webhook(harness, "revenuecat", secret: secret, expiry).json?["status"]?.stringValue == "applied")
             #expect(try await Self.post(harness, client).json?["reason"]?.stringValue == "daily_quota_exhausted")
             // The job admitted while premium keeps its tier.
-            let tier = try await harness.redis.send(["HGET", harness.redisNamespace.keys.job(try #require(JobID(validating: admittedID))), "tier"])
+            let tier = try await harness.redis.send([
+                "HGET", try harness.keys(of: try #require(JobID(validating: admittedID))).job(try #require(JobID(validating: admittedID))), "tier",
+            ])
             #expect(tier.string == "premium")
         }
     }

@@ -57,7 +57,7 @@ import Testing
             #expect(try await harness.queue.snapshots([paused, later]).map { $0?.state } == [.queued, .queued])
 
             // The workers went idle and took every wake-up token: resuming must leave one for them.
-            let wake = harness.redisNamespace.keys.wake(.io)
+            let wake = try harness.keys(tenant: "acme", owner: "user-1").wake(.io)
             _ = try await harness.redis.send(["DEL", wake])
             #expect(try await admin.resume(.tenant(acme)))
             #expect(try await admin.paused().isEmpty)
@@ -75,7 +75,7 @@ import Testing
             #expect(try await admin.pause(.jobClass(.io)) == false, "already paused")
             let io = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
             let cpu = try Self.created(try await harness.queue.enqueue(Self.submission("acme", jobClass: .cpu)))
-            let wake = harness.redisNamespace.keys.wake(.io)
+            let wake = try harness.keys(tenant: "acme", owner: "user-1").wake(.io)
             _ = try await harness.redis.send(["DEL", wake])
             #expect(try await harness.queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.isEmpty)
             #expect(try await harness.redis.send(["LLEN", wake]).int == 0, "a claim of a paused class wakes no other worker")
@@ -234,7 +234,7 @@ import Testing
             #expect(try await metrics()[parked] == 0)
             #expect(try await metrics()[#"kiln_job_failures_total{kind="diag.echo",outcome="dead"}"#] == 0, "every kind starts at zero")
 
-            try await ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys).park("anthropic", for: .seconds(60))
+            try await ProviderParking(redis: harness.redis, keys: harness.redisNamespace.shards.control).park("anthropic", for: .seconds(60))
             _ = try await harness.queue.enqueue(Self.submission("acme", kind: "diag.fail", input: #"{"permanent":true}"#))
             #expect(try await Self.eventually { try await metrics()[parked] == 1 })
             #expect(try await Self.eventually { try await metrics()[#"kiln_job_failures_total{kind="diag.fail",outcome="failed"}"#] == 1 })
@@ -296,7 +296,7 @@ import Testing
             // Once nothing of the identity is held, the index of holders no longer names it.
             let next = try #require(try await queue.settleAndClaim([], jobClass: .io, count: 10, worker: "w").claimed.jobs.first)
             _ = try await queue.settle([Settlement(job: next.id, attempt: next.attempt, outcome: .succeeded(result: "{}"))])
-            #expect(try await harness.redis.send(["SCARD", harness.redisNamespace.keys.holders]).int == 0)
+            #expect(try await harness.redis.send(["SCARD", try harness.keys(tenant: "acme", owner: "user-1").holders]).int == 0)
             #expect(try await admin.overview().heldByTenant.isEmpty)
             // A split that reads fewer jobs than the set holds says so.
             let partial = try await admin.overview(splitLimit: 0)

@@ -6,6 +6,7 @@ import KilnCore
 import KilnHandlers
 import KilnIdentity
 import KilnJSON
+import KilnKeys
 import KilnPolicy
 import KilnPrivacy
 import KilnQueue
@@ -60,11 +61,22 @@ final class Harness: Sendable {
         database = try PostgresPool(configuration: databaseConfiguration)
         var configuration = queueConfiguration
         configuration.namespace = namespace
+        if configuration.shards == 1, let shards = TestServers.redisShards { configuration.shards = shards }
         redisNamespace = try RedisNamespace(redis: redis, configuration: configuration)
         objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
         http = try HTTPClient()
         try await redisNamespace.prepare()
         _ = try await Migrator(pool: database, directory: TestServers.repositoryRoot.appendingPathComponent("migrations")).migrate()
+    }
+
+    /// The keys of the shard that holds a job.
+    func keys(of job: JobID) throws -> KeySpace {
+        try #require(redisNamespace.shards.keys(of: job), "\(job) names no shard of this namespace")
+    }
+
+    /// The keys of the shard that holds an identity's or a quota subject's work.
+    func keys(tenant: String, owner: String) throws -> KeySpace {
+        redisNamespace.shards.keys(tenant: try #require(TenantID(validating: tenant)), owner: owner)
     }
 
     /// A tenant with diagnostics enabled and a key for it.
@@ -143,7 +155,8 @@ final class Harness: Sendable {
     func kilnCommand(_ arguments: [String], program: String = "kiln", redisURL: String? = nil, databaseURL: String? = nil) throws -> [String] {
         [try TestServers.executable(program).path] + arguments + [
             "--redis-url", try redisURL ?? TestServers.redisURL, "--database-url", try databaseURL ?? TestServers.databaseURL,
-            "--namespace", namespace,
+            "--namespace", namespace, "--redis-shards", String(redisNamespace.shards.count),
+            "--tenant-shards", redisNamespace.configuration.tenantShards.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
             "--schema", schema, "--object-root", objects.root.path,
         ]
     }

@@ -53,8 +53,8 @@ import Testing
                {"tenant": "*", "kind": "image.illustrate", "models": [{"provider": "openai", "model": "gpt-image-1"}]},
                {"tenant": "*", "kind": "image.cover", "models": [{"provider": "fal", "model": "fal-ai/flux/dev"}]}]}
             """)
-        let parking = ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys)
-        let concurrency = ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.keys)
+        let parking = ProviderParking(redis: harness.redis, keys: harness.redisNamespace.shards.control)
+        let concurrency = ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.shards.control)
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(configuration.providers["openai"]).endpoint)
         let dependencies = HandlerDependencies(
             policies: harness.policies.withLock { $0 },

@@ -39,8 +39,8 @@ import Testing
             """
         let providers = try harness.providerConfiguration(file)
         let routing = TextRouting(
-            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys),
-            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.keys))
+            configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.shards.control),
+            concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.shards.control))
         let moderation = ModerationClient(http: harness.http, endpoint: try #require(providers.providers["openai"]).endpoint)
         let safety = ContentSafety(moderation: moderation, strictness: { _ in .standard })
         harness.startWorker(
@@ -155,8 +155,9 @@ import Testing
             let providers = try harness.providerConfiguration(
                 #"{"providers": {"a": {"api": "anthropic", "base_url": "http://127.0.0.1:1", "api_key": "k"}}, "routes": []}"#)
             let routing = TextRouting(
-                configuration: providers, http: harness.http, parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.keys),
-                concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.keys))
+                configuration: providers, http: harness.http,
+                parking: ProviderParking(redis: harness.redis, keys: harness.redisNamespace.shards.control),
+                concurrency: ProviderConcurrency(redis: harness.redis, keys: harness.redisNamespace.shards.control))
             harness.startWorker(
                 handlers: .available(dependencies: HandlerDependencies(routing: routing, usage: ProviderUsageStore(pool: harness.database))))
             try await harness.startAPI()

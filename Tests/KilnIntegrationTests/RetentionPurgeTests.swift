@@ -102,7 +102,7 @@ import Testing
             #expect(contents.findings(of: [ours.marker] + ours.uploads).filter { !$0.hasPrefix("{") } == [])
             // Nor in Redis: the jobs' copies and their events went with their inputs.
             for id in ours.jobs {
-                let copies = try await harness.redis.send(["EXISTS", harness.redisNamespace.keys.job(id), harness.redisNamespace.keys.events(id)])
+                let copies = try await harness.redis.send(["EXISTS", try harness.keys(of: id).job(id), try harness.keys(of: id).events(id)])
                 #expect(copies.int == 0)
             }
             // `other` keeps everything for 30 days, then loses it too.

@@ -1,3 +1,5 @@
+import KilnKeys
+import KilnQueue
 import Foundation
 import KilnStore
 import PostgresClient
@@ -29,12 +31,18 @@ struct StoreContents {
         return StoreContents(lines: lines)
     }
 
-    /// Every key of the namespace with its values, whatever their type.
+    /// Every key of the namespace, on every shard, with its values, whatever their type.
     private static func redisLines(_ harness: Harness) async throws -> [String] {
+        var lines: [String] = []
+        for shard in harness.redisNamespace.shards.all { lines += try await redisLines(harness, matching: shard.everyKey) }
+        return lines
+    }
+
+    private static func redisLines(_ harness: Harness, matching pattern: String) async throws -> [String] {
         var lines: [String] = []
         var cursor = "0"
         repeat {
-            let reply = try await harness.redis.send(["SCAN", cursor, "MATCH", "{\(harness.namespace)}:*", "COUNT", "1000"]).array ?? []
+            let reply = try await harness.redis.send(["SCAN", cursor, "MATCH", pattern, "COUNT", "1000"]).array ?? []
             cursor = reply.first?.string ?? "0"
             for key in (reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string) {
                 let type = try await harness.redis.send(["TYPE", key]).string ?? ""

@@ -22,6 +22,11 @@ enum TestServers {
         }
     }
 
+    /// How many shards the tests' namespaces have, unless a test says: `KILN_TEST_REDIS_SHARDS`, or one.
+    static var redisShards: Int? {
+        ProcessInfo.processInfo.environment["KILN_TEST_REDIS_SHARDS"].flatMap { Int($0) }
+    }
+
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }

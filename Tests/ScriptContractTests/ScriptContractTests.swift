@@ -86,7 +86,7 @@ import Testing
         let names = EnqueueCall.argumentNames
         let admission = try #require(names.firstIndex(of: "subject"))
         var submission = try Self.submission()
-        let unmetered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), submission: submission, configuration: QueueConfiguration())
+        let unmetered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), id: JobID(), submission: submission, configuration: QueueConfiguration())
         #expect(unmetered.argumentValues.count == names.count)
         #expect(unmetered.argumentValues[admission...].allSatisfy { $0.isEmpty })
         let policy = try #require(PolicySet.load(path: Self.checkedInPolicies).tenants.values.first)
@@ -94,7 +94,7 @@ import Testing
             subject: "user-1", quotaClass: .text, cost: 1, limit: 10, day: "20261125", resetAt: Date(timeIntervalSince1970: 1_790_000_000),
             runningCap: 3, device: "device-1", cooldown: .seconds(5), refundCap: 2, tier: policy.lowestTier, ip: "203.0.113.7", maxDevices: 3,
             abuse: policy.abuse)
-        let metered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), submission: submission, configuration: QueueConfiguration())
+        let metered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), id: JobID(), submission: submission, configuration: QueueConfiguration())
         let empty = zip(names, metered.argumentValues).filter { $0.1.isEmpty }.map(\.0)
         #expect(empty == ["idem_key"], "a metered submission left these empty")
     }

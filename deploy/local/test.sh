@@ -35,6 +35,8 @@ swift build --build-tests 2>&1 | tee "$build_log"
 if grep -E "/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$build_log" | grep -v "/\.build"; then
     kiln_die "the build printed the compiler warnings above in Kiln's code; Kiln builds without any"
 fi
+# The suites that hold the queue's and admission's guarantees, run on one shard and on three.
+sharded_suites='KilnIntegrationTests\.(QueueEngineTests|LeaseLossTests|AdmissionTests|AbuseTests|QuotaModelTests|QuotaLoadTests|EntitlementTests|PrivacyTests|FleetTests|ShardTests)'
 # No --parallel: Swift Testing already runs tests concurrently.
 # Every test is a Swift Testing test: without XCTest the run does not also print "Executed 0 tests".
 (($#)) && exec swift test --disable-xctest "$@"
@@ -48,4 +50,7 @@ bash "$KILN_ROOT/deploy/container/test.sh"
 # ConsoleBrowserTests), which run beside them, away from the integration suites' deadlines.
 swift test --disable-xctest --skip-build --skip KilnIntegrationTests --skip DocumentsTests
 swift test --disable-xctest --skip-build --filter DocumentsTests --filter ConsoleBrowserTests
-exec swift test --disable-xctest --skip-build --filter KilnIntegrationTests --skip ConsoleBrowserTests
+swift test --disable-xctest --skip-build --filter KilnIntegrationTests --skip ConsoleBrowserTests
+# The queue and admission suites again, on a namespace of three shards (docs/queue.md, "Shards"): every guarantee
+# holds as on one.
+KILN_TEST_REDIS_SHARDS=3 exec swift test --disable-xctest --skip-build --filter "$sharded_suites"

@@ -74,9 +74,9 @@ struct JobView: Encodable {
         errorMessage = job.errorMessage
     }
 
-    /// A job just queued: it has the time it was answered, since Redis's own is not sent back.
-    init(_ submission: Submission) {
-        id = submission.id
+    /// The job `id` just queued from `submission`: it has the time it was answered, since Redis's own is not sent back.
+    init(_ submission: Submission, id: JobID) {
+        self.id = id
         kind = submission.kind
         state = .queued
         priority = submission.priority

@@ -11,6 +11,8 @@ struct ClaimCall: RedisScriptContract {
     var count: Int
     var worker: String
     var configuration: QueueConfiguration
+    /// Whether the reply says what the shard still holds, for a worker that claims across shards.
+    var reportsBacklog: Bool
 
     static let keys: [RedisScriptField<Self>] = [
         .init("active") { $0.keySpace.active($0.jobClass) },
@@ -31,11 +33,12 @@ struct ClaimCall: RedisScriptContract {
         .init("stream_cap") { String($0.configuration.streamCap) },
         .init("sweep_limit") { String($0.configuration.sweepLimit) },
         .init("max_lease_losses") { String($0.configuration.maxLeaseLosses) },
+        .init("report_backlog") { $0.reportsBacklog ? "1" : "0" },
     ]
 
     static let replies = [
         RedisReplyShape(
-            fields: ["next_wake_in_ms", "claimed_count", "started_ms"],
+            fields: ["next_wake_in_ms", "claimed_count", "started_ms", "waiting_weight", "oldest_created_ms", "took_recovered"],
             itemFields: ["id", "attempt", "tenant", "identity", "kind", "input", "timeout_ms", "created_ms", "max_attempts", "tries", "rank", "tier"])
     ]
 
@@ -60,5 +63,15 @@ struct ClaimCall: RedisScriptContract {
         }
         let next = try reply.int("next_wake_in_ms")
         return ClaimBatch(jobs: jobs, nextWakeIn: next < 0 ? nil : .milliseconds(next))
+    }
+
+    /// What the shard still holds after the claim, when the call asked (``reportsBacklog``).
+    static func backlog(of reply: RedisValue) throws -> ShardBacklog {
+        let reply = try read(reply)
+        let oldest = try reply.int("oldest_created_ms")
+        return ShardBacklog(
+            waitingWeight: Int(max(try reply.int("waiting_weight"), 0)),
+            oldestWait: oldest < 0 ? .zero : .milliseconds(max(try reply.int("started_ms") - oldest, 0)),
+            tookRecovered: try reply.int("took_recovered") == 1)
     }
 }

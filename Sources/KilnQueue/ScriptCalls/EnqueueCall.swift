@@ -9,19 +9,20 @@ struct EnqueueCall: RedisScriptContract {
     static let scriptName = "enqueue"
 
     var keySpace: KeySpace
+    var id: JobID
     var submission: Submission
     var configuration: QueueConfiguration
 
     private var charge: QuotaCharge? { submission.charge }
 
     static let keys: [RedisScriptField<Self>] = [
-        .init("job") { $0.keySpace.job($0.submission.id) },
+        .init("job") { $0.keySpace.job($0.id) },
         .init("idem") { $0.keySpace.idempotency($0.submission.tenant, $0.submission.identity, $0.submission.idempotencyKey ?? "") },
     ]
 
     static let arguments: [RedisScriptField<Self>] = [
         .init("base") { $0.keySpace.base },
-        .init("id") { $0.submission.id.rawValue },
+        .init("id") { $0.id.rawValue },
         .init("tenant") { $0.submission.tenant.rawValue },
         .init("identity") { $0.submission.identity.rawValue },
         .init("kind") { $0.submission.kind },

@@ -1,11 +1,15 @@
 -- Claims up to `count` jobs of one class, rotating across tenants by weight, after recovering expired
 -- leases and promoting due delayed jobs (both bounded, both found by score: nothing is scanned).
 -- KEYS: active, vclock, wake_list, inflight, delayed, paused
--- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit, max_lease_losses
--- RETURNS: next_wake_in_ms, claimed_count, started_ms
+-- ARGV: base, class, lease_ms, count, worker, stream_cap, sweep_limit, max_lease_losses, report_backlog
+-- RETURNS: next_wake_in_ms, claimed_count, started_ms, waiting_weight, oldest_created_ms, took_recovered
 -- RETURNS each: id, attempt, tenant, identity, kind, input, timeout_ms, created_ms, max_attempts, tries, rank, tier
 -- next_wake_in_ms is how long until a delayed job falls due or a lease expires (-1: nothing pending); the caller may
--- block that long. A job's tier is '' when it was not metered.
+-- block that long. A job's tier is '' when it was not metered. With report_backlog '1' (a namespace of several shards),
+-- waiting_weight and oldest_created_ms tell the worker how much this shard still holds: the summed weights of the
+-- tenants with ready jobs (the first 100 in the rotation), and when the job next in the rotation was submitted;
+-- otherwise both are -1. took_recovered is 1 when this claim took a recovered job (one a claim: the caller does not
+-- ask this shard again in the same round).
 count = tonumber(count)
 local now = now_ms()
 
@@ -161,6 +165,23 @@ if #first_lease > 0 and (next_wake < 0 or tonumber(first_lease[2]) < next_wake) 
 
 -- Relative to Redis's clock, so a worker whose own clock is off still sleeps the right time.
 if next_wake >= 0 then next_wake = math.max(next_wake - now, 0) end
-local reply = {next_wake, n, now}
+local waiting, oldest = -1, -1
+if report_backlog == '1' then
+  waiting = 0
+  local tenants = redis.call('ZRANGE', active, 0, 99)
+  for _, tenant in ipairs(tenants) do
+    waiting = waiting + (weights[tenant] or tonumber(redis.call('HGET', weights_key(base), tenant) or '1'))
+  end
+  if #tenants > 0 then
+    for rank = 0, 2 do
+      local id = redis.call('LINDEX', ready_key(base, class, tenants[1], rank), 0)
+      if id then
+        oldest = tonumber(redis.call('HGET', job_key(base, id), 'created') or '-1')
+        break
+      end
+    end
+  end
+end
+local reply = {next_wake, n, now, waiting, oldest, took_recovered and 1 or 0}
 for _, value in ipairs(claimed) do reply[#reply + 1] = value end
 return reply
