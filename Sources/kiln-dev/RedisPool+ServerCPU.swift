@@ -10,4 +10,9 @@ extension RedisPool {
             return total + (Double(parts[1]) ?? 0)
         }
     }
+
+    /// Seconds of CPU each Redis server has used since it started, by its address: the one server of a plain Redis.
+    func serverCPUSecondsByServer() async throws -> [String: Double] {
+        ["\(configuration.host):\(configuration.port)": try await serverCPUSeconds()]
+    }
 }

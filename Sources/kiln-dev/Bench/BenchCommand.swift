@@ -18,7 +18,10 @@ import RedisClient
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
-        subcommands: [ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self])
+        subcommands: [
+            ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self,
+            ShardBenchCommand.self,
+        ])
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down run.") var jobs = 100_000
@@ -105,14 +108,15 @@ struct BenchCommand: AsyncParsableCommand {
             body: Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8))
     }
 
-    /// Enqueues `count` `diag.echo` jobs straight into the queue, 32 at a time, over 16 identities.
-    static func enqueueNoOps(_ count: Int, runtime: Runtime, tenant: Tenant) async throws {
+    /// Enqueues `count` `diag.echo` jobs straight into the queue, 32 at a time, over 16 identities of each tenant.
+    static func enqueueNoOps(_ count: Int, runtime: Runtime, tenants: [Tenant]) async throws {
         let identities = (0..<16).compactMap { Identity(validating: "bench-\($0)") }
         try await withThrowingTaskGroup(of: Void.self) { group in
             let perTask = count / 32
             for slice in 0..<32 {
                 group.addTask {
                     for index in 0..<(slice == 31 ? count - perTask * 31 : perTask) {
+                        let tenant = tenants[index % tenants.count]
                         _ = try await runtime.namespace.queue.enqueue(
                             Submission(
                                 tenant: tenant.id, identity: identities[index % identities.count], kind: "diag.echo", jobClass: .io,
@@ -189,7 +193,7 @@ struct BenchCommand: AsyncParsableCommand {
     }
 
     private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> (Double, CPUPerJob) {
-        try await Self.enqueueNoOps(jobs, runtime: runtime, tenant: tenant)
+        try await Self.enqueueNoOps(jobs, runtime: runtime, tenants: [tenant])
         let redisBefore = try await runtime.redis.serverCPUSeconds()
         let postgresBefore = ProcessCPU.seconds(command: "postgres")
         let started = ContinuousClock.now
@@ -199,11 +203,7 @@ struct BenchCommand: AsyncParsableCommand {
                 logTo: "\(logDirectory)/bench-worker-\(index).log")
         }
         return try await stack.stopping(children) {
-            while true {
-                let stats = try await runtime.namespace.admin.stats()
-                if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { break }
-                try await Task.sleep(for: .milliseconds(10))
-            }
+            try await Self.awaitDrained(runtime)
             let rate = Double(jobs) / (ContinuousClock.now - started).seconds
             let perJob = 1_000_000 / Double(jobs)
             let cpu = CPUPerJob(
@@ -211,6 +211,15 @@ struct BenchCommand: AsyncParsableCommand {
                 workers: children.map(\.cpuSeconds).reduce(0, +) * perJob,
                 postgres: (ProcessCPU.seconds(command: "postgres") - postgresBefore) * perJob)
             return (rate, cpu)
+        }
+    }
+
+    /// Returns once no job is ready, in flight or unrecorded: a burn-down's end.
+    static func awaitDrained(_ runtime: Runtime) async throws {
+        while true {
+            let stats = try await runtime.namespace.admin.stats()
+            if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { return }
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 

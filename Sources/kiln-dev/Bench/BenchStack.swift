@@ -24,7 +24,8 @@ struct BenchStack {
     func childArguments(_ command: String, namespace: String) -> [String] {
         [
             command, "--redis-url", connections.redisURL, "--database-url", connections.databaseURL, "--namespace", namespace,
-            "--object-root", connections.objectRoot, "--schema", connections.schema,
+            "--object-root", connections.objectRoot, "--schema", connections.schema, "--redis-shards", String(connections.redisShards),
+            "--tenant-shards", connections.tenantShards,
         ] + (command == "worker" ? ["--metrics-port", "0"] : [])
     }
 

@@ -83,7 +83,7 @@ struct ScriptCosts {
                 name: name, scripts: delta("evalsha").usec, cpu: (cpuAfter - cpuBefore) * 1_000_000 * perJob,
                 scriptCalls: delta("evalsha").calls, commands: inner)
         }
-        let enqueue = try await stage("enqueue") { try await BenchCommand.enqueueNoOps(jobs, runtime: runtime, tenant: tenant) }
+        let enqueue = try await stage("enqueue") { try await BenchCommand.enqueueNoOps(jobs, runtime: runtime, tenants: [tenant]) }
         var claimed: [ClaimedJob] = []
         let claim = try await stage("claim") {
             while true {
@@ -108,7 +108,7 @@ struct ScriptCosts {
         }
         // The worker's loop when jobs come one at a time: each call settles the last job and claims the next.
         let singles = max(jobs / 10, 1)
-        try await BenchCommand.enqueueNoOps(singles, runtime: runtime, tenant: tenant)
+        try await BenchCommand.enqueueNoOps(singles, runtime: runtime, tenants: [tenant])
         let single = try await stage("one job per call", jobs: singles) {
             var previous: (job: ClaimedJob, settlement: Settlement)?
             while true {
