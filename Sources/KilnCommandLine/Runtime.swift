@@ -31,7 +31,7 @@ public struct Runtime: Sendable {
             throw ValidationError("--object-store (KILN_OBJECT_STORE): \(error.message)")
         }
         guard let redisConfiguration = RedisConfiguration(url: options.redisURL) else {
-            throw ValidationError("--redis-url must look like redis://host:port")
+            throw ValidationError("--redis-url must look like redis://host:port, or redis-cluster://host:port,host:port for a cluster")
         }
         redis = RedisPool(configuration: redisConfiguration)
         var databaseConfiguration = PostgresConfiguration(url: options.databaseURL)

@@ -23,13 +23,18 @@ final class RedisBlockingConnections: Sendable {
         self.group = group
     }
 
-    /// Sends one blocking command on a connection of its own. A reply may take `blockFor` plus the command timeout.
-    /// Cancelling the caller closes that connection, so the command stops waiting too.
-    func send(_ arguments: [String], blockFor: Duration) async throws -> RedisValue {
+    /// Sends one blocking command on a connection of its own (preceded by `ASKING` with `asking`, after a cluster's `ASK`
+    /// redirect). A reply may take `blockFor` plus the command timeout. Cancelling the caller closes that connection, so
+    /// the command stops waiting too.
+    func send(_ arguments: [String], blockFor: Duration, asking: Bool = false) async throws -> RedisValue {
         let connection = try await lend()
         do {
             let reply = try await withTaskCancellationHandler {
-                try await connection.send(arguments, timeout: blockFor + configuration.commandTimeout)
+                let timeout = blockFor + configuration.commandTimeout
+                guard asking else { return try await connection.send(arguments, timeout: timeout) }
+                let reply = try await connection.exchange(commands: [arguments], asking: true, timeout: timeout)[0]
+                if case .error(let message) = reply { throw RedisError.server(message) }
+                return reply
             } onCancel: {
                 connection.close()
             }

@@ -25,18 +25,24 @@ public struct RedisConfiguration: Sendable {
     /// fail at once.
     public var maxReconnectDelay: Duration = .seconds(1)
 
+    /// Empty for a single Redis at `host` and `port`. Otherwise some nodes of a Redis Cluster (any of them, masters or
+    /// replicas), from which the pool learns which master serves each slot; `host` and `port` are then the first seed.
+    public var clusterSeeds: [RedisNodeAddress] = []
+
     public init() {}
 
-    /// Reads `redis://[:password@]host[:port][/database]`; nil when the URL is not of that form.
+    /// Reads `redis://[:password@]host[:port][/database]`, or for a cluster
+    /// `redis-cluster://[:password@]host:port[,host:port…]` (some of its nodes; a cluster has no databases but 0); nil
+    /// when the URL is not of either form.
     public init?(url: String) {
+        if url.hasPrefix("redis-cluster://") {
+            guard let cluster = RedisConfiguration(clusterURL: url.dropFirst("redis-cluster://".count)) else { return nil }
+            self = cluster
+            return
+        }
         guard url.hasPrefix("redis://") else { return nil }
         var rest = Substring(url.dropFirst("redis://".count))
-        if let at = rest.lastIndex(of: "@") {
-            let credentials = rest[..<at]
-            rest = rest[rest.index(after: at)...]
-            let password = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init)
-            self.password = password?.isEmpty == false ? password : nil
-        }
+        readPassword(&rest)
         if let slash = rest.firstIndex(of: "/") {
             let databaseText = rest[rest.index(after: slash)...]
             rest = rest[..<slash]
@@ -51,6 +57,31 @@ public struct RedisConfiguration: Sendable {
             rest = rest[..<colon]
         }
         if !rest.isEmpty { self.host = String(rest) }
+    }
+
+    private init?(clusterURL: Substring) {
+        var rest = clusterURL
+        readPassword(&rest)
+        if rest.hasSuffix("/") || rest.hasSuffix("/0") { rest = rest[..<(rest.lastIndex(of: "/") ?? rest.endIndex)] }
+        var seeds: [RedisNodeAddress] = []
+        for text in rest.split(separator: ",") {
+            guard let seed = RedisNodeAddress(text, defaultHost: ""), !seed.host.isEmpty else { return nil }
+            seeds.append(seed)
+        }
+        guard let first = seeds.first else { return nil }
+        clusterSeeds = seeds
+        host = first.host
+        port = first.port
+    }
+
+    /// Takes `[:password@]` off the front of `rest`.
+    private mutating func readPassword(_ rest: inout Substring) {
+        if let at = rest.lastIndex(of: "@") {
+            let credentials = rest[..<at]
+            rest = rest[rest.index(after: at)...]
+            let password = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).last.map(String.init)
+            self.password = password?.isEmpty == false ? password : nil
+        }
     }
 }
 

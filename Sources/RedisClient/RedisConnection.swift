@@ -80,6 +80,19 @@ final class RedisConnection: Sendable {
         return reply
     }
 
+    /// Sends commands together; error replies come back as `.error` values. With `asking`, each is preceded by `ASKING`,
+    /// so a cluster node that imports the command's slot takes it (an `ASK` redirect said so); their replies are dropped.
+    func exchange(commands: [[String]], asking: Bool = false, timeout: Duration? = nil) async throws -> [RedisValue] {
+        guard !commands.isEmpty else { return [] }
+        var request = channel.allocator.buffer(capacity: 64 * commands.count)
+        for command in commands {
+            if asking { try request.writeRedisCommand(["ASKING"]) }
+            try request.writeRedisCommand(command)
+        }
+        let replies = try await exchange(request, replyCount: commands.count * (asking ? 2 : 1), timeout: timeout)
+        return asking ? replies.droppingAskingReplies() : replies
+    }
+
     /// Sends RESP-encoded commands together; error replies come back as `.error` values.
     func exchange(_ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil) async throws -> [RedisValue] {
         let admitted = outstanding.count.withLock { count in
@@ -117,5 +130,12 @@ final class RedisConnection: Sendable {
     /// A counter the channel handler can reach without holding the connection.
     private final class Outstanding: Sendable {
         let count = Locked<Int>(0)
+    }
+}
+
+extension [RedisValue] {
+    /// The replies of an exchange whose every command followed an `ASKING`, without those of the `ASKING`s.
+    func droppingAskingReplies() -> [RedisValue] {
+        stride(from: 1, to: count, by: 2).map { self[$0] }
     }
 }

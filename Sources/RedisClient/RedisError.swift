@@ -13,6 +13,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
         case protocolViolation
         case poolClosed
         case overloaded
+        case unroutable
     }
 
     private let kind: Kind
@@ -30,6 +31,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
     static func io(_ message: String) -> RedisError { RedisError(kind: .io, message: message) }
     static func timeout(_ message: String) -> RedisError { RedisError(kind: .timeout, message: message) }
     static func protocolViolation(_ message: String) -> RedisError { RedisError(kind: .protocolViolation, message: message) }
+    static func unroutable(_ message: String) -> RedisError { RedisError(kind: .unroutable, message: message) }
     static let poolClosed = RedisError(kind: .poolClosed, message: "the connection pool is closed")
     static let overloaded = RedisError(kind: .overloaded, message: "too many redis calls awaiting replies")
 
@@ -42,15 +44,19 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
     public var service: BackingService { .redis }
 
     /// Redis could not be reached, the connection broke, too many calls await it, or it refuses commands for now
-    /// (`LOADING` its data after a restart, `BUSY` running a script past its time): the caller should treat Redis as
-    /// unavailable.
+    /// (`LOADING` its data after a restart, `BUSY` running a script past its time; on a cluster `CLUSTERDOWN` while a
+    /// slot has no master, `TRYAGAIN` while a slot migrates): the caller should treat Redis as unavailable.
     public var isUnavailable: Bool {
         switch kind {
         case .connect, .io, .timeout, .poolClosed, .overloaded: true
-        case .server: code == "LOADING" || code == "BUSY"
-        case .protocolViolation: false
+        case .server: ["LOADING", "BUSY", "CLUSTERDOWN", "TRYAGAIN"].contains(code)
+        case .protocolViolation, .unroutable: false
         }
     }
+
+    /// The command never left: no connection could be opened, or the one it would have gone on was closed first. Only
+    /// such a command may be sent again elsewhere; one that was sent may have run.
+    var neverSent: Bool { kind == .connect || kind == .poolClosed }
 
     /// The server answered with an error reply.
     public var isServerError: Bool { kind == .server }
@@ -62,6 +68,7 @@ public struct RedisError: BackingServiceError, Sendable, CustomStringConvertible
         case .timeout: "redis timed out: \(message)"
         case .server: "redis error: \(message)"
         case .protocolViolation: "redis protocol error: \(message)"
+        case .unroutable: "redis cluster cannot route the command: \(message)"
         case .poolClosed, .overloaded: message
         }
     }

@@ -1,6 +1,4 @@
-import NIOCore
 import NIOPosix
-import Locking
 
 /// Kiln's way to Redis: a few connections that every caller shares, on the event loops the HTTP server uses, and
 /// connections of their own for blocking commands.
@@ -9,38 +7,52 @@ import Locking
 /// (automatic pipelining), so no caller waits for another's round trip and no thread waits for any. A slow or dead
 /// Redis costs callers their command timeout at most; while it cannot be reached they fail at once with an unavailable
 /// ``RedisError``.
+///
+/// Pointed at a Redis Cluster (``RedisConfiguration/clusterSeeds``), it sends each command to the master serving its
+/// key's slot and follows the cluster as it changes (``RedisCluster``); its callers see the same calls.
 public final class RedisPool: Sendable {
     public let configuration: RedisConfiguration
-    private let shared: [RedisReconnectingConnection]
-    private let nextShared = Locked<Int>(0)
-    private let blocking: RedisBlockingConnections
+    private let servers: Servers
     private let scripts: RedisScriptRegistry
 
-    /// Connections open on first use, on the process's shared event loops (those Hummingbird serves HTTP on).
+    /// One Redis, or a cluster's masters: a single Redis takes the same path as before clusters were supported.
+    private enum Servers: Sendable {
+        case single(RedisNodeConnections)
+        case cluster(RedisCluster)
+    }
+
+    /// Connections open on first use, on the process's shared event loops (those Hummingbird serves HTTP on). With
+    /// `configuration.clusterSeeds`, the first use asks the cluster for its slot map first.
     public init(configuration: RedisConfiguration) {
         let group = MultiThreadedEventLoopGroup.singleton
         self.configuration = configuration
         let scripts = RedisScriptRegistry()
         self.scripts = scripts
-        self.shared = (0..<max(configuration.sharedConnections, 1)).map { _ in
-            RedisReconnectingConnection(configuration: configuration, group: group, prepare: scripts.loadAll(on:))
+        if configuration.clusterSeeds.isEmpty {
+            let address = RedisNodeAddress(host: configuration.host, port: configuration.port)
+            servers = .single(RedisNodeConnections(address, configuration: configuration, group: group, scripts: scripts))
+        } else {
+            servers = .cluster(RedisCluster(configuration: configuration, group: group, scripts: scripts))
         }
-        self.blocking = RedisBlockingConnections(configuration: configuration, group: group)
     }
 
     /// Sends one command; an error reply is thrown as a server ``RedisError``.
     @discardableResult
     public func send(_ arguments: [String]) async throws -> RedisValue {
-        try await connection().send(arguments)
+        switch servers {
+        case .single(let node): return try await node.connection().send(arguments)
+        case .cluster(let cluster): return try await cluster.send(arguments)
+        }
     }
 
     /// Sends commands one after another with nothing of this caller's in between; error replies come back as
-    /// `.error` values.
+    /// `.error` values. On a cluster, the commands of each node go in one exchange, the nodes' in parallel.
     public func pipeline(_ commands: [[String]]) async throws -> [RedisValue] {
         guard !commands.isEmpty else { return [] }
-        var request = ByteBuffer()
-        for command in commands { try request.writeRedisCommand(command) }
-        return try await connection().exchange(request, replyCount: commands.count)
+        switch servers {
+        case .single(let node): return try await node.connection().exchange(commands: commands)
+        case .cluster(let cluster): return try await cluster.pipeline(commands)
+        }
     }
 
     /// Runs one script; its error reply is thrown as a server ``RedisError``.
@@ -50,34 +62,47 @@ public final class RedisPool: Sendable {
         return reply
     }
 
-    /// Runs scripts one after another, in order; error replies come back as `.error` values.
+    /// Runs scripts one after another, in order; error replies come back as `.error` values. On a cluster, the calls
+    /// of each node go in one exchange, the nodes' in parallel.
     public func evaluate(_ calls: [RedisScriptCall]) async throws -> [RedisValue] {
-        try await scripts.run(calls, on: connection())
+        switch servers {
+        case .single(let node): return try await scripts.run(calls, on: node.connection())
+        case .cluster(let cluster): return try await cluster.evaluate(calls)
+        }
     }
 
     /// Runs a blocking command (`BLPOP`, `XREAD BLOCK` …) on a connection of its own; its reply may take `blockFor`
     /// plus the command timeout.
     public func sendBlocking(_ arguments: [String], blockFor: Duration) async throws -> RedisValue {
-        try await blocking.send(arguments, blockFor: blockFor)
+        switch servers {
+        case .single(let node): return try await node.blocking.send(arguments, blockFor: blockFor)
+        case .cluster(let cluster): return try await cluster.sendBlocking(arguments, blockFor: blockFor)
+        }
     }
 
-    /// Loads scripts ahead of their first call, so a broken script stops the process at start. Every connection opened
-    /// later loads them before it carries a command.
+    /// Sends one command to every master of a cluster (to the single Redis otherwise), in parallel: `INFO` to sum a
+    /// figure over them, `SCRIPT FLUSH`, `FLUSHALL`. An error reply is thrown as a server ``RedisError``.
+    public func sendToEveryMaster(_ arguments: [String]) async throws -> [RedisNodeAddress: RedisValue] {
+        switch servers {
+        case .single(let node): return [node.address: try await node.connection().send(arguments)]
+        case .cluster(let cluster): return try await cluster.sendToEveryMaster(arguments)
+        }
+    }
+
+    /// Loads scripts ahead of their first call (on every master of a cluster), so a broken script stops the process at
+    /// start. Every connection opened later loads them before it carries a command.
     public func load(_ scripts: [RedisScript]) async throws {
-        try await self.scripts.load(scripts, on: connection())
+        switch servers {
+        case .single(let node): try await self.scripts.load(scripts, on: node.connection())
+        case .cluster(let cluster): try await cluster.load(scripts)
+        }
     }
 
     /// Closes every connection; calls awaiting replies and later calls fail.
     public func close() async throws {
-        for connection in shared { connection.close() }
-        blocking.close()
-    }
-
-    private func connection() async throws -> RedisConnection {
-        let index = nextShared.withLock { next in
-            defer { next = (next + 1) % shared.count }
-            return next
+        switch servers {
+        case .single(let node): node.close()
+        case .cluster(let cluster): cluster.close()
         }
-        return try await shared[index].connection()
     }
 }

@@ -25,27 +25,28 @@ final class RedisScriptRegistry: Sendable {
         try await load(digests.withLock { Array($0.keys) }, on: connection)
     }
 
-    /// Runs the calls in order in one exchange by `EVALSHA`.
+    /// Runs the calls in order in one exchange by `EVALSHA`; with `asking`, each preceded by `ASKING` (on the node that
+    /// imports their slot, after an `ASK` redirect).
     ///
     /// A call that met `NOSCRIPT` did not run. Its script is loaded again and it runs again, together with every later
     /// call of the exchange that met `NOSCRIPT` too, in their order. Scripts go all at once (`SCRIPT FLUSH`, a restart),
     /// and Redis runs one client's pipelined commands back to back, so the calls after a `NOSCRIPT` met it as well and
     /// the calls still run in their order. (Only if another client reloaded a script between two of these calls could a
     /// later call have run first.)
-    func run(_ calls: [RedisScriptCall], on connection: RedisConnection) async throws -> [RedisValue] {
+    func run(_ calls: [RedisScriptCall], on connection: RedisConnection, asking: Bool = false) async throws -> [RedisValue] {
         guard !calls.isEmpty else { return [] }
-        var replies = try await connection.exchange(try await request(calls, on: connection), replyCount: calls.count)
+        var replies = try await exchange(calls, on: connection, asking: asking)
         let refused = replies.indices.filter { replies[$0].isNoScript }
         guard !refused.isEmpty else { return replies }
         try await load(Array(Set(refused.map { calls[$0].script })), on: connection)
-        let rerun = try await connection.exchange(try await request(refused.map { calls[$0] }, on: connection), replyCount: refused.count)
+        let rerun = try await exchange(refused.map { calls[$0] }, on: connection, asking: asking)
         for (index, reply) in zip(refused, rerun) { replies[index] = reply }
         return replies
     }
 
-    /// The calls as `EVALSHA`s, loading first the scripts this registry has no digest for (only before their first
-    /// call, as the pool loads its scripts at start).
-    private func request(_ calls: [RedisScriptCall], on connection: RedisConnection) async throws -> ByteBuffer {
+    /// The calls as `EVALSHA`s in one exchange, loading first the scripts this registry has no digest for (only before
+    /// their first call, as the pool loads its scripts at start).
+    private func exchange(_ calls: [RedisScriptCall], on connection: RedisConnection, asking: Bool) async throws -> [RedisValue] {
         var known = digests.withLock { digests in calls.map { digests[$0.script] } }
         if known.contains(nil) {
             try await load(Array(Set(zip(calls, known).filter { $0.1 == nil }.map(\.0.script))), on: connection)
@@ -54,9 +55,11 @@ final class RedisScriptRegistry: Sendable {
         var request = ByteBuffer()
         for (call, digest) in zip(calls, known) {
             guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
+            if asking { try request.writeRedisCommand(["ASKING"]) }
             try request.writeRedisCommand([["EVALSHA", digest, String(call.keys.count)], call.keys, call.arguments].joined())
         }
-        return request
+        let replies = try await connection.exchange(request, replyCount: calls.count * (asking ? 2 : 1))
+        return asking ? replies.droppingAskingReplies() : replies
     }
 }
 
