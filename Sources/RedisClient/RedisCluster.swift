@@ -114,8 +114,8 @@ final class RedisCluster: Sendable {
     ) async throws -> [RedisValue] {
         let deadline = ContinuousClock.now + configuration.commandTimeout + patience
         var replies = [RedisValue?](repeating: nil, count: items.count)
-        // Each item still to send, with the node an `ASK` sent it to.
-        var pending: [(index: Int, asked: RedisNodeAddress?)] = items.indices.map { ($0, nil) }
+        // Each item still to send, with where a redirect sent it (`MOVED`: the new master; `ASK`: the importing node).
+        var pending: [(index: Int, redirect: Batch?)] = items.indices.map { ($0, nil) }
         // Nodes this call could not connect to: a map that still names one fails the call.
         var unreached: [RedisNodeAddress: any Error] = [:]
         var refusal: RedisError?
@@ -125,10 +125,10 @@ final class RedisCluster: Sendable {
             let map = try await currentMap()
             var batches: [Batch: [Int]] = [:]
             var unserved: [Int] = []
-            for (index, asked) in pending {
+            for (index, redirect) in pending {
                 let node: RedisNodeAddress
-                if let asked {
-                    node = asked
+                if let redirect {
+                    node = redirect.node
                 } else if case .slot(let slot) = routes[index] {
                     guard let master = map.master(ofSlot: slot) else {
                         unserved.append(index)
@@ -142,7 +142,7 @@ final class RedisCluster: Sendable {
                     node = master
                 }
                 if let error = unreached[node] { throw error }
-                batches[Batch(node: node, asking: asked != nil), default: []].append(index)
+                batches[Batch(node: node, asking: redirect?.asking ?? false), default: []].append(index)
             }
             pending = unserved.map { ($0, nil) }
             if !unserved.isEmpty { refusal = RedisError.server("CLUSTERDOWN Hash slot not served") }
@@ -178,13 +178,13 @@ final class RedisCluster: Sendable {
                         case .moved(let slot, let master)?:
                             state.withLock { $0.map?.assign(slot, to: master) }
                             mapMayBeStale = true
-                            pending.append((index, nil))
+                            pending.append((index, Batch(node: master, asking: false)))
                         case .ask(_, let importing)?:
-                            pending.append((index, importing))
+                            pending.append((index, Batch(node: importing, asking: true)))
                         case .retryLater?:
                             if case .error(let message) = reply { refusal = RedisError.server(message) }
                             refused = true
-                            pending.append((index, batch.asking ? batch.node : nil))
+                            pending.append((index, batch.asking ? batch : nil))
                         case nil:
                             replies[index] = reply
                         }
