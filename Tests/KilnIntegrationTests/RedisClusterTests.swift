@@ -45,6 +45,7 @@ import Testing
                 found.formUnion((reply.count > 1 ? reply[1].array ?? [] : []).compactMap(\.string))
             } while cursor != "0"
             #expect(found == Set((0..<40).map { "{scanned}:\($0)" }))
+            #expect(try await Self.redirectedCalls(["set", "get", "scan"], through: redis) == 0)
             let unroutable = await #expect(throws: RedisError.self) { try await redis.send(["SCAN", "0", "MATCH", "*"]) }
             #expect(unroutable?.isUnavailable == false)
             try await node.close()
@@ -72,6 +73,7 @@ import Testing
             for (reply, expected) in zip(replies, expected) {
                 if let expected { #expect(reply == expected) } else { #expect(reply.array?.count == 2) }
             }
+            #expect(try await Self.redirectedCalls(["set", "incrby", "get"], through: redis) == 0)
             try await redis.close()
         }
     }
@@ -89,6 +91,7 @@ import Testing
             #expect(loaded.values.allSatisfy { $0 == .array([.integer(1)]) })
             let calls = (0..<60).map { RedisScriptCall(add, keys: ["{s-\($0)}:n"], arguments: ["1"]) }
             #expect(try await redis.evaluate(calls) == Array(repeating: .integer(1), count: 60))
+            #expect(try await Self.redirectedCalls(["evalsha"], through: redis) == 0)
             let flushed = try await cluster.master(ofSlot: RedisKeySlot.of("{s-0}:n"))
             let node = cluster.node(flushed.port)
             try await node.send(["SCRIPT", "FLUSH"])
@@ -146,7 +149,8 @@ import Testing
         }
     }
 
-    /// Blocking pops wait on the master of their key, each on a connection of its own, and wake when pushed to.
+    /// Blocking pops wait on the master of their key, each on a connection of its own, and wake when pushed to; a blocking
+    /// `XREAD` goes to the master of the stream it names after `STREAMS`.
     @Test func blockingPopsWaitOnEachNode() async throws {
         try await RedisClusterServers.with { cluster in
             let redis = RedisPool(configuration: cluster.configuration)
@@ -169,6 +173,14 @@ import Testing
                 for try await reply in group { woken.insert(reply.array?.first?.string ?? "") }
                 #expect(woken == Set(lists.values))
             }
+            for list in lists.values {
+                let stream = list.replacingOccurrences(of: ":list", with: ":events")
+                let id = try #require(try await redis.send(["XADD", stream, "*", "n", "1"]).string)
+                let read = try await redis.sendBlocking(
+                    ["XREAD", "COUNT", "10", "BLOCK", "100", "STREAMS", stream, "0"], blockFor: .milliseconds(100))
+                #expect(read.array?.first?.array?.last?.array?.first?.array?.first?.string == id)
+            }
+            #expect(try await Self.redirectedCalls(["blpop", "rpush", "xadd", "xread"], through: redis) == 0)
             try await redis.close()
         }
     }
@@ -269,7 +281,17 @@ import Testing
 
     /// A figure of `INFO commandstats` for one command on one node (`calls`, `rejected_calls` …), 0 when absent.
     private static func commandStatistic(_ command: String, _ field: String, on node: RedisPool) async throws -> Int {
-        let info = try await node.send(["INFO", "commandstats"]).string ?? ""
+        commandStatistic(command, field, in: try await node.send(["INFO", "commandstats"]).string ?? "")
+    }
+
+    /// The calls of `commands` that any master answered with a redirect (`MOVED`, `ASK`): 0 when the pool sent each
+    /// straight to the master of its key.
+    private static func redirectedCalls(_ commands: [String], through redis: RedisPool) async throws -> Int {
+        let infos = try await redis.sendToEveryMaster(["INFO", "commandstats"]).values.compactMap(\.string)
+        return infos.reduce(0) { sum, info in sum + commands.reduce(0) { $0 + commandStatistic($1, "rejected_calls", in: info) } }
+    }
+
+    private static func commandStatistic(_ command: String, _ field: String, in info: String) -> Int {
         guard let line = info.split(separator: "\r\n").first(where: { $0.hasPrefix("cmdstat_\(command):") }) else { return 0 }
         let fields = line.drop { $0 != ":" }.dropFirst().split(separator: ",")
         return fields.first { $0.hasPrefix("\(field)=") }.flatMap { Int($0.dropFirst(field.count + 1)) } ?? 0
