@@ -111,8 +111,9 @@ import Testing
                 harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"\#(marker) linked"}}"#, device: linkedDevice)
             _ = try await harness.awaitFinished(linked, as: client, identity: identity)
             while try await harness.redisNamespace.admin.stats().unrecorded > 0 { try await Task.sleep(for: .milliseconds(20)) }
-            let pool = try await harness.redisNamespace.redis.send(["KEYS", "*:devs:\(tenant):pair:*"])
-            try #require(pool.array?.isEmpty == false, "the linked device was recorded under the pair's pool")
+            // Every master's keys: on a cluster, the pair's shard may be on any.
+            let pool = try await harness.redisNamespace.redis.sendToEveryMaster(["KEYS", "*:devs:\(tenant):pair:*"])
+            try #require(pool.values.contains { $0.array?.isEmpty == false }, "the linked device was recorded under the pair's pool")
         }
         _ = try await harness.database.execute(
             "INSERT INTO partner_invitations (code, tenant_id, inviter, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')",

@@ -16,11 +16,15 @@ KILN_API_PORT="${KILN_API_PORT:-8787}"
 KILN_WORKER_METRICS_PORT="${KILN_WORKER_METRICS_PORT:-8788}"
 # The operators' console (docs/console.md), which `kiln console` reads too.
 export KILN_CONSOLE_PORT="${KILN_CONSOLE_PORT:-8795}"
-export KILN_ROOT KILN_STATE_DIR KILN_REDIS_PORT KILN_PG_PORT KILN_API_PORT
+# A local Redis Cluster (start-redis-cluster.sh): six nodes from this port on, three masters and three replicas; each
+# node's cluster bus is its port + 10000.
+KILN_REDIS_CLUSTER_PORT="${KILN_REDIS_CLUSTER_PORT:-7391}"
+export KILN_ROOT KILN_STATE_DIR KILN_REDIS_PORT KILN_PG_PORT KILN_API_PORT KILN_REDIS_CLUSTER_PORT
 
 # What the Swift program reads. Always derived from the values above (not overridable) so a stale
 # export from an earlier `source` can never point the program at a different server than the scripts start.
 export KILN_REDIS_URL="redis://127.0.0.1:$KILN_REDIS_PORT"
+export KILN_REDIS_CLUSTER_URL="redis-cluster://$(for offset in 0 1 2 3 4 5; do printf '127.0.0.1:%s,' $((KILN_REDIS_CLUSTER_PORT + offset)); done | sed 's/,$//')"
 export KILN_DATABASE_URL="postgresql://kiln@127.0.0.1:$KILN_PG_PORT/kiln"
 export KILN_OBJECT_ROOT="$KILN_STATE_DIR/objects"
 export KILN_MIGRATIONS_DIR="$KILN_ROOT/migrations"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Stops everything up.sh and the start-* scripts started: API, worker, provider simulator, console, Redis, PostgreSQL;
+# Stops everything up.sh and the start-* scripts started: API, worker, provider simulator, console, Redis, the Redis
+# Cluster, PostgreSQL;
 # and the local model server of local-model.sh, if it runs.
 # Idempotent: anything already stopped is skipped. Data under $KILN_STATE_DIR is kept.
 set -euo pipefail
@@ -21,6 +22,18 @@ if [[ -n $redis_pid ]] && kill -0 "$redis_pid" 2>/dev/null && kiln_redis_up; the
   for _ in $(seq 50); do kill -0 "$redis_pid" 2>/dev/null || break; sleep 0.2; done
   echo "Redis stopped"
 fi
+
+# The Redis Cluster of start-redis-cluster.sh, node by node, by its pidfiles.
+for pidfile in "$KILN_STATE_DIR"/redis-cluster/*/redis.pid; do
+  [[ -f $pidfile ]] || continue
+  pid=$(cat "$pidfile")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid"
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
+    stopped_cluster=1
+  fi
+done
+if [[ -n ${stopped_cluster:-} ]]; then echo "Redis Cluster stopped"; fi
 
 data="$KILN_STATE_DIR/postgres"
 if [[ -f $data/postmaster.pid ]]; then

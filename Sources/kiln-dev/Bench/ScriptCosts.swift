@@ -45,7 +45,8 @@ struct ScriptCosts {
         let queue = runtime.namespace.queue
         /// `cmdstat_<name>` → (calls, usec), as the server counts them since it started.
         func commandStats() async throws -> [String: (calls: Double, usec: Double)] {
-            let info = try await runtime.redis.send(["INFO", "commandstats"]).string ?? ""
+            // Every master's, added up (the one server of a plain Redis).
+            let info = try await runtime.redis.sendToEveryMaster(["INFO", "commandstats"]).values.compactMap(\.string).joined(separator: "\n")
             var stats: [String: (calls: Double, usec: Double)] = [:]
             for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
                 let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
@@ -58,7 +59,8 @@ struct ScriptCosts {
                     if pair[0] == "calls" { calls = Double(pair[1]) ?? 0 }
                     if pair[0] == "usec" { usec = Double(pair[1]) ?? 0 }
                 }
-                stats[String(parts[0])] = (calls, usec)
+                let known = stats[String(parts[0])] ?? (0, 0)
+                stats[String(parts[0])] = (known.calls + calls, known.usec + usec)
             }
             return stats
         }

@@ -10,7 +10,8 @@ import KilnStore
 /// cluster of three masters, one shard keeps one master busy and three spread the work over all three: the per-shard
 /// cost and the absence of a single-core ceiling are what it shows (docs/scaling.md).
 struct ShardBenchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "shards", abstract: "No-op jobs per second and Redis CPU per job, on 1 and N shards.")
+    static let configuration = CommandConfiguration(
+        commandName: "shards", abstract: "No-op jobs per second and Redis CPU per job, on 1 and N shards.")
 
     @OptionGroup var connections: ConnectionOptions
     @Option(help: "No-op jobs per burn-down.") var jobsPerRun = 60_000
