@@ -226,7 +226,6 @@ final class Harness: Sendable {
         try? FileManager.default.removeItem(at: objects.root)
     }
 
-    /// Runs `body` with a fresh harness and always tears it down.
     /// Leases of a minute, for tests that count what one attempt did (its provider calls, what it withdrew): a loaded
     /// machine can hold a worker past the default lease of 5 seconds, and the attempt would then run again.
     static var minuteLeases: QueueConfiguration {
@@ -235,8 +234,11 @@ final class Harness: Sendable {
         return configuration
     }
 
-    static func with(_ configuration: QueueConfiguration = QueueConfiguration(), _ body: (Harness) async throws -> Void) async throws {
-        let harness = try await Harness(queueConfiguration: configuration)
+    /// Runs `body` with a fresh harness (on the test servers, or the Redis at `redisURL`) and always tears it down.
+    static func with(
+        _ configuration: QueueConfiguration = QueueConfiguration(), redisURL: String? = nil, _ body: (Harness) async throws -> Void
+    ) async throws {
+        let harness = try await Harness(queueConfiguration: configuration, redisURL: redisURL)
         do {
             try await body(harness)
         } catch {
