@@ -16,8 +16,12 @@ import Testing
             let migrator = Migrator(pool: pool, directory: TestDatabase.migrations)
             #expect(try await migrator.migrate() == Self.shippedVersions)
             #expect(try await migrator.migrate() == [])
+            // Tables, not their partitions (migrations/0009_job_partitions.sql).
             let tables = try await pool.query(
-                "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+                """
+                SELECT c.relname::text AS table_name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE n.nspname = $1 AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY c.relname
+                """,
                 [pool.configuration.searchPath]
             ).map { try $0.decode("table_name", as: String.self) }
             #expect(
