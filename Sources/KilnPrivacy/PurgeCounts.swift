@@ -17,11 +17,14 @@ public struct PurgeCounts: Sendable, Equatable {
     public var campaigns = 0
     /// Dead-lettered jobs deleted from Redis, with their input and events.
     public var deadLetters = 0
+    /// Jobs' records deleted, with their quota ledger rows, past the tenant's `records_days` (rows deleted one by one;
+    /// whole days dropped with their partitions are counted in ``PartitionCounts``).
+    public var records = 0
 
     public init(tenant: TenantID) {
         self.tenant = tenant
     }
 
     /// Whether the run found nothing of this tenant to remove.
-    public var isEmpty: Bool { inputs + results + artifacts + uploads + shares + campaigns + deadLetters == 0 }
+    public var isEmpty: Bool { inputs + results + artifacts + uploads + shares + campaigns + deadLetters + records == 0 }
 }

@@ -53,6 +53,11 @@ public struct RetentionPurger: Sendable {
             counts.campaigns = try await repeatBatches { limit in
                 try await records.deleteCampaigns(tenant: tenant, idleBefore: now - retention.results, limit: limit)
             }
+            if let kept = retention.records {
+                counts.records = try await repeatBatches { limit in
+                    try await records.deleteRecords(tenant: tenant, submittedBefore: now - kept, limit: limit)
+                }
+            }
             report.append(counts)
         }
         let dead = try await purgeDeadLetters(of: Set(tenants), now: now)
@@ -64,10 +69,27 @@ public struct RetentionPurger: Sendable {
                     "tenant.id": "\(counts.tenant)", "purge.inputs": "\(counts.inputs)", "purge.results": "\(counts.results)",
                     "purge.artifacts": "\(counts.artifacts)", "purge.uploads": "\(counts.uploads)", "purge.shares": "\(counts.shares)",
                     "purge.campaigns": "\(counts.campaigns)",
-                    "purge.dead": "\(counts.deadLetters)",
+                    "purge.dead": "\(counts.deadLetters)", "purge.records": "\(counts.records)",
                 ])
         }
         return report
+    }
+
+    /// Keeps the partitions of the tables that grow with jobs (docs/postgres-at-scale.md): creates those of the coming
+    /// days, and drops whole days whose every record is past the longest `records_days` of `tenants`, which must be
+    /// every tenant there is, and whose artifacts are past the longest `artifacts_days`. While any tenant keeps its
+    /// records until erasure (no `records_days`), no day goes.
+    public func maintainPartitions(of tenants: [TenantID], now: Date) async throws -> PartitionCounts {
+        var counts = PartitionCounts()
+        counts.created = try await records.partitions.createAhead(from: JobPartitions.Day(containing: now))
+        let periods = tenants.map(retention(of:))
+        let recordsKept = periods.map(\.records)
+        guard !recordsKept.contains(where: { $0 == nil }), let longest = recordsKept.compactMap({ $0 }).max() else { return counts }
+        let artifactsKept = periods.map(\.artifacts).max() ?? .zero
+        for day in try await records.partitions.days() where day.end <= now - longest {
+            if try await records.dropDay(day, artifactsStoredBefore: now - artifactsKept) { counts.dropped.append(day) }
+        }
+        return counts
     }
 
     private func retention(of tenant: TenantID) -> RetentionPeriods {

@@ -17,6 +17,9 @@ public struct RecordPurge: Sendable {
         self.logger = logger ?? .disabled
     }
 
+    /// The day partitions of the tables that grow with jobs, which the purge creates ahead and drops.
+    public var partitions: JobPartitions { JobPartitions(pool: pool) }
+
     /// Replaces the inputs of jobs that finished before `cutoff` with JSON null. The record of the job (who, what
     /// kind, when, how it ended) stays. - Returns: the jobs whose input went, so their Redis copies can go too.
     public func clearInputs(tenant: TenantID, finishedBefore cutoff: Date, limit: Int) async throws -> [JobID] {
@@ -76,6 +79,36 @@ public struct RecordPurge: Sendable {
         }
         logger.debug("artifacts purged", metadata: ["tenant.id": "\(tenant)", "purge.count": "\(deleted)"])
         return expired.count
+    }
+
+    /// Deletes the records of jobs submitted before `cutoff`, with their quota ledger rows, oldest first: the tenant's
+    /// `records_days`, for a tenant whose records go before the longest kept (whole days go with their partitions,
+    /// ``dropDay(_:artifactsStoredBefore:)``). - Returns: how many records went.
+    public func deleteRecords(tenant: TenantID, submittedBefore cutoff: Date, limit: Int) async throws -> Int {
+        try await pool.query(
+            """
+            WITH gone AS (
+                DELETE FROM jobs WHERE id IN (
+                    SELECT id FROM jobs WHERE tenant_id = $1 AND created_at < $2 ORDER BY created_at LIMIT $3)
+                RETURNING id),
+            ledger AS (DELETE FROM quota_ledger WHERE tenant_id = $1 AND job_id IN (SELECT id FROM gone))
+            SELECT count(*)::int AS n FROM gone
+            """,
+            [tenant.rawValue, cutoff, limit]
+        ).first?.decode("n", as: Int.self) ?? 0
+    }
+
+    /// Drops a day's partitions of jobs, artifacts and the quota ledger, unless it holds an artifact stored at
+    /// `artifactsStoredBefore` or later (a job that ran long after its day). The bytes of its artifacts go first, and
+    /// every object under their jobs' directories. - Returns: whether the day went.
+    public func dropDay(_ day: JobPartitions.Day, artifactsStoredBefore cutoff: Date) async throws -> Bool {
+        guard try await !partitions.holdsArtifacts(of: day, storedSince: cutoff) else { return false }
+        let artifacts = try await partitions.artifacts(of: day)
+        for artifact in artifacts { try await objects.delete(artifact.path) }
+        for directory in Set(artifacts.map { "tenants/\($0.tenant)/jobs/\($0.job)" }) { try await objects.deleteAll(under: directory) }
+        try await partitions.drop(day)
+        logger.info("partitions dropped", metadata: ["partition.day": "\(day)", "purge.artifacts": "\(artifacts.count)"])
+        return true
     }
 
     /// Deletes uploads made before `cutoff`: their bytes, then their records.

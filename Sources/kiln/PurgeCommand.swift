@@ -9,11 +9,12 @@ import KilnStore
 struct PurgeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "purge",
-        abstract: "Delete the inputs, results, artifacts, uploads and dead letters past their tenant's retention.",
+        abstract: "Delete the inputs, results, artifacts, uploads, records and dead letters past their tenant's retention.",
         discussion: """
             Retention periods come from each tenant's `retention` section in the policy file (30 days of each when it \
             has none). Idempotent and done in bounded batches: schedule it (hourly, say) and run it again at will. \
-            See docs/privacy.md.
+            Run for every tenant, it also creates the partitions of the coming week and drops whole days past every \
+            tenant's records_days (docs/postgres-at-scale.md). See docs/privacy.md.
             """)
 
     @OptionGroup var connections: ConnectionOptions
@@ -28,19 +29,26 @@ struct PurgeCommand: AsyncParsableCommand {
             guard let id = TenantID(validating: name) else { throw ValidationError("--tenant must be 1–63 of a-z, 0-9 and -") }
             return id
         }
-        let report = try await Runtime.with(connections) { runtime in
+        let (report, partitions) = try await Runtime.with(connections) { runtime in
             var tenants = only.map { [$0] } ?? []
             if only == nil { tenants = try await TenantStore(pool: runtime.database).list().map(\.id) }
             let purger = RetentionPurger(
                 admin: runtime.namespace.admin, records: RecordPurge(pool: runtime.database, objects: runtime.objects), policies: policies,
                 batchSize: batch, logger: Bootstrap.logger("kiln.purge"))
-            return try await purger.purge(tenants: tenants, now: Date())
+            let now = Date()
+            let report = try await purger.purge(tenants: tenants, now: now)
+            // Which days may go depends on every tenant's retention: only a run over all of them decides it.
+            let partitions = only == nil ? try await purger.maintainPartitions(of: tenants, now: now) : nil
+            return (report, partitions)
         }
-        print("tenant\tinputs\tresults\tartifacts\tuploads\tshares\tcampaigns\tdead_letters")
+        print("tenant\tinputs\tresults\tartifacts\tuploads\tshares\tcampaigns\tdead_letters\trecords")
         for counts in report {
             print(
-                "\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.campaigns)\t\(counts.deadLetters)"
+                "\(counts.tenant)\t\(counts.inputs)\t\(counts.results)\t\(counts.artifacts)\t\(counts.uploads)\t\(counts.shares)\t\(counts.campaigns)\t\(counts.deadLetters)\t\(counts.records)"
             )
+        }
+        if let partitions {
+            print("partitions created: \(partitions.created); days dropped: \(partitions.dropped.map(\.description).joined(separator: " "))")
         }
     }
 }

@@ -142,6 +142,93 @@ import Testing
         }
     }
 
+    /// ``PrivacyTests/policy`` for `acme` and `other`, each keeping its jobs' records `records` days (nil: until erasure).
+    static func policy(records: [String: Int?]) throws -> String {
+        let parsed = try JSONSerialization.jsonObject(with: Data(PrivacyTests.policy.utf8)) as? [String: Any]
+        let template = try #require(parsed?["acme"] as? [String: Any])
+        var file: [String: Any] = [:]
+        for (tenant, days) in records {
+            var policy = template
+            var retention = try #require(policy["retention"] as? [String: Any])
+            if let days { retention["records_days"] = days }
+            policy["retention"] = retention
+            file[tenant] = policy
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: file), as: UTF8.self)
+    }
+
+    /// Whole days of jobs, artifacts and quota ledger rows go with their partitions once they are past every tenant's
+    /// `records_days` (the artifacts' bytes first), while any tenant keeps its records until erasure none do; a tenant
+    /// that keeps its records less long loses them row by row; nothing else changes.
+    @Test func wholeDaysGoWithTheirPartitionsOnceEveryTenantsRecordsArePast() async throws {
+        try await Harness.with { harness in
+            let tenants = [try await harness.tenant("acme").tenant.id, try await harness.tenant("other").tenant.id]
+            let now = Date()
+            // The partitions of 8 days from 40 days ago, as the purge made them back then.
+            let oldest = JobPartitions.Day(containing: now.addingTimeInterval(-40 * Self.day))
+            #expect(try await JobPartitions(pool: harness.database).createAhead(from: oldest) == 24)
+            // Each tenant's jobs of 40, 35, 12 (a day without a partition: the default one) and 1 day ago, and of now,
+            // each with an artifact and a quota ledger row.
+            let artifacts = ArtifactStore(pool: harness.database, objects: harness.objects)
+            var submitted: [(id: JobID, tenant: TenantID, daysAgo: Int)] = []
+            for tenant in tenants {
+                for daysAgo in [40, 35, 12, 1, 0] {
+                    let at = now.addingTimeInterval(-Double(daysAgo) * Self.day)
+                    let id = JobID(shard: 0, milliseconds: Int64(at.timeIntervalSince1970 * 1000))
+                    let record = JobRecord(
+                        id: id, tenant: tenant, identity: try #require(Identity(validating: "user-\(daysAgo)")), kind: "diag.echo",
+                        priority: .normal, state: .succeeded, attempt: 1, maxAttempts: 3, input: #"{"day": \#(daysAgo)}"#,
+                        result: #"{"ok": true}"#, createdAt: at, startedAt: at, finishedAt: at)
+                    #expect(try await JobStore(pool: harness.database).record([record]) == 1)
+                    try await QuotaLedger(pool: harness.database).record([
+                        QuotaLedgerEntry(
+                            job: id, tenant: tenant, subject: "user-\(daysAgo)", day: "20260101", quotaClass: "text", units: 1, outcome: .committed)
+                    ])
+                    _ = try await artifacts.save(
+                        job: id, tenant: tenant, attempt: 1, name: "out.txt", contentType: "text/plain", bytes: Array("day \(daysAgo)".utf8))
+                    _ = try await harness.database.execute("UPDATE artifacts SET created_at = $1 WHERE job_id = $2", [at, id.rawValue])
+                    submitted.append((id, tenant, daysAgo))
+                }
+            }
+            func purger(_ records: [String: Int?]) throws -> RetentionPurger {
+                try harness.usePolicies(Self.policy(records: records))
+                return RetentionPurger(
+                    admin: harness.redisNamespace.admin, records: RecordPurge(pool: harness.database, objects: harness.objects),
+                    policies: harness.policies.withLock { $0 })
+            }
+            func contents() async throws -> [String] { try await StoreContents.read(harness).lines.sorted() }
+            func without(_ lines: [String], _ gone: [JobID]) -> [String] { lines.filter { line in !gone.contains { line.contains($0.rawValue) } } }
+            let before = try await contents()
+
+            // `other` keeps its records until erasure: no day may go.
+            let keeping = try await purger(["acme": 10, "other": nil]).maintainPartitions(of: tenants, now: now)
+            #expect(keeping.dropped.isEmpty)
+            #expect(try await contents() == before)
+
+            // Both keep them at most 30 days: the 8 days from 40 days ago go, with every row and object of their jobs.
+            let dropping = try purger(["acme": 10, "other": 30])
+            let dropped = try await dropping.maintainPartitions(of: tenants, now: now)
+            #expect(dropped.dropped == (0..<8).map { oldest.adding($0) })
+            #expect(
+                try await harness.database.query("SELECT to_regclass('jobs_p\(oldest)') IS NULL AS gone").first?.decode("gone", as: Bool.self) == true
+            )
+            let old = submitted.filter { $0.daysAgo >= 35 }.map(\.id)
+            #expect(try await contents() == without(before, old))
+            #expect(try await harness.objects.list(under: "tenants/acme/jobs").count == 3)
+            #expect(try await dropping.maintainPartitions(of: tenants, now: now) == PartitionCounts(), "a repeated run finds nothing")
+
+            // Row by row: acme's record of 12 days ago, past its 10 days, goes with its ledger row; other's stays.
+            let report = try await dropping.purge(tenants: tenants, now: now)
+            #expect(report.map(\.records) == [1, 0])
+            let kept = try await harness.database.query("SELECT tenant_id || ':' || identity AS job FROM jobs ORDER BY 1").map {
+                try $0.decode("job", as: String.self)
+            }
+            #expect(kept == ["acme:user-0", "acme:user-1", "other:user-0", "other:user-1", "other:user-12"])
+            let ledger = try await harness.database.query("SELECT count(*)::int AS n FROM quota_ledger").first?.decode("n", as: Int.self)
+            #expect(ledger == 5)
+        }
+    }
+
     /// `kiln purge` with the checked-in policies: a tenant without a section keeps 30 days, so rows backdated by 31
     /// days go, and newer ones stay.
     @Test func kilnPurgeDeletesWhatIsPastRetention() async throws {

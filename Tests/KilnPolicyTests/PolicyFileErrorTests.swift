@@ -114,6 +114,10 @@ import Testing
         Mistake("joanie.retention.artifacts_days: too large: at most 3650", .set("joanie", "retention", "artifacts_days", to: "3651")),
         Mistake("joanie.retention.inputs_days: required", .remove("joanie", "retention", "inputs_days")),
         Mistake(
+            "joanie.retention.records_days: at least inputs_days, results_days and artifacts_days (7): a job's record goes last",
+            .set("joanie", "retention", "records_days", to: "6")),
+        Mistake("joanie.retention.records_days: expected a whole number ≥ 0", .set("joanie", "retention", "records_days", to: "-1")),
+        Mistake(
             "worldarchitect.mcp.resource: expected the endpoint's absolute http(s) address, without a fragment",
             .set("worldarchitect", "mcp", "resource", to: #""ftp://kiln.example/mcp""#)),
         Mistake(
