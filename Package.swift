@@ -386,7 +386,8 @@ let package = Package(
         .executableTarget(
             name: "kiln-dev",
             dependencies: [
-                "Locking", "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnProviders", "ProviderSimulator",
+                "Locking", "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders",
+                "ProviderSimulator",
                 "LoadTesting", "ChatTaleInputs", "TalevoniaInputs", "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -19,8 +19,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
         subcommands: [
-            ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, FloorServerCommand.self,
-            ShardBenchCommand.self,
+            ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, RecorderBenchCommand.self,
+            ShardBenchCommand.self, FloorServerCommand.self,
         ])
 
     @OptionGroup var connections: ConnectionOptions
