@@ -59,11 +59,12 @@ extension JobQueue {
                     if results.count == settling.count { for (index, result) in zip(settling, results) { settled[index] = result } }
                 }
                 guard let asked = claims[shard], let reply = replies.last else { continue }
-                let batch = try ClaimCall.batch(of: reply)
+                // A claim answered with an error (the shard's master gone mid-call) claimed nothing there.
+                guard let batch = try? ClaimCall.batch(of: reply) else { continue }
                 jobs += batch.jobs
                 if let next = batch.nextWakeIn { nextWake = min(nextWake ?? next, next) }
                 guard shards.count > 1 else { continue }
-                let backlog = try ClaimCall.backlog(of: reply)
+                guard let backlog = try? ClaimCall.backlog(of: reply) else { continue }
                 balancer.claimed(jobClass, worker: worker, shard: shard, backlog: backlog, nextWakeIn: batch.nextWakeIn)
                 if batch.jobs.count == asked && backlog.waitingWeight > 0 && !backlog.tookRecovered {
                     candidates.append(.init(shard: shard, backlog: backlog))

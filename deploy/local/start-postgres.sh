@@ -35,7 +35,8 @@ if ! kiln_pg_up; then
     # generated system locales, and byte-order collation is deterministic across machines.
     kiln_as_pg "$bindir/initdb" -D "$data" -U postgres --auth=trust -E UTF8 --no-locale >/dev/null
   fi
-  opts="-p $KILN_PG_PORT -k '$sock' -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=200"
+  # 400 connections: the integration suites run about 190 tests at once, each with pools, API nodes and workers of its own.
+  opts="-p $KILN_PG_PORT -k '$sock' -c listen_addresses=127.0.0.1 -c fsync=on -c max_connections=400"
   if ! kiln_as_pg "$bindir/pg_ctl" -D "$data" -l "$log" -o "$opts" -w start >/dev/null; then
     echo "PostgreSQL failed to start on 127.0.0.1:$KILN_PG_PORT; log tail ($log):" >&2
     tail -n 20 "$log" >&2 || true

@@ -16,7 +16,7 @@ struct RecorderBenchCommand: AsyncParsableCommand {
         commandName: "recorder", abstract: "Batched job records into PostgreSQL from k writers at once; prints rows/s and CPU per row.")
 
     @OptionGroup var connections: ConnectionOptions
-    @Option(help: "Job records each run writes, over all its writers.") var jobs = 200_000
+    @Option(help: "Job records each run writes, over all its writers.") var records = 200_000
     @Option(help: "Concurrent writers (shards' workers), one run each.") var writers = [1, 3, 6]
     @Option(help: "Records per batch: a worker's recordBatch.") var batch = 1000
     @Option(help: "Batches each writer has in flight at once, as a worker records several (its pool's connections).")
@@ -27,8 +27,8 @@ struct RecorderBenchCommand: AsyncParsableCommand {
     var migrateTo: Int?
 
     func run() async throws {
-        guard jobs > 0, batch > 0, inFlight > 0, !writers.isEmpty, writers.allSatisfy({ $0 > 0 }) else {
-            throw ValidationError("--jobs, --batch, --in-flight and each --writers must be 1 or more")
+        guard records > 0, batch > 0, inFlight > 0, !writers.isEmpty, writers.allSatisfy({ $0 > 0 }) else {
+            throw ValidationError("--records, --batch, --in-flight and each --writers must be 1 or more")
         }
         var options = connections
         options.schema = "bench_recorder_\(UUID().uuidString.prefix(8).lowercased())"
@@ -71,14 +71,14 @@ struct RecorderBenchCommand: AsyncParsableCommand {
         _ = try await Migrator(pool: pool, directory: directory).migrate()
     }
 
-    /// Writes ``jobs`` records from `writers` writers, each with a pool of its own; returns records per second and
+    /// Writes ``records`` records from `writers` writers, each with a pool of its own; returns records per second and
     /// PostgreSQL's CPU.
     private func measure(writers: Int, tenant: TenantID, runtime: Runtime) async throws -> Figures {
         var configuration = runtime.database.configuration
         configuration.leasedConnections = inFlight
         let pools = try (0..<writers).map { _ in try PostgresPool(configuration: configuration) }
         let identities = try (0..<64).map { try Self.identity("user-\($0)") }
-        let perWriter = jobs / writers
+        let perWriter = records / writers
         // Records made before the clock starts: the figure is PostgreSQL's, not the benchmark's.
         let batches = (0..<writers).map { _ in
             stride(from: 0, to: perWriter, by: batch).map { start in
@@ -90,14 +90,14 @@ struct RecorderBenchCommand: AsyncParsableCommand {
         let started = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (pool, writerBatches) in zip(pools, batches) {
-                let records = StoreRecords(
+                let store = StoreRecords(
                     jobs: JobStore(pool: pool), ledger: QuotaLedger(pool: pool), artifacts: ArtifactStore(pool: pool, objects: runtime.objects))
                 let lanes = inFlight
                 for lane in 0..<lanes {
                     group.addTask {
                         for index in stride(from: lane, to: writerBatches.count, by: lanes) {
                             let jobs = writerBatches[index]
-                            try await records.record(jobs.map(\.job), charges: jobs.map(\.charge))
+                            try await store.record(jobs.map(\.job), charges: jobs.map(\.charge))
                         }
                     }
                 }
