@@ -2,9 +2,9 @@ public import KilnCore
 
 /// Every Redis key Kiln uses in one shard of a namespace: the queue's, admission's and the providers'.
 ///
-/// Every key starts with the shard's hash tag — `{<namespace>}` when the namespace has one shard, `{<namespace>:<i>}`
-/// when it has several — so one Redis Cluster slot holds a shard's keys and a script never touches two slots. The
-/// scripts build their keys with Lua helpers generated from the same patterns (``luaHelpers``); nothing else spells
+/// Every key starts with the shard's hash tag — `{<namespace>}` when the namespace has one shard, one per shard when it
+/// has several (`QueueShards` names them) — so one Redis Cluster slot holds a shard's keys and a script never touches
+/// two slots. The scripts build their keys with Lua helpers generated from the same patterns (``luaHelpers``); nothing else spells
 /// a key.
 public struct KeySpace: Sendable, Hashable {
     /// The hash-tagged prefix of every key.
@@ -12,12 +12,12 @@ public struct KeySpace: Sendable, Hashable {
 
     /// The keys of a namespace of one shard.
     public init(namespace: String) {
-        self.base = "{\(namespace)}"
+        self.init(tag: namespace)
     }
 
-    /// The keys of shard `shard` of a namespace of `count` shards.
-    public init(namespace: String, shard: Int, of count: Int) {
-        self.base = count == 1 ? "{\(namespace)}" : "{\(namespace):\(shard)}"
+    /// The keys under the hash tag `{tag}`: one shard's.
+    public init(tag: String) {
+        self.base = "{\(tag)}"
     }
 
     // MARK: Jobs

@@ -3,7 +3,7 @@ public struct QueueConfiguration: Sendable {
     /// Prefix and hash tag of every key: a shard's keys live in the slot of its tag, so each script touches one Redis
     /// Cluster slot. Tests use a namespace of their own.
     public var namespace: String = "kiln"
-    /// How many shards (hash tags) the namespace's keys are spread over: `{kiln}` alone for 1, `{kiln:0}`…`{kiln:N-1}`
+    /// How many shards (hash tags) the namespace's keys are spread over: `{kiln}` alone for 1, `{kiln:0…}`…`{kiln:N-1…}`
     /// for more (docs/queue.md, "Shards"). Every process of a fleet must use the same number.
     public var shards: Int = 1
     /// How many shards a tenant's identities spread over, for the tenants that need more than one (the rest live on

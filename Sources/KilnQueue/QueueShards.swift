@@ -1,5 +1,6 @@
 public import KilnCore
 public import KilnKeys
+import RedisClient
 
 /// The shards of a namespace, and which one holds what (docs/queue.md, "Shards").
 ///
@@ -20,7 +21,10 @@ public struct QueueShards: Sendable {
         if let (tenant, count) = configuration.tenantShards.first(where: { $0.value < 1 }) {
             throw QueueConfigurationError("tenant \(tenant) must spread over at least 1 shard, not \(count)")
         }
-        all = (0..<configuration.shards).map { KeySpace(namespace: configuration.namespace, shard: $0, of: configuration.shards) }
+        let count = configuration.shards
+        all = (0..<count).map { shard in
+            count == 1 ? KeySpace(namespace: configuration.namespace) : KeySpace(tag: Self.tag(configuration.namespace, shard: shard, of: count))
+        }
         spread = configuration.tenantShards
     }
 
@@ -46,6 +50,19 @@ public struct QueueShards: Sendable {
     /// The keys of the shard that holds `owner`'s work.
     public func keys(tenant: TenantID, owner: String) -> KeySpace {
         all[shard(tenant: tenant, owner: owner)]
+    }
+
+    /// Shard `shard`'s hash tag: `<namespace>:<shard>`, or `<namespace>:<shard>.<n>` with the first `n` that puts it in
+    /// the `shard`-th of `count` equal ranges of the cluster's slots. A cluster made with `redis-cli --cluster create`
+    /// gives each master an equal range, so with a multiple of the masters' number of shards each master holds as many
+    /// shards (the tags' hashes alone would put two of three shards on one master two times in three).
+    static func tag(_ namespace: String, shard: Int, of count: Int) -> String {
+        let slots = (shard * RedisKeySlot.count / count)..<((shard + 1) * RedisKeySlot.count / count)
+        let plain = "\(namespace):\(shard)"
+        guard !slots.contains(RedisKeySlot.of("{\(plain)}")) else { return plain }
+        var attempt = 1
+        while !slots.contains(RedisKeySlot.of("{\(plain).\(attempt)}")) { attempt += 1 }
+        return "\(plain).\(attempt)"
     }
 
     /// FNV-1a over the UTF-8 bytes: the same in every process and every release (Swift's `Hasher` is seeded per

@@ -1,6 +1,7 @@
 import KilnCore
 import KilnKeys
 @testable import KilnQueue
+import RedisClient
 import Testing
 
 /// Where a namespace of several shards puts what, and how a worker shares a claim among them.
@@ -15,7 +16,17 @@ import Testing
 
     @Test func oneShardKeepsTheNamespacesOwnTagAndSeveralNumberTheirs() throws {
         #expect(try Self.shards(1).all.map(\.base) == ["{ns}"])
-        #expect(try Self.shards(3).all.map(\.base) == ["{ns:0}", "{ns:1}", "{ns:2}"])
+        let bases = try Self.shards(3).all.map(\.base)
+        #expect(bases.enumerated().allSatisfy { $0.element.hasPrefix("{ns:\($0.offset)") })
+    }
+
+    @Test(arguments: [3, 4, 16, 48])
+    func eachShardsTagFallsInItsShareOfTheSlotsSoEveryMasterHoldsAsMany(count: Int) throws {
+        // A cluster made by `redis-cli --cluster create` gives each master an equal range of slots.
+        for (index, keys) in try Self.shards(count).all.enumerated() {
+            let slot = RedisKeySlot.of(keys.base)
+            #expect(slot * count / RedisKeySlot.count == index, "\(keys.base) is in slot \(slot)")
+        }
         let acme = try #require(TenantID(validating: "acme"))
         #expect(try Self.shards(1).shard(tenant: acme, owner: "anyone") == 0)
     }
@@ -48,7 +59,7 @@ import Testing
 
     @Test func aJobIsFoundOnTheShardItsIdNamesAndNowhereElse() throws {
         let shards = try Self.shards(3)
-        #expect(shards.keys(of: JobID(shard: 2))?.base == "{ns:2}")
+        #expect(shards.keys(of: JobID(shard: 2)) == shards.all[2])
         #expect(shards.keys(of: JobID(shard: 3)) == nil, "an id of a shard this namespace does not have names no job here")
     }
 
