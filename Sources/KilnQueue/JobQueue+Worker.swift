@@ -50,7 +50,6 @@ extension JobQueue {
                     failure = error
                     continue
                 }
-                answered = true
                 let settling = pending[shard] ?? []
                 // The claim's reply is read even when the settle failed: jobs it claimed must not be dropped. A failed
                 // settle reports every attempt as unsettled; their leases run out and the jobs come back.
@@ -58,9 +57,19 @@ extension JobQueue {
                     let results = SettleCall.settled(from: replies[0])
                     if results.count == settling.count { for (index, result) in zip(settling, results) { settled[index] = result } }
                 }
-                guard let asked = claims[shard], let reply = replies.last else { continue }
-                // A claim answered with an error (the shard's master gone mid-call) claimed nothing there.
-                guard let batch = try? ClaimCall.batch(of: reply) else { continue }
+                guard let asked = claims[shard], let reply = replies.last else {
+                    answered = true
+                    continue
+                }
+                let batch: ClaimBatch
+                do {
+                    batch = try ClaimCall.batch(of: reply)
+                } catch {
+                    // Answered with an error (its master gone mid-call, out of memory): it claimed nothing there.
+                    failure = error
+                    continue
+                }
+                answered = true
                 jobs += batch.jobs
                 if let next = batch.nextWakeIn { nextWake = min(nextWake ?? next, next) }
                 guard shards.count > 1 else { continue }
@@ -80,7 +89,8 @@ extension JobQueue {
             rounds += 1
         } while jobs.count < count && !candidates.isEmpty && rounds <= shards.count
         if let failure, !answered {
-            // No shard answered: nothing happened, so the caller keeps its settlements and tries again.
+            // No shard answered in full: the caller keeps its settlements and tries again (one a shard applied is
+            // fenced the second time, and the recorder's sweep records its job).
             throw failure
         }
         if shards.count > 1, let due = balancer.nextDue(jobClass, worker: worker) { nextWake = min(nextWake ?? due, due) }
