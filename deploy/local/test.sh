@@ -47,7 +47,7 @@ cluster_suites='KilnIntegrationTests\.(RedisClusterTests|ClusterFailoverTests)'
 # The image: built with the Swift runtime linked in, then an API and a worker container run jobs against the servers
 # above (deploy/container/test.sh; a release build of its own, in .build-image/).
 bash "$KILN_ROOT/deploy/container/test.sh"
-# The whole suite in three processes, one after the other: the integration suites (each with its own API, workers and
+# The whole suite in five processes, one after the other: the integration suites (each with its own API, workers and
 # simulator) and the rest would otherwise share one process's few threads on two cores, and the simulator's
 # stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and
 # Chromium, which take both cores for seconds, and so do the console's browser tests (KilnIntegrationTests'
