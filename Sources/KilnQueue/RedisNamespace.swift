@@ -1,4 +1,4 @@
-public import KilnKeys
+import KilnKeys
 public import RedisClient
 
 /// One Redis namespace of Kiln's: the connections, its shards' key names, the loaded scripts and the queue's settings,
