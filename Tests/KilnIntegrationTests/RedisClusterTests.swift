@@ -6,7 +6,8 @@ import Testing
 /// The Redis client against a real Redis Cluster of three masters and three replicas (``RedisClusterServers``), one
 /// per test. One after another: a cluster's failure detection counts on its nodes answering within the node timeout,
 /// which six clusters at once on two cores would stretch.
-@Suite(.serialized) struct RedisClusterTests {
+// A time limit per test: a client that lost a reply must fail the run, not hang it.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct RedisClusterTests {
     @Test func aClusterURLNamesItsSeeds() throws {
         let configuration = try #require(RedisConfiguration(url: "redis-cluster://:secret@10.0.0.1:7000,10.0.0.2:7001/"))
         #expect(configuration.clusterSeeds == [RedisNodeAddress(host: "10.0.0.1", port: 7000), RedisNodeAddress(host: "10.0.0.2", port: 7001)])
