@@ -11,9 +11,11 @@ public struct QueueAdmin: NamespaceRole {
         self.namespace = namespace
     }
 
-    /// Whether Redis answers, on every shard.
+    /// Whether Redis answers, on every shard (one pipeline; over a cluster, every shard's master at once).
     public func ping() async throws {
-        for keys in shards.all { try await redis.send(["EXISTS", keys.dead]) }
+        for reply in try await redis.pipeline(shards.all.map { ["EXISTS", $0.dead] }) {
+            if case .error(let message) = reply { throw RedisError.server(message) }
+        }
     }
 
     /// Depth by tenant, class and priority with the oldest wait, the sizes of the in-flight, delayed, dead and

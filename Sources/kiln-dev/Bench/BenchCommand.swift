@@ -197,11 +197,7 @@ struct BenchCommand: AsyncParsableCommand {
         let redisBefore = try await runtime.redis.serverCPUSeconds()
         let postgresBefore = ProcessCPU.seconds(command: "postgres")
         let started = ContinuousClock.now
-        let children = try (0..<workers).map { index in
-            try ChildProcess(
-                stack.childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
-                logTo: "\(logDirectory)/bench-worker-\(index).log")
-        }
+        let children = try stack.burnDownWorkers(workers, namespace: namespace, logName: "bench-worker")
         return try await stack.stopping(children) {
             try await Self.awaitDrained(runtime)
             let rate = Double(jobs) / (ContinuousClock.now - started).seconds

@@ -38,6 +38,16 @@ struct BenchStack {
         throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
     }
 
+    /// Starts `count` worker processes for a no-op burn-down: io jobs only, 1,024 at once, claimed 512 at a time; each
+    /// logs to `<logDirectory>/<logName>-<index>.log`.
+    func burnDownWorkers(_ count: Int, namespace: String, logName: String) throws -> [ChildProcess] {
+        try (0..<count).map { index in
+            try ChildProcess(
+                childArguments("worker", namespace: namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
+                logTo: "\(logDirectory)/\(logName)-\(index).log")
+        }
+    }
+
     /// Runs `body`, then stops the processes, whether it succeeded or not.
     func stopping<T>(_ children: [ChildProcess], _ body: () async throws -> T) async throws -> T {
         do {

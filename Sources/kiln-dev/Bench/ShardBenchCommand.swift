@@ -32,11 +32,7 @@ struct ShardBenchCommand: AsyncParsableCommand {
                 let before = try await runtime.redis.serverCPUSecondsByServer()
                 let stack = BenchStack(connections: options, port: 0, logDirectory: logDirectory)
                 let started = ContinuousClock.now
-                let children = try (0..<workers).map { index in
-                    try ChildProcess(
-                        stack.childArguments("worker", namespace: options.namespace) + ["--io", "1024", "--cpu", "0", "--claim-batch", "512"],
-                        logTo: "\(logDirectory)/bench-shards-worker-\(index).log")
-                }
+                let children = try stack.burnDownWorkers(workers, namespace: options.namespace, logName: "bench-shards-worker")
                 try await stack.stopping(children) {
                     try await BenchCommand.awaitDrained(runtime)
                     let elapsed = (ContinuousClock.now - started).seconds
