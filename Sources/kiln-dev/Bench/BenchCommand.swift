@@ -66,24 +66,25 @@ struct BenchCommand: AsyncParsableCommand {
             for stage in costs.stages { print("  \(stage.summary)") }
             try await runtime.namespace.deleteAll()
 
-            var processedRates: [Int: Double] = [:]
+            var burnDowns: [Int: BurnDown] = [:]
             for workers in [1, 2] {
-                let (processed, cpu) = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
-                processedRates[workers] = processed
+                let run = try await burnDown(runtime, tenant: tenant, namespace: namespace, workers: workers)
+                burnDowns[workers] = run
                 print(
                     String(
                         format:
-                            "no-op jobs processed by %d worker process%@: %.0f/s (%d jobs); cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
-                        workers, workers == 1 ? "" : "es", processed, jobs, cpu.redis, cpu.workers, cpu.postgres))
+                            "no-op jobs processed by %d worker process%@: %.0f/s from the first done to the last recorded (%.0f/s with its start), %d jobs; cpu per job: redis %.1f µs, workers %.1f µs, postgresql %.1f µs",
+                        workers, workers == 1 ? "" : "es", run.steadyRate, run.rateWithStart, jobs, run.cpu.redis, run.cpu.workers, run.cpu.postgres))
+                print("  \(run.redis.summary)")
                 try await runtime.namespace.deleteAll()
             }
             if let reference {
-                let referenceRate = try await ReferenceQueue(script: reference, jobs: jobs).run()
-                for workers in [1, 2] {
+                let referenceRates = try await ReferenceQueue(script: reference, jobs: jobs).run()
+                for (workers, run) in burnDowns.sorted(by: { $0.key < $1.key }) {
                     print(
                         String(
-                            format: "no-op jobs, %d worker process%@: %.2f× the reference", workers, workers == 1 ? "" : "es",
-                            (processedRates[workers] ?? 0) / referenceRate))
+                            format: "no-op jobs, %d worker process%@: %.2f× the reference (%.2f× with both starts)", workers,
+                            workers == 1 ? "" : "es", run.steadyRate / referenceRates.steady, run.rateWithStart / referenceRates.withStart))
                 }
             }
 
@@ -192,30 +193,51 @@ struct BenchCommand: AsyncParsableCommand {
         var postgres = 0.0
     }
 
-    private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> (Double, CPUPerJob) {
-        try await Self.enqueueNoOps(jobs, runtime: runtime, tenants: [tenant])
-        let redisBefore = try await runtime.redis.serverCPUSeconds()
-        let postgresBefore = ProcessCPU.seconds(command: "postgres")
-        let started = ContinuousClock.now
-        let children = try stack.burnDownWorkers(workers, namespace: namespace, logName: "bench-worker")
-        return try await stack.stopping(children) {
-            try await Self.awaitDrained(runtime)
-            let rate = Double(jobs) / (ContinuousClock.now - started).seconds
-            let perJob = 1_000_000 / Double(jobs)
-            let cpu = CPUPerJob(
-                redis: (try await runtime.redis.serverCPUSeconds() - redisBefore) * perJob,
-                workers: children.map(\.cpuSeconds).reduce(0, +) * perJob,
-                postgres: (ProcessCPU.seconds(command: "postgres") - postgresBefore) * perJob)
-            return (rate, cpu)
-        }
+    /// One burn-down's figures.
+    private struct BurnDown {
+        /// Jobs per second from the first job done to the last one recorded: how the reference counts its rate.
+        var steadyRate: Double
+        /// Jobs per second from starting the worker processes to the last job recorded.
+        var rateWithStart: Double
+        var cpu: CPUPerJob
+        /// What Redis spent during it, by command.
+        var redis: ScriptCosts.Stage
     }
 
-    /// Returns once no job is ready, in flight or unrecorded: a burn-down's end.
-    static func awaitDrained(_ runtime: Runtime) async throws {
+    private func burnDown(_ runtime: Runtime, tenant: Tenant, namespace: String, workers: Int) async throws -> BurnDown {
+        try await Self.enqueueNoOps(jobs, runtime: runtime, tenants: [tenant])
+        var figures: (steadyRate: Double, rateWithStart: Double, cpu: CPUPerJob)?
+        let redis = try await ScriptCosts.stage("redis during the burn-down", runtime: runtime, jobs: jobs) {
+            let redisBefore = try await runtime.redis.serverCPUSeconds()
+            let postgresBefore = ProcessCPU.seconds(command: "postgres")
+            let started = ContinuousClock.now
+            let children = try stack.burnDownWorkers(workers, namespace: namespace, logName: "bench-worker")
+            figures = try await stack.stopping(children) {
+                let first = try await Self.awaitDrained(runtime, jobs: jobs)
+                let ended = ContinuousClock.now
+                let perJob = 1_000_000 / Double(jobs)
+                let cpu = CPUPerJob(
+                    redis: (try await runtime.redis.serverCPUSeconds() - redisBefore) * perJob,
+                    workers: children.map(\.cpuSeconds).reduce(0, +) * perJob,
+                    postgres: (ProcessCPU.seconds(command: "postgres") - postgresBefore) * perJob)
+                return (Double(jobs - first.done) / (ended - first.at).seconds, Double(jobs) / (ended - started).seconds, cpu)
+            }
+        }
+        guard let figures else { throw ValidationError("the burn-down ended without figures") }
+        return BurnDown(steadyRate: figures.steadyRate, rateWithStart: figures.rateWithStart, cpu: figures.cpu, redis: redis)
+    }
+
+    /// Returns once no job is ready, in flight or unrecorded: a burn-down's end. - Returns: when it first found jobs
+    /// done (fewer than `jobs` ready or in flight, looking every 5 ms as the reference does), and how many then.
+    @discardableResult
+    static func awaitDrained(_ runtime: Runtime, jobs: Int) async throws -> (at: ContinuousClock.Instant, done: Int) {
+        var first: (at: ContinuousClock.Instant, done: Int)?
         while true {
             let stats = try await runtime.namespace.admin.stats()
-            if stats.ready.isEmpty && stats.inFlight == 0 && stats.unrecorded == 0 { return }
-            try await Task.sleep(for: .milliseconds(10))
+            let waiting = stats.ready.reduce(0) { $0 + $1.count } + stats.inFlight
+            if first == nil && waiting < jobs { first = (ContinuousClock.now, jobs - waiting) }
+            if let first, waiting == 0 && stats.unrecorded == 0 { return first }
+            try await Task.sleep(for: .milliseconds(5))
         }
     }
 

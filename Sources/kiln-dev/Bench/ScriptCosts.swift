@@ -19,7 +19,8 @@ struct ScriptCosts {
         let cpu: Double
         /// Script calls per job.
         let scriptCalls: Double
-        /// The commands the scripts ran, most costly first: name, calls per job, microseconds per job.
+        /// The commands the scripts ran, most costly first: name, calls per job, microseconds per job. Commands sent
+        /// outside scripts during the stage count too (a burn-down's polling, a worker's `BLPOP`): a few per thousand jobs.
         let commands: [(name: String, calls: Double, microseconds: Double)]
 
         /// What the scripts spent outside the commands they ran: Lua itself, and each call's fixed cost.
@@ -27,7 +28,8 @@ struct ScriptCosts {
 
         /// `claim: 16.0 µs in 0.004 scripts (lua 5.1; hmget 1.00× 2.1, …); 22.3 µs of server cpu`
         var summary: String {
-            let parts = commands.map { command in
+            // Those under 0.05 µs a job round to nothing.
+            let parts = commands.filter { $0.microseconds >= 0.05 }.map { command in
                 String(format: "%@ %.2f× %.1f", command.name, command.calls, command.microseconds)
             }
             return String(
@@ -41,49 +43,55 @@ struct ScriptCosts {
     /// `enqueue 23.7 µs, claim 16.0 µs, …`
     var line: String { stages.map { String(format: "%@ %.1f µs", $0.name, $0.scripts) }.joined(separator: ", ") }
 
+    /// `cmdstat_<name>` → (calls, usec), as the servers count them since they started: every master's, added up (the
+    /// one server of a plain Redis).
+    private static func commandStats(_ runtime: Runtime) async throws -> [String: (calls: Double, usec: Double)] {
+        let info = try await runtime.redis.sendToEveryMaster(["INFO", "commandstats"]).values.compactMap(\.string).joined(separator: "\n")
+        var stats: [String: (calls: Double, usec: Double)] = [:]
+        for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+            let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            var calls = 0.0
+            var usec = 0.0
+            for field in parts[1].split(separator: ",") {
+                let pair = field.split(separator: "=")
+                guard pair.count == 2 else { continue }
+                if pair[0] == "calls" { calls = Double(pair[1]) ?? 0 }
+                if pair[0] == "usec" { usec = Double(pair[1]) ?? 0 }
+            }
+            let known = stats[String(parts[0])] ?? (0, 0)
+            stats[String(parts[0])] = (known.calls + calls, known.usec + usec)
+        }
+        return stats
+    }
+
+    /// Runs `body`, which handles `jobs` jobs, and returns what Redis spent on it per job.
+    static func stage(_ name: String, runtime: Runtime, jobs: Int, _ body: () async throws -> Void) async throws -> Stage {
+        let before = try await commandStats(runtime)
+        let cpuBefore = try await runtime.redis.serverCPUSeconds()
+        try await body()
+        let cpuAfter = try await runtime.redis.serverCPUSeconds()
+        let after = try await commandStats(runtime)
+        let perJob = 1 / Double(jobs)
+        func delta(_ command: String) -> (calls: Double, usec: Double) {
+            let now = after[command] ?? (0, 0)
+            let then = before[command] ?? (0, 0)
+            return ((now.calls - then.calls) * perJob, (now.usec - then.usec) * perJob)
+        }
+        // The stage's own reads of the counters (`INFO`) and the scripts themselves are not commands the scripts ran.
+        let inner = after.keys.filter { !["evalsha", "eval", "info", "script|load"].contains($0) }
+            .map { (name: $0, calls: delta($0).calls, microseconds: delta($0).usec) }
+            .filter { $0.calls > 0 }
+            .sorted { $0.microseconds > $1.microseconds }
+        return Stage(
+            name: name, scripts: delta("evalsha").usec, cpu: (cpuAfter - cpuBefore) * 1_000_000 * perJob,
+            scriptCalls: delta("evalsha").calls, commands: inner)
+    }
+
     static func measure(runtime: Runtime, tenant: Tenant, jobs: Int) async throws -> ScriptCosts {
         let queue = runtime.namespace.queue
-        /// `cmdstat_<name>` → (calls, usec), as the server counts them since it started.
-        func commandStats() async throws -> [String: (calls: Double, usec: Double)] {
-            // Every master's, added up (the one server of a plain Redis).
-            let info = try await runtime.redis.sendToEveryMaster(["INFO", "commandstats"]).values.compactMap(\.string).joined(separator: "\n")
-            var stats: [String: (calls: Double, usec: Double)] = [:]
-            for line in info.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
-                let parts = line.dropFirst("cmdstat_".count).split(separator: ":", maxSplits: 1)
-                guard parts.count == 2 else { continue }
-                var calls = 0.0
-                var usec = 0.0
-                for field in parts[1].split(separator: ",") {
-                    let pair = field.split(separator: "=")
-                    guard pair.count == 2 else { continue }
-                    if pair[0] == "calls" { calls = Double(pair[1]) ?? 0 }
-                    if pair[0] == "usec" { usec = Double(pair[1]) ?? 0 }
-                }
-                let known = stats[String(parts[0])] ?? (0, 0)
-                stats[String(parts[0])] = (known.calls + calls, known.usec + usec)
-            }
-            return stats
-        }
         func stage(_ name: String, jobs count: Int? = nil, _ body: () async throws -> Void) async throws -> Stage {
-            let before = try await commandStats()
-            let cpuBefore = try await runtime.redis.serverCPUSeconds()
-            try await body()
-            let cpuAfter = try await runtime.redis.serverCPUSeconds()
-            let after = try await commandStats()
-            let perJob = 1 / Double(count ?? jobs)
-            func delta(_ command: String) -> (calls: Double, usec: Double) {
-                let now = after[command] ?? (0, 0)
-                let then = before[command] ?? (0, 0)
-                return ((now.calls - then.calls) * perJob, (now.usec - then.usec) * perJob)
-            }
-            // The stage's own reads of the counters (`INFO`) and the scripts themselves are not commands the scripts ran.
-            let inner = after.keys.filter { !["evalsha", "eval", "info", "script|load"].contains($0) }
-                .map { (name: $0, calls: delta($0).calls, microseconds: delta($0).usec) }
-                .filter { $0.calls > 0 }
-                .sorted { $0.microseconds > $1.microseconds }
-            return Stage(
-                name: name, scripts: delta("evalsha").usec, cpu: (cpuAfter - cpuBefore) * 1_000_000 * perJob,
-                scriptCalls: delta("evalsha").calls, commands: inner)
+            try await Self.stage(name, runtime: runtime, jobs: count ?? jobs, body)
         }
         let enqueue = try await stage("enqueue") { try await BenchCommand.enqueueNoOps(jobs, runtime: runtime, tenants: [tenant]) }
         var claimed: [ClaimedJob] = []

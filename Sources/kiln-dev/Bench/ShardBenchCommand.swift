@@ -34,7 +34,7 @@ struct ShardBenchCommand: AsyncParsableCommand {
                 let started = ContinuousClock.now
                 let children = try stack.burnDownWorkers(workers, namespace: options.namespace, logName: "bench-shards-worker")
                 try await stack.stopping(children) {
-                    try await BenchCommand.awaitDrained(runtime)
+                    try await BenchCommand.awaitDrained(runtime, jobs: jobsPerRun)
                     let elapsed = (ContinuousClock.now - started).seconds
                     let after = try await runtime.redis.serverCPUSecondsByServer()
                     let perJob = 1_000_000 / Double(jobsPerRun)
