@@ -15,7 +15,7 @@ extension JobRecord {
 
     private static func storableJSON(_ text: String) -> String {
         // JSON text writes U+0000 as the escape `\u0000`: only a document holding that text needs parsing.
-        guard text.contains("\\u0000"), let document = JSONValue.parse(text) else { return text }
+        guard text.containsEscapedNUL, let document = JSONValue.parse(text) else { return text }
         return document.replacingNUL().canonicalJSON()
     }
 }

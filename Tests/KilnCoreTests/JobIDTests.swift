@@ -30,6 +30,18 @@ import Testing
         #expect(version4.milliseconds == nil)
     }
 
+    @Test func onlyTheUUIDFormIsTakenAndItIsLowercased() throws {
+        let id = JobID(shard: 2)
+        #expect(JobID(validating: id.rawValue)?.rawValue == id.rawValue)
+        #expect(JobID(validating: id.rawValue.uppercased())?.rawValue == id.rawValue)
+        let malformed = [
+            "", String(id.rawValue.dropLast()), id.rawValue + "0", id.rawValue.replacingOccurrences(of: "-", with: ""),
+            "0f8fad5b-d9cb-469f-a165-70867728950g", "0f8fad5bd-9cb-469f-a165-70867728950e", "{kiln}:job:0f8fad5b-d9cb-469f-a1",
+            "0f8fad5b-d9cb-469f-a165-70867728950e\n",
+        ]
+        for text in malformed { #expect(JobID(validating: text) == nil, "\(text)") }
+    }
+
     @Test func idsMadeAtOnceDiffer() {
         let ids = (0..<1_000).map { _ in JobID(shard: 1, milliseconds: 1_764_000_000_000) }
         #expect(Set(ids).count == ids.count)

@@ -100,4 +100,14 @@ import Testing
             #expect(JSONValue.parse(text) == value, "\(text)")
         }
     }
+
+    /// What a worker checks before writing a result to PostgreSQL, which cannot hold U+0000.
+    @Test(arguments: [
+        (#"{"a": "x\u0000y"}"#, true), (#"\u000\u0000"#, true), (#"\\u0000"#, true), (#"{"a": "\u0001"}"#, false),
+        (#"\u000"#, false), ("", false), (#"{"a": "u0000"}"#, false),
+    ])
+    func anEscapedNULIsFoundInJSONText(text: String, holdsOne: Bool) {
+        #expect(text.containsEscapedNUL == holdsOne)
+        #expect(text.containsEscapedNUL == text.contains(#"\u0000"#))
+    }
 }
