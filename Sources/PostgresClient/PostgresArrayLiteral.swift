@@ -13,9 +13,15 @@ enum PostgresArrayLiteral {
                 continue
             }
             bytes.append(quote)
-            for byte in element.utf8 {
-                if byte == quote || byte == backslash { bytes.append(backslash) }
-                bytes.append(byte)
+            let utf8 = element.utf8
+            if utf8.contains(where: { $0 == quote || $0 == backslash }) {
+                for byte in utf8 {
+                    if byte == quote || byte == backslash { bytes.append(backslash) }
+                    bytes.append(byte)
+                }
+            } else {
+                // Most elements (ids, names, times) hold neither: copied in one go.
+                bytes.append(contentsOf: utf8)
             }
             bytes.append(quote)
         }

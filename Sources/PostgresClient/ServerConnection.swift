@@ -451,7 +451,9 @@ final class ServerConnection {
     /// Calls `body` with NUL-terminated copies of `strings` (NULL pointers for nil), valid only during the call;
     /// libpq copies what it keeps.
     private static func withCStrings<R>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
-        var buffer: [CChar] = []
+        // One buffer for all of them, each copied in whole: a batch's array parameters run to hundreds of kilobytes.
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(strings.reduce(0) { $0 + ($1?.utf8.count ?? 0) + 1 })
         var offsets: [Int?] = []
         offsets.reserveCapacity(strings.count)
         for string in strings {
@@ -460,16 +462,18 @@ final class ServerConnection {
                 continue
             }
             offsets.append(buffer.count)
-            buffer.append(contentsOf: string.utf8.map { CChar(bitPattern: $0) })
+            buffer.append(contentsOf: string.utf8)
             buffer.append(0)
         }
         return buffer.withUnsafeBufferPointer { bytes in
-            // The pointers point into `buffer`, which stays alive and unmodified until `body` returns.
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                guard let offset, let base = bytes.baseAddress else { return nil }
-                return base + offset
+            bytes.withMemoryRebound(to: CChar.self) { characters in
+                // The pointers point into `buffer`, which stays alive and unmodified until `body` returns.
+                let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                    guard let offset, let base = characters.baseAddress else { return nil }
+                    return base + offset
+                }
+                return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
             }
-            return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
         }
     }
 }
