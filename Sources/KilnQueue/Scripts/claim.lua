@@ -121,9 +121,10 @@ while n < count do
         end
         local attempt = tonumber(fields[10]) + 1
         local tries = tonumber(fields[8]) + 1
-        redis.call('HSET', key, 'state', 'running', 'started', now, 'worker', worker, 'attempt', attempt, 'tries', tries)
-        later('ZADD', inflight, lease_until, id)
-        emit_state(base, id, 'running', attempt, stream_cap)
+        redis.call('HSET', key, 'state', 'running', 'started', as_text(now), 'worker', worker, 'attempt', as_text(attempt), 'tries',
+          as_text(tries))
+        later('ZADD', inflight, as_text(lease_until), id)
+        emit_state(base, id, 'running', as_text(attempt), stream_cap)
         n = n + 1
         served = served + 1
         -- Straight into the reply: a table per job to copy from cost about a microsecond a job.
