@@ -54,7 +54,11 @@ import Testing
             let strings = Self.awkwardStrings
             let optionals: [String?] = ["a", nil, "NULL", nil, "b,\"c\""]
             let numbers: [Int64] = [.min, -1, 0, 1, .max]
-            let dates = [Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_490_433.5)]
+            // Leap days, the first and last years PostgreSQL prints with four digits, times before 1970.
+            let dates = [
+                Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: 1_795_490_433.5), Date(timeIntervalSince1970: 951_782_400.75),
+                Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799.5), Date(timeIntervalSince1970: -1.25),
+            ]
             let row = try #require(
                 try await pool.query(
                     """
