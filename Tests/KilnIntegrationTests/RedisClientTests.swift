@@ -24,6 +24,21 @@ import Testing
         try await redis.close()
     }
 
+    /// Lengths of one, two and more digits, and commands of more than ten and a hundred arguments, as Redis reads them.
+    @Test func argumentsOfEveryLengthArriveWhole() async throws {
+        let redis = try Self.pool()
+        let key = "test-lengths-\(UUID().uuidString)"
+        let values = [0, 1, 9, 10, 11, 99, 100, 101, 999, 100_000].map { String(repeating: "x", count: $0) }
+        let fields = values.indices.flatMap { ["field-\($0)", values[$0]] }
+        try await redis.send(["HSET", key] + fields)
+        let stored = try await redis.send(["HMGET", key] + values.indices.map { "field-\($0)" })
+        #expect(stored.array?.map(\.string) == values)
+        let many = (0..<150).map { "member-\($0)" }
+        #expect(try await redis.send(["SADD", key + "-set"] + many).int == 150)
+        _ = try await redis.send(["DEL", key, key + "-set"])
+        try await redis.close()
+    }
+
     /// Thousands of callers share one connection: each gets its own replies, in its own order.
     @Test func concurrentCallersEachGetTheirOwnReplies() async throws {
         let redis = try Self.pool()
