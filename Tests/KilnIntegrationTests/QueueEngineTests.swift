@@ -119,6 +119,24 @@ import Testing
         }
     }
 
+    /// A job a provider throttles again and again (its attempt is not spent) keeps its event stream near the cap.
+    @Test func aJobThrottledAgainAndAgainKeepsItsEventStreamNearItsCap() async throws {
+        var configuration = QueueConfiguration()
+        configuration.streamCap = 10
+        try await Harness.with(configuration) { harness in
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            var settlements: [Settlement] = []
+            for _ in 0..<300 {
+                let (_, batch) = try await harness.queue.settleAndClaim(settlements, jobClass: .io, count: 1, worker: "w")
+                let job = try #require(batch.jobs.first)
+                settlements = [Settlement(job: id, attempt: job.attempt, outcome: .throttled(code: "busy", message: "busy", delay: .zero))]
+            }
+            // 600 events were written; approximate trimming drops whole nodes of 100.
+            let kept = try await harness.queue.events(of: id, after: nil, limit: 1_000).count
+            #expect(kept <= configuration.streamCap + 100 + 2, "\(kept) events kept")
+        }
+    }
+
     @Test func cancellingAQueuedJobEndsItAtOnce() async throws {
         try await Harness.with { harness in
             guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
