@@ -31,6 +31,12 @@ import Testing
 
     struct SleepInput: Encodable, Sendable {
         let seconds: Double
+        var progressSteps: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case seconds
+            case progressSteps = "progress_steps"
+        }
     }
 
     static let sleep = Kind<SleepInput, Echoed>("diag.sleep")
@@ -58,6 +64,27 @@ import Testing
             guard case .succeeded(let result)? = full.last else { throw TestFailure("the stream did not end with the result: \(full)") }
             #expect(!deltas.isEmpty && full.count > 10)
             #expect(deltas.joined() == result.text)
+        }
+    }
+
+    /// Read after the job ended, and cut inside its first event four times (every event is longer than the cut): the
+    /// client does not take the job's end for the stream's, and gives every event. A connection that broke inside an
+    /// event brought something; only one that brought nothing lets the job itself say how it ended.
+    @Test func aStreamCutInsideEveryEventOfAnEndedJobStillGivesEveryEvent() async throws {
+        try await Harness.with { harness in
+            try await harness.startAPI()
+            harness.startWorker()
+            let client = try await harness.tenant("talevonia")
+            let job = try await harness.kiln(client).submit(Self.sleep, input: SleepInput(seconds: 0.2, progressSteps: 4))
+            _ = try await harness.kiln(client).result(of: job)
+            var full: [JobEvent<Echoed>] = []
+            for try await event in try harness.kiln(client).events(of: job) { full.append(event) }
+            let cutting = FaultyTransport(.cutBody(after: 20, times: 4), path: "/events")
+            var cut: [JobEvent<Echoed>] = []
+            for try await event in try harness.kiln(client, transport: cutting).events(of: job) { cut.append(event) }
+            #expect(cutting.requests.count == 5, "cut four times, then whole")
+            #expect(full.count > 4, "queued, running, progress and the end: \(full)")
+            #expect(cut == full)
         }
     }
 

@@ -27,6 +27,8 @@ public struct JobEvents<Result: Decodable & Sendable>: AsyncSequence, Sendable {
         private var fruitlessReconnections = 0
         /// Whether the current connection brought an event.
         private var connectionBroughtEvents = false
+        /// Whether the current connection brought any bytes, a piece of an event included.
+        private var connectionBroughtBytes = false
         private var finished = false
 
         init(kiln: Kiln, job: SubmittedJob<Result>) {
@@ -48,6 +50,7 @@ public struct JobEvents<Result: Decodable & Sendable>: AsyncSequence, Sendable {
                     do {
                         if let chunk = try await stream.next() {
                             body = stream
+                            connectionBroughtBytes = connectionBroughtBytes || !chunk.isEmpty
                             ready = parser.feed(chunk)
                             continue
                         }
@@ -60,10 +63,11 @@ public struct JobEvents<Result: Decodable & Sendable>: AsyncSequence, Sendable {
                     body = nil
                     parser = ServerSentEventParser()
                     // A connection that brought nothing: the job may have ended with its last event already read, or
-                    // expired with its stream, and then the job itself says how it ended. Otherwise the next connection
-                    // brings what follows the last whole event.
+                    // expired with its stream, and then the job itself says how it ended. One that broke inside an
+                    // event has more to bring, however the job ended: the next connection brings what follows the
+                    // last whole event. Either way it counts as fruitless unless an event came whole.
                     if !connectionBroughtEvents {
-                        if let ending = try await endingIfFinished() { return ending }
+                        if !connectionBroughtBytes, let ending = try await endingIfFinished() { return ending }
                         fruitlessReconnections += 1
                     }
                     guard fruitlessReconnections <= kiln.configuration.maxReconnectAttempts else {
@@ -73,6 +77,7 @@ public struct JobEvents<Result: Decodable & Sendable>: AsyncSequence, Sendable {
                     try await Task.sleep(for: RetryPlan.backoff(fruitlessReconnections))
                 }
                 connectionBroughtEvents = false
+                connectionBroughtBytes = false
                 let headers = lastEventID.map { [("Last-Event-ID", $0)] } ?? []
                 body = try await kiln.send(.events, ["id": job.id.rawValue], headers: headers).body.makeAsyncIterator()
             }
