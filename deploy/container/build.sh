@@ -26,9 +26,7 @@ echo "Building kiln (release, static Swift runtime) in .build-image/"
 mkdir -p "$KILN_IMAGE_SCRATCH"
 swift build -c release --static-swift-stdlib --scratch-path "$KILN_IMAGE_SCRATCH" --product kiln 2>&1 | tee "$KILN_IMAGE_SCRATCH/build.log"
 # The release build sees what the debug one does not (an import only a test build uses): a warning fails it too.
-if grep -E "/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$KILN_IMAGE_SCRATCH/build.log" | grep -v "/\.build"; then
-  kiln_die "the release build printed the compiler warnings above in Kiln's code; Kiln builds without any"
-fi
+kiln_fail_on_compiler_warnings "$KILN_IMAGE_SCRATCH/build.log" "the release build"
 binary="$KILN_IMAGE_SCRATCH/release/kiln"
 strip -o "$KILN_IMAGE_SCRATCH/kiln" "$binary"
 

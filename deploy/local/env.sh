@@ -48,6 +48,14 @@ fi
 
 kiln_die() { echo "error: $*" >&2; exit 1; }
 
+# Fails when the build log $1 shows a compiler warning in Kiln's own code, naming the build ($2: "the build", "the
+# release build"). Packages' own sources live under .build/checkouts, and SwiftPM keeps their warnings quiet anyway.
+kiln_fail_on_compiler_warnings() {
+  if grep -E "/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$1" | grep -v "/\.build"; then
+    kiln_die "$2 printed the compiler warnings above in Kiln's code; Kiln builds without any"
+  fi
+}
+
 # Newest PostgreSQL server bindir (15 on Debian 12, 16+ elsewhere). /usr/bin and /usr/local/bin only hold
 # postgresql-common wrappers that pick clusters by their own rules, so we never use those.
 kiln_pg_bindir() {

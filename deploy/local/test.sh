@@ -33,10 +33,7 @@ swift format lint --strict --recursive --parallel Sources Tests Package.swift \
 build_log="$KILN_STATE_DIR/build.log"
 mkdir -p "$KILN_STATE_DIR"
 swift build --build-tests 2>&1 | tee "$build_log"
-# (Packages' own sources live under .build/checkouts, and SwiftPM keeps their warnings quiet anyway.)
-if grep -E "/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" "$build_log" | grep -v "/\.build"; then
-    kiln_die "the build printed the compiler warnings above in Kiln's code; Kiln builds without any"
-fi
+kiln_fail_on_compiler_warnings "$build_log" "the build"
 # The suites that hold the queue's and admission's guarantees: run on one Redis, then on the cluster with three shards.
 sharded_suites='KilnIntegrationTests\.(QueueEngineTests|LeaseLossTests|AdmissionTests|AbuseTests|QuotaModelTests|QuotaLoadTests|EntitlementTests|PrivacyTests|FleetTests|ShardTests)'
 # The suites that start Redis Clusters of their own, kill their masters and move their slots.
