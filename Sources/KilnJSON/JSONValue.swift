@@ -62,10 +62,15 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// bytes with unescaped runs copied whole: it is on every request's path, and JSONEncoder costs several times as
     /// much (appending scalar by scalar to a String took 9% of the API node's CPU).
     public func canonicalJSON() -> String {
+        String(decoding: canonicalBytes(), as: UTF8.self)
+    }
+
+    /// ``canonicalJSON()`` as UTF-8 bytes, for a caller that sends them.
+    public func canonicalBytes() -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(128)
         write(into: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     private func write(into bytes: inout [UInt8]) {

@@ -6,9 +6,9 @@ import KilnStore
 
 /// A job as the API shows it to its owner: the body of `POST /v1/jobs`, `GET /v1/jobs/{id}` and the cancel route, the
 /// `Job` schema of `openapi.json`. Every member is always written; what a job does not have yet is `null`.
-struct JobView: Encodable {
+struct JobView: DocumentAnswer {
     /// One of the job's artifacts, with the address that serves its bytes.
-    struct ArtifactLink: Encodable {
+    struct ArtifactLink {
         let name: String
         let contentType: String
         let size: Int
@@ -23,16 +23,12 @@ struct JobView: Encodable {
             url = "/v1/jobs/\(job)/artifacts/\(artifact.name)"
         }
 
-        enum CodingKeys: String, CodingKey {
-            case name, size, sha256, url
-            case contentType = "content_type"
+        var document: JSONValue {
+            .object([
+                "name": .string(name), "content_type": .string(contentType), "size": .number(Double(size)), "sha256": .string(sha256),
+                "url": .string(url),
+            ])
         }
-    }
-
-    /// Why the job failed.
-    struct Failure: Encodable {
-        let code: String
-        let message: String
     }
 
     var id: JobID
@@ -85,32 +81,25 @@ struct JobView: Encodable {
         createdAt = Date()
     }
 
-    enum CodingKeys: String, CodingKey {
-        case id, kind, status, priority, attempt, progress, result, error, artifacts
-        case maxAttempts = "max_attempts"
-        case createdAt = "created_at"
-        case startedAt = "started_at"
-        case finishedAt = "finished_at"
-        case cancelRequested = "cancel_requested"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id.rawValue, forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(state.rawValue, forKey: .status)
-        try container.encode(priority.rawValue, forKey: .priority)
-        try container.encode(attempt, forKey: .attempt)
-        try container.encode(maxAttempts, forKey: .maxAttempts)
-        try container.encode(Self.time(createdAt), forKey: .createdAt)
-        // Optionals are written as `null`, not left out: apps read every member.
-        try container.encode(startedAt.map(Self.time), forKey: .startedAt)
-        try container.encode(finishedAt.map(Self.time), forKey: .finishedAt)
-        try container.encode(progress.flatMap(JSONValue.parse), forKey: .progress)
-        try container.encode(result.flatMap(JSONValue.parse), forKey: .result)
-        try container.encode(errorCode.map { Failure(code: $0, message: errorMessage ?? "") }, forKey: .error)
-        try container.encode(cancelRequested, forKey: .cancelRequested)
-        try container.encode(artifacts.map { ArtifactLink($0, job: id) }, forKey: .artifacts)
+    /// The answer as a document: written by hand, since it answers every submission (JSONEncoder was 9% of the API
+    /// node's CPU a submission). Optionals are written as `null`, not left out: apps read every member.
+    var document: JSONValue {
+        .object([
+            "id": .string(id.rawValue),
+            "kind": .string(kind),
+            "status": .string(state.rawValue),
+            "priority": .string(priority.rawValue),
+            "attempt": .number(Double(attempt)),
+            "max_attempts": .number(Double(maxAttempts)),
+            "created_at": .string(Self.time(createdAt)),
+            "started_at": startedAt.map { .string(Self.time($0)) } ?? .null,
+            "finished_at": finishedAt.map { .string(Self.time($0)) } ?? .null,
+            "progress": progress.flatMap(JSONValue.parse) ?? .null,
+            "result": result.flatMap(JSONValue.parse) ?? .null,
+            "error": errorCode.map { .object(["code": .string($0), "message": .string(errorMessage ?? "")]) } ?? .null,
+            "cancel_requested": .bool(cancelRequested),
+            "artifacts": .array(artifacts.map { ArtifactLink($0, job: id).document }),
+        ])
     }
 
     /// How every answer writes a time: ISO 8601 with milliseconds.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import KilnJSON
 import NIOCore
 
 extension Response {
@@ -20,11 +21,13 @@ extension Response {
 /// were before, so equal answers are equal bytes.
 enum AnswerEncoding {
     static func bytes(of answer: some Encodable) throws -> ByteBuffer {
-        ByteBuffer(bytes: try data(of: answer))
+        if let answer = answer as? any DocumentAnswer { return ByteBuffer(bytes: answer.document.canonicalBytes()) }
+        return ByteBuffer(bytes: try data(of: answer))
     }
 
     static func text(of answer: some Encodable) throws -> String {
-        String(decoding: try data(of: answer), as: UTF8.self)
+        if let answer = answer as? any DocumentAnswer { return answer.document.canonicalJSON() }
+        return String(decoding: try data(of: answer), as: UTF8.self)
     }
 
     private static func data(of answer: some Encodable) throws -> Data {
