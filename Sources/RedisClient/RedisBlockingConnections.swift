@@ -88,7 +88,7 @@ final class RedisBlockingConnections: Sendable {
                 return connection
             case .use, .connect:
                 do {
-                    return try await RedisConnection.connect(configuration, on: group)
+                    return try await RedisConnection.connect(configuration, on: group.next())
                 } catch {
                     giveBack(nil)
                     throw error

@@ -306,7 +306,7 @@ final class RedisCluster: Sendable {
         var configuration = configuration
         configuration.host = address.host
         configuration.port = address.port
-        let connection = try await RedisConnection.connect(configuration, on: group)
+        let connection = try await RedisConnection.connect(configuration, on: group.next())
         defer { connection.close() }
         do {
             return try RedisSlotMap(shards: try await connection.send(["CLUSTER", "SHARDS"]), askedHost: address.host)

@@ -12,8 +12,9 @@ public struct RedisConfiguration: Sendable {
     public var connectTimeout: Duration = .seconds(2)
     /// How long one command (or pipeline) may wait for its reply; blocking commands set their own.
     public var commandTimeout: Duration = .seconds(5)
-    /// The connections every command but the blocking ones shares. Each carries many callers' commands at once, so
-    /// one is usually enough: more spread the client's work over more event loops, fewer batch more per write.
+    /// The connections every command but the blocking ones shares, on each event loop of the process. Each carries
+    /// many callers' commands at once, so one a loop is usually enough: a caller running on a loop uses its loop's
+    /// first, and the others take them all in turn; more batch less per write.
     public var sharedConnections: Int = 1
     /// The most blocking commands (`BLPOP`, `XREAD BLOCK`) waiting at once, each on a connection of its own; more
     /// wait for one of them to end.

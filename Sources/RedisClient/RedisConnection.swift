@@ -25,12 +25,12 @@ final class RedisConnection: Sendable {
         self.configuration = configuration
     }
 
-    /// Connects on one of `group`'s loops, then authenticates and selects the database.
-    static func connect(_ configuration: RedisConfiguration, on group: any EventLoopGroup) async throws -> RedisConnection {
+    /// Connects on `eventLoop`, then authenticates and selects the database.
+    static func connect(_ configuration: RedisConfiguration, on eventLoop: any EventLoop) async throws -> RedisConnection {
         let outstanding = Outstanding()
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            channel = try await ClientBootstrap(group: eventLoop)
                 .connectTimeout(.milliseconds(Int64(configuration.connectTimeout.wholeMilliseconds)))
                 .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in

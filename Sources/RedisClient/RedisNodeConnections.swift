@@ -3,6 +3,10 @@ import Locking
 
 /// One Redis server's connections: the shared ones, which load the pool's scripts when they open, and the blocking
 /// ones. The pool has one of these for a single Redis, and one per master of a cluster.
+///
+/// Each event loop of the group has shared connections of its own. A caller running on one of those loops (a process
+/// that made the loops Swift Concurrency's executor, as the API node does) gets one of its own loop's, so its command
+/// is written and its reply read on the thread it runs on, with no hand-off between threads either way.
 final class RedisNodeConnections: Sendable {
     let address: RedisNodeAddress
     private let shared: [RedisReconnectingConnection]
@@ -15,14 +19,16 @@ final class RedisNodeConnections: Sendable {
         configuration.host = address.host
         configuration.port = address.port
         self.address = address
-        self.shared = (0..<max(configuration.sharedConnections, 1)).map { _ in
-            RedisReconnectingConnection(configuration: configuration, group: group, prepare: scripts.loadAll(on:))
+        let loops = Array(group.makeIterator())
+        self.shared = (0..<max(configuration.sharedConnections, 1)).flatMap { _ in
+            loops.map { RedisReconnectingConnection(configuration: configuration, eventLoop: $0, prepare: scripts.loadAll(on:)) }
         }
         self.blocking = RedisBlockingConnections(configuration: configuration, group: group)
     }
 
-    /// The next shared connection in turn, connecting first when it has none.
+    /// A shared connection of the caller's own event loop, else the next in turn; it connects first when it has none.
     func connection() async throws -> RedisConnection {
+        if let own = shared.first(where: { $0.eventLoop.inEventLoop }) { return try await own.connection() }
         let index = nextShared.withLock { next in
             defer { next = (next + 1) % shared.count }
             return next

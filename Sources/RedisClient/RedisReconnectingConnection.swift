@@ -23,14 +23,15 @@ final class RedisReconnectingConnection: Sendable {
     }
 
     private let configuration: RedisConfiguration
-    private let group: any EventLoopGroup
+    /// The loop every connection it opens lives on.
+    let eventLoop: any EventLoop
     /// Runs on each new connection before any caller's command: the pool loads its scripts there.
     private let prepare: @Sendable (RedisConnection) async throws -> Void
     private let state = Locked<State>(.idle)
 
-    init(configuration: RedisConfiguration, group: any EventLoopGroup, prepare: @escaping @Sendable (RedisConnection) async throws -> Void) {
+    init(configuration: RedisConfiguration, eventLoop: any EventLoop, prepare: @escaping @Sendable (RedisConnection) async throws -> Void) {
         self.configuration = configuration
-        self.group = group
+        self.eventLoop = eventLoop
         self.prepare = prepare
     }
 
@@ -49,7 +50,7 @@ final class RedisReconnectingConnection: Sendable {
             case .idle, .connected, .backingOff:
                 var failures = 0
                 if case .backingOff(_, let failed, _) = state { failures = failed }
-                let promise = group.next().makePromise(of: RedisConnection.self)
+                let promise = eventLoop.makePromise(of: RedisConnection.self)
                 state = .connecting(promise.futureResult)
                 return .connect(promise, failures: failures)
             }
@@ -63,7 +64,7 @@ final class RedisReconnectingConnection: Sendable {
             throw error
         case .connect(let promise, let failures):
             do {
-                let connection = try await RedisConnection.connect(configuration, on: group)
+                let connection = try await RedisConnection.connect(configuration, on: eventLoop)
                 do {
                     try await prepare(connection)
                 } catch {
