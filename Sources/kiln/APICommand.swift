@@ -9,6 +9,8 @@ import KilnPolicy
 import KilnPrivacy
 import KilnQueue
 import KilnStore
+import NIOCore
+import NIOPosix
 import PostgresClient
 import ServiceLifecycle
 import UnixSignals
@@ -27,6 +29,11 @@ struct APICommand: AsyncParsableCommand {
     @OptionGroup var policyOptions: PolicyOptions
 
     func run() async throws {
+        // The node's tasks run on the event loops that serve HTTP and hold its Redis connections, each staying on the
+        // loop it is on: a request is read, sent to Redis, answered and written on one thread, with no hand-off to
+        // Swift's cooperative pool and back at each step. Kiln runs blocking work on threads of its own
+        // (`BlockingExecutor`), never in a task, so no task holds a loop.
+        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
         let policySet = try policyOptions.load()
         let identities: IdentityVerifierSet
         do {
