@@ -24,15 +24,12 @@ public struct JobID: UUIDIdentifier {
         for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (8 * (5 - index))) }
         bytes[6] = 0x70 | UInt8(shard >> 8)
         bytes[7] = UInt8(truncatingIfNeeded: shard)
+        // One system call for the random bits: drawn a byte at a time, each byte was a `getrandom` of its own.
         var random = SystemRandomNumberGenerator()
-        for index in 8..<16 { bytes[index] = random.next() }
+        let entropy: UInt64 = random.next()
+        for index in 8..<16 { bytes[index] = UInt8(truncatingIfNeeded: entropy >> (8 * (15 - index))) }
         bytes[8] = 0x80 | (bytes[8] & 0x3F)
-        let uuid = UUID(
-            uuid: (
-                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
-            ))
-        self.init(lowercaseUUID: uuid.uuidString.lowercased())
+        self.init(lowercaseUUID: LowercaseHex.uuidText(bytes))
     }
 
     /// A new id on shard 0, now.
@@ -52,21 +49,13 @@ public struct JobID: UUIDIdentifier {
     public var milliseconds: Int64? {
         guard hexDigit(at: 14) == 7 else { return nil }
         let digits = rawValue.utf8.prefix(13).filter { $0 != UInt8(ascii: "-") }
-        return digits.reduce(Int64(0)) { value, digit in value << 4 | Int64(Self.value(ofHexDigit: digit) ?? 0) }
+        return digits.reduce(Int64(0)) { value, digit in value << 4 | Int64(LowercaseHex.value(of: digit) ?? 0) }
     }
 
     /// The value of the hex digit at `offset` of the text.
     private func hexDigit(at offset: Int) -> Int? {
         let utf8 = rawValue.utf8
         guard utf8.count == 36 else { return nil }
-        return Self.value(ofHexDigit: utf8[utf8.index(utf8.startIndex, offsetBy: offset)])
-    }
-
-    private static func value(ofHexDigit digit: UInt8) -> Int? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): Int(digit - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): Int(digit - UInt8(ascii: "a") + 10)
-        default: nil
-        }
+        return LowercaseHex.value(of: utf8[utf8.index(utf8.startIndex, offsetBy: offset)])
     }
 }

@@ -32,10 +32,7 @@ extension UUIDIdentifier {
             for (offset, byte) in bytes.enumerated() {
                 switch offset {
                 case 8, 13, 18, 23: guard byte == UInt8(ascii: "-") else { return false }
-                default:
-                    guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte) else {
-                        return false
-                    }
+                default: guard LowercaseHex.value(of: byte) != nil else { return false }
                 }
             }
             return true

@@ -10,7 +10,11 @@ import Testing
         #expect(id.shard == shard)
         let parsed = try #require(JobID(validating: id.rawValue.uppercased()))
         #expect(parsed.shard == shard)
-        #expect(UUID(uuidString: id.rawValue) != nil)
+        // Written by hand, the text is the UUID's canonical form, of version 7 and RFC 9562's variant.
+        #expect(UUID(uuidString: id.rawValue)?.uuidString.lowercased() == id.rawValue)
+        let text = Array(id.rawValue)
+        #expect(text[14] == "7")
+        #expect("89ab".contains(text[19]))
     }
 
     @Test func anIdCarriesItsSubmissionTimeAndSortsByIt() throws {
