@@ -2,13 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import KilnCore
+import KilnJSON
 import ServiceFailures
 
 /// An RFC 9457 problem: the body of every error answer, with a stable machine-readable `code`. Routes throw it and
 /// Hummingbird writes it, as it does any `HTTPResponseError`; ``ProblemMiddleware`` turns the other errors into one.
-/// It is its own `Encodable` answer (the `Problem` schema): the five members every problem has, then those of the
-/// problems that say more, each written only when set.
-struct Problem: HTTPResponseError, Encodable, Sendable {
+/// It is its own answer (the `Problem` schema), written by hand as every quota refusal is one: the five members every
+/// problem has, then those of the problems that say more, each written only when set.
+struct Problem: HTTPResponseError, DocumentAnswer, Sendable {
     let status: HTTPResponse.Status
     let code: String
     let detail: String
@@ -38,31 +39,19 @@ struct Problem: HTTPResponseError, Encodable, Sendable {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: try AnswerEncoding.bytes(of: self)))
     }
 
-    enum CodingKeys: String, CodingKey {
-        case type, title, status, code, detail, field, category, tier
-        case jobID = "job_id"
-        case upgradeAvailable = "upgrade_available"
-        // A quota denial's.
-        case quotaClass = "quota_class"
-        case limit, used, pending, remaining, reason
-        case resetAt = "reset_at"
-        case retryAfterSeconds = "retry_after_s"
-        case blockReason = "block_reason"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("https://kiln.dev/problems/\(code)", forKey: .type)
-        try container.encode(status.reasonPhrase, forKey: .title)
-        try container.encode(status.code, forKey: .status)
-        try container.encode(code, forKey: .code)
-        try container.encode(detail, forKey: .detail)
-        try container.encodeIfPresent(field, forKey: .field)
-        try container.encodeIfPresent(category, forKey: .category)
-        try container.encodeIfPresent(jobID?.rawValue, forKey: .jobID)
-        try container.encodeIfPresent(tier, forKey: .tier)
-        try container.encodeIfPresent(upgradeAvailable, forKey: .upgradeAvailable)
-        try quota?.encode(into: &container)
+    /// The problem's members; a member that does not apply is left out.
+    var document: JSONValue {
+        var members: [String: JSONValue] = [
+            "type": .string("https://kiln.dev/problems/\(code)"), "title": .string(status.reasonPhrase), "status": .number(Double(status.code)),
+            "code": .string(code), "detail": .string(detail),
+        ]
+        members["field"] = field.map(JSONValue.string)
+        members["category"] = category.map(JSONValue.string)
+        members["job_id"] = jobID.map { .string($0.rawValue) }
+        members["tier"] = tier.map(JSONValue.string)
+        members["upgrade_available"] = upgradeAvailable.map(JSONValue.bool)
+        quota?.add(to: &members)
+        return .object(members)
     }
 
     static func invalidInput(_ error: InputError) -> Problem {
@@ -103,15 +92,15 @@ struct QuotaDenialMembers: Sendable {
     var retryAfterSeconds: Int
     var blockReason: String?
 
-    func encode(into container: inout KeyedEncodingContainer<Problem.CodingKeys>) throws {
-        try container.encode(quotaClass, forKey: .quotaClass)
-        try container.encode(limit, forKey: .limit)
-        try container.encode(used, forKey: .used)
-        try container.encode(pending, forKey: .pending)
-        try container.encode(remaining, forKey: .remaining)
-        try container.encode(resetAt, forKey: .resetAt)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(retryAfterSeconds, forKey: .retryAfterSeconds)
-        try container.encodeIfPresent(blockReason, forKey: .blockReason)
+    func add(to members: inout [String: JSONValue]) {
+        members["quota_class"] = .string(quotaClass)
+        members["limit"] = limit.map { .number(Double($0)) } ?? .null
+        members["used"] = .number(Double(used))
+        members["pending"] = .number(Double(pending))
+        members["remaining"] = remaining.map { .number(Double($0)) } ?? .null
+        members["reset_at"] = .string(resetAt)
+        members["reason"] = .string(reason)
+        members["retry_after_s"] = .number(Double(retryAfterSeconds))
+        members["block_reason"] = blockReason.map(JSONValue.string)
     }
 }
