@@ -78,7 +78,9 @@ import Testing
             try await harness.startAPI()
             harness.startWorker()
             let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":30,"timeout_seconds":0.2}}"#, as: client)
-            let job = try await harness.awaitFinished(id, as: client, within: .seconds(20))
+            // Three attempts stopped at 0.2 s and two retry delays take seconds; the bound leaves a loaded machine
+            // room, and stays well below the 90 s three attempts that were never stopped would take.
+            let job = try await harness.awaitFinished(id, as: client, within: .seconds(60))
             #expect(job["status"]?.stringValue == "dead")
             #expect(job["error"]?["code"]?.stringValue == "deadline_exceeded")
             #expect(job["attempt"]?.numberValue == 3)

@@ -9,9 +9,9 @@ import Testing
     @Test func whileRedisLoadsSubmissionsAndReadinessAre503WithRetryAfter() async throws {
         let redis = try PrivateRedis()
         try await redis.start()
-        // Enough data, loaded slowly (500 µs a key, Redis's own test setting), to take ten seconds and more: a loaded
-        // machine's requests must have time to meet it.
-        try await redis.fill(keys: 20_000)
+        // Enough data, loaded slowly (500 µs a key, Redis's own test setting), to take twenty seconds and more: a
+        // loaded machine's requests must have time to meet it (ten seconds were once not enough for the full suite).
+        try await redis.fill(keys: 40_000)
         try await redis.stop()
         let pool = RedisPool(configuration: redis.configuration)
         let probe = RedisPool(configuration: redis.configuration)
