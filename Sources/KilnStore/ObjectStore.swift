@@ -21,11 +21,15 @@ public struct ObjectStore: ObjectBackend {
         self.root = root
     }
 
-    /// Stores `bytes` at `path`, replacing what was there atomically; returns their size and SHA-256 (hex).
+    /// Stores `bytes` at `path`, replacing what was there atomically; returns their size and SHA-256 (hex), hashed on
+    /// the same thread as the write, off the caller's: the API node's tasks run on its event loops.
     public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
         let target = try fileURL(for: path)
-        try await BlockingExecutor.files.run { try DurableFile.replace(target, with: bytes) }
-        return (bytes.count, Digest.sha256Hex(bytes))
+        let sha256 = try await BlockingExecutor.files.run {
+            try DurableFile.replace(target, with: bytes)
+            return Digest.sha256Hex(bytes)
+        }
+        return (bytes.count, sha256)
     }
 
     /// The bytes at `path`; throws ``StoreError/Code/notFound`` when there are none.

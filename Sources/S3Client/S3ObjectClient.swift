@@ -27,9 +27,12 @@ public struct S3ObjectClient: Sendable {
     }
 
     /// Stores `bytes` under `key`, replacing any object there.
+    /// - Parameter payloadSHA256: the bytes' SHA-256 in lowercase hex, when the caller has it (hashed off its event
+    ///   loop); the client hashes them itself otherwise.
     /// - Throws: ``S3Error`` if S3 refuses, `HTTPClientError` if no answer arrived.
-    public func put(key: String, bytes: [UInt8], contentType: String = "application/octet-stream") async throws {
-        let response = try await self.send("PUT", key: key, body: bytes, contentType: contentType, operation: "PutObject")
+    public func put(key: String, bytes: [UInt8], contentType: String = "application/octet-stream", payloadSHA256: String? = nil) async throws {
+        let response = try await self.send(
+            "PUT", key: key, body: bytes, payloadSHA256: payloadSHA256, contentType: contentType, operation: "PutObject")
         try Self.requireSuccess(response, operation: "PutObject")
     }
 
@@ -104,7 +107,8 @@ public struct S3ObjectClient: Sendable {
     }
 
     private func send(
-        _ method: String, key: String?, query: String? = nil, body: [UInt8]?, contentType: String?, operation: String
+        _ method: String, key: String?, query: String? = nil, body: [UInt8]?, payloadSHA256: String? = nil, contentType: String?,
+        operation: String
     ) async throws -> HTTPResponse {
         if let key {
             guard !key.isEmpty, key.utf8.count <= 1024 else {
@@ -112,7 +116,7 @@ public struct S3ObjectClient: Sendable {
             }
         }
         // 7.88.1 signs whatever x-amz-content-sha256 says but never computes it, and S3 checks the body against it.
-        var headers: HTTPHeaders = ["x-amz-content-sha256": body.map(Self.sha256Hex) ?? Self.emptyPayloadHash]
+        var headers: HTTPHeaders = ["x-amz-content-sha256": payloadSHA256 ?? body.map(Self.sha256Hex) ?? Self.emptyPayloadHash]
         if let contentType {
             headers.add(name: "Content-Type", value: contentType)
         }
