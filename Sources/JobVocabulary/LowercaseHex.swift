@@ -1,4 +1,4 @@
-/// The lowercase hex digits of Kiln's ids: read one, or write 16 bytes as a UUID's text.
+/// Lowercase hex, Kiln's one spelling of bytes as text: ids, keys, digests. Reads a digit, or writes bytes as digits.
 enum LowercaseHex {
     private static let digits = Array("0123456789abcdef".utf8)
 
@@ -11,6 +11,12 @@ enum LowercaseHex {
         }
     }
 
+    /// Appends `byte`'s two digits to `text`.
+    static func append(_ byte: UInt8, to text: inout [UInt8]) {
+        text.append(digits[Int(byte >> 4)])
+        text.append(digits[Int(byte & 0x0F)])
+    }
+
     /// 16 bytes as a UUID's canonical text: 8-4-4-4-12 lowercase hex digits.
     static func uuidText(_ bytes: [UInt8]) -> String {
         precondition(bytes.count == 16, "a UUID is 16 bytes")
@@ -18,9 +24,18 @@ enum LowercaseHex {
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            append(byte, to: &text)
         }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// Lowercase hexadecimal.
+    public var hexString: String {
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self { LowercaseHex.append(byte, to: &text) }
         return String(decoding: text, as: UTF8.self)
     }
 }

@@ -15,17 +15,3 @@ public enum APIKey {
         String(key.prefix(13))
     }
 }
-
-extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal.
-    public var hexString: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-}
