@@ -118,6 +118,7 @@ extension BlockingExecutor {
     /// Renders (Cairo, Pango, zlib, the video encoder's feed): CPU-bound pieces that each take a core for up to
     /// minutes; a worker's `cpu` concurrency bounds how many it starts, this how many run at once.
     public static let rendering = BlockingExecutor(name: "kiln-render", threads: max(2, System.coreCount))
-    /// Files in the local object store: short blocking system calls, many at once.
+    /// The object stores' short pieces, many at once: the local store's blocking system calls, and hashing what either
+    /// store writes.
     public static let files = BlockingExecutor(name: "kiln-files", threads: 16)
 }

@@ -27,7 +27,7 @@ public struct S3ObjectStore: ObjectBackend {
     /// 20 MB take about 15 ms. The same digest signs the request and is returned.
     public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
         let key = try Self.key(path)
-        let sha256 = try await BlockingExecutor.rendering.run { Digest.sha256Hex(bytes) }
+        let sha256 = try await BlockingExecutor.files.run { Digest.sha256Hex(bytes) }
         try await Self.translating("PutObject", path) { try await client.put(key: key, bytes: bytes, payloadSHA256: sha256) }
         return (bytes.count, sha256)
     }
