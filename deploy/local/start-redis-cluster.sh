@@ -26,7 +26,8 @@ for port in "${ports[@]}"; do
   redis-server --daemonize yes \
     --bind 127.0.0.1 --port "$port" --protected-mode yes \
     --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 1500 \
-    --dir "$root/$port" --appendonly yes --appendfsync everysec --save "" --maxmemory-policy noeviction \
+    --dir "$root/$port" --appendonly yes --appendfsync everysec --save "" --auto-aof-rewrite-min-size 512mb \
+    --maxmemory-policy noeviction \
     --pidfile "$root/$port/redis.pid" --logfile "$root/$port/redis.log"
 done
 for port in "${ports[@]}"; do

@@ -22,19 +22,24 @@ struct ScriptCosts {
         /// The commands the scripts ran, most costly first: name, calls per job, microseconds per job. Commands sent
         /// outside scripts during the stage count too (a burn-down's polling, a worker's `BLPOP`): a few per thousand jobs.
         let commands: [(name: String, calls: Double, microseconds: Double)]
+        /// AOF rewrites that finished during the stage, and their children's CPU in microseconds per job: not in `cpu`,
+        /// and not spent on the stage's jobs alone (a child writes out everything Redis holds).
+        let rewrites: Int
+        let rewriteCPU: Double
 
         /// What the scripts spent outside the commands they ran: Lua itself, and each call's fixed cost.
         var lua: Double { scripts - commands.reduce(0) { $0 + $1.microseconds } }
 
-        /// `claim: 16.0 µs in 0.004 scripts (lua 5.1; hmget 1.00× 2.1, …); 22.3 µs of server cpu`
+        /// `claim: 16.0 µs in 0.004 scripts (lua 5.1; hmget 1.00× 2.1, …); 22.3 µs of server cpu; 0 aof rewrites`
         var summary: String {
             // Those under 0.05 µs a job round to nothing.
             let parts = commands.filter { $0.microseconds >= 0.05 }.map { command in
                 String(format: "%@ %.2f× %.1f", command.name, command.calls, command.microseconds)
             }
+            let rewriting = rewrites == 0 ? "0 aof rewrites" : String(format: "%d aof rewrites, their children %.1f µs", rewrites, rewriteCPU)
             return String(
-                format: "%@: %.1f µs in %.3f scripts (lua %.1f; %@); %.1f µs of server cpu", name, scripts, scriptCalls, lua,
-                parts.joined(separator: ", "), cpu)
+                format: "%@: %.1f µs in %.3f scripts (lua %.1f; %@); %.1f µs of server cpu; %@", name, scripts, scriptCalls, lua,
+                parts.joined(separator: ", "), cpu, rewriting)
         }
     }
 
@@ -69,8 +74,10 @@ struct ScriptCosts {
     static func stage(_ name: String, runtime: Runtime, jobs: Int, _ body: () async throws -> Void) async throws -> Stage {
         let before = try await commandStats(runtime)
         let cpuBefore = try await runtime.redis.serverCPUSeconds()
+        let persistenceBefore = try await runtime.redis.persistenceWork()
         try await body()
         let cpuAfter = try await runtime.redis.serverCPUSeconds()
+        let persistenceAfter = try await runtime.redis.persistenceWork()
         let after = try await commandStats(runtime)
         let perJob = 1 / Double(jobs)
         func delta(_ command: String) -> (calls: Double, usec: Double) {
@@ -85,7 +92,8 @@ struct ScriptCosts {
             .sorted { $0.microseconds > $1.microseconds }
         return Stage(
             name: name, scripts: delta("evalsha").usec, cpu: (cpuAfter - cpuBefore) * 1_000_000 * perJob,
-            scriptCalls: delta("evalsha").calls, commands: inner)
+            scriptCalls: delta("evalsha").calls, commands: inner, rewrites: Int(persistenceAfter.rewrites - persistenceBefore.rewrites),
+            rewriteCPU: (persistenceAfter.childCPUSeconds - persistenceBefore.childCPUSeconds) * 1_000_000 * perJob)
     }
 
     static func measure(runtime: Runtime, tenant: Tenant, jobs: Int) async throws -> ScriptCosts {
