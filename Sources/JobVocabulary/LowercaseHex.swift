@@ -1,6 +1,7 @@
 /// Lowercase hex, Kiln's one spelling of bytes as text: ids, keys, digests. Reads a digit, or writes bytes as digits.
+@usableFromInline
 enum LowercaseHex {
-    private static let digits = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits = Array("0123456789abcdef".utf8)
 
     /// The value of a lowercase hex digit; nil for any other byte.
     static func value(of digit: UInt8) -> Int? {
@@ -12,6 +13,7 @@ enum LowercaseHex {
     }
 
     /// Appends `byte`'s two digits to `text`.
+    @inlinable
     static func append(_ byte: UInt8, to text: inout [UInt8]) {
         text.append(digits[Int(byte >> 4)])
         text.append(digits[Int(byte & 0x0F)])
@@ -31,7 +33,9 @@ enum LowercaseHex {
 }
 
 extension Sequence where Element == UInt8 {
-    /// Lowercase hexadecimal.
+    /// Lowercase hexadecimal. Inlinable, so each caller's sequence (a digest, a byte array) is read without a generic
+    /// iterator's calls per byte.
+    @inlinable
     public var hexString: String {
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)

@@ -8,6 +8,7 @@ public enum Digest {
     }
 
     public static func sha256Hex(_ text: String) -> String {
-        sha256Hex(Data(text.utf8))
+        var text = text
+        return text.withUTF8 { sha256Hex(UnsafeRawBufferPointer($0)) }
     }
 }

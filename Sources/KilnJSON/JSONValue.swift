@@ -148,8 +148,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Decodes this document into a typed value.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
-        try JSONDecoder().decode(type, from: Data(canonicalJSON().utf8))
+        try Self.decoder.decode(type, from: Data(canonicalBytes()))
     }
+
+    /// One decoder for every input: it holds no state between calls, and making one for each input allocated its
+    /// options and their lock every time.
+    private static let decoder = JSONDecoder()
 
     public subscript(key: String) -> JSONValue? {
         if case .object(let fields) = self { return fields[key] }

@@ -31,10 +31,14 @@ extension RedisScriptContract where Item == Never {
 }
 
 extension RedisScriptContract {
+    // Inlinable, so each script's call is written by code specialised to it, without a generic witness call per field.
+
     /// This call's `KEYS`.
+    @inlinable
     public var keyValues: [String] { Self.keys.map { $0.encode(self) } }
 
     /// This call's `ARGV`: the fixed arguments, then each item's.
+    @inlinable
     public var argumentValues: [String] {
         var values = Self.arguments.map { $0.encode(self) }
         values.reserveCapacity(values.count + items.count * Self.itemArguments.count)
@@ -45,6 +49,7 @@ extension RedisScriptContract {
     }
 
     /// This call of `script` (whose source must begin with ``luaBindings``).
+    @inlinable
     public func call(_ script: RedisScript) -> RedisScriptCall {
         RedisScriptCall(script, keys: keyValues, arguments: argumentValues)
     }
@@ -92,7 +97,7 @@ extension RedisScriptContract {
 /// One key or argument of a script: its name, and how a call's value of it is written.
 public struct RedisScriptField<Call>: Sendable {
     public let name: String
-    let encode: @Sendable (Call) -> String
+    @usableFromInline let encode: @Sendable (Call) -> String
 
     public init(_ name: String, _ encode: @escaping @Sendable (Call) -> String) {
         self.name = name

@@ -104,6 +104,9 @@ struct JobView: DocumentAnswer {
 
     /// How every answer writes a time: ISO 8601 with milliseconds.
     static func time(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        date.formatted(timeStyle)
     }
+
+    /// Made once: making it for each time was nearly half the cost of writing one.
+    private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 }
