@@ -29,7 +29,11 @@ final class RunningJobs: Sendable {
 
     var count: Int { entries.withLock { $0.count } }
 
-    var leases: [(JobID, Int)] { entries.withLock { $0.map { ($0.key, $0.value.attempt) } } }
+    /// The leases to renew: every attempt's, but those already found lost. A stopped attempt can take a while to end (its
+    /// last events are still being written), and renewing its lease again would only report the loss again.
+    var leases: [(JobID, Int)] {
+        entries.withLock { entries in entries.compactMap { $0.value.reason == .leaseLost ? nil : ($0.key, $0.value.attempt) } }
+    }
 
     /// The attempts running by class and tenant, for the heartbeat.
     var lanes: [WorkerHeartbeat.Lane] {

@@ -88,6 +88,23 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
+    @Test func aLeaseFoundLostIsReportedOnceWhileItsAttemptEnds() async throws {
+        let source = MemoryWorkSource()
+        // Progress every 10 ms, each event taking 200 ms to write: the attempt is mid-write when it is stopped, and
+        // runs on for many renewals (every 10 ms) before it ends.
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60,"progress_steps":6000}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+            source.slowEmits(by: .milliseconds(200))
+            try await Task.sleep(for: .milliseconds(50))
+            source.loseLease(id)
+            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Task.sleep(for: .milliseconds(400))
+        }
+        #expect(source.lossReportCount(id) == 1)
+        #expect(source.settlements.filter { $0.job == id }.isEmpty)
+    }
+
     @Test func aCancellationRequestStopsTheJobAndSettlesItCancelled() async throws {
         let source = MemoryWorkSource()
         let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)

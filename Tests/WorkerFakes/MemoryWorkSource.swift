@@ -1,5 +1,6 @@
 public import KilnCore
 public import KilnQueue
+import Dispatch
 import Locking
 
 /// The queue as a worker sees it, in memory: jobs waiting to be claimed, every settlement the worker sent, every
@@ -21,7 +22,10 @@ public final class MemoryWorkSource: WorkSource {
         var events: [Event] = []
         var lost: Set<JobID> = []
         var cancelRequested: Set<JobID> = []
-        var reportedLost: Set<JobID> = []
+        /// How many renewals reported each lease lost.
+        var lossReports: [JobID: Int] = [:]
+        /// How long each event takes to be taken, whatever happens meanwhile (a slow Redis).
+        var emitDelay: Duration = .zero
         var recorded: [FinishedJob] = []
         var clock: Int64 = 1_790_000_000_000
     }
@@ -57,7 +61,10 @@ public final class MemoryWorkSource: WorkSource {
     /// Every event emitted while the job held its lease, in the order the queue took them.
     public func events(of id: JobID) -> [Event] { state.withLock { $0.events.filter { $0.job == id } } }
     public func wasClaimed(_ id: JobID) -> Bool { state.withLock { $0.claimed.contains(id) } }
-    public func wasReportedLost(_ id: JobID) -> Bool { state.withLock { $0.reportedLost.contains(id) } }
+    public func wasReportedLost(_ id: JobID) -> Bool { lossReportCount(id) > 0 }
+    public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
+    /// Makes every event take `delay` to be taken, cancelled or not: an attempt stopped while it writes one ends late.
+    public func slowEmits(by delay: Duration) { state.withLock { $0.emitDelay = delay } }
 
     public func settleAndClaim(
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
@@ -81,13 +88,20 @@ public final class MemoryWorkSource: WorkSource {
         state.withLock { state in
             let held = Set(leases.map(\.0))
             let lost = held.intersection(state.lost)
-            state.reportedLost.formUnion(lost)
+            for id in lost { state.lossReports[id, default: 0] += 1 }
             return (lost, held.intersection(state.cancelRequested).subtracting(lost))
         }
     }
 
     public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool {
-        state.withLock { state in
+        let delay = state.withLock { $0.emitDelay }
+        if delay > .zero {
+            // Not a task's sleep, which cancellation would cut short.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.milliseconds))) { done.resume() }
+            }
+        }
+        return state.withLock { state in
             guard !state.lost.contains(job) else { return false }
             state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
             return true
