@@ -166,10 +166,12 @@ final class ClassRunner: Sendable {
         await context.events.flush()
         let reason = running.remove(job)
         switch (result, reason) {
+        case (_, .leaseLost?):
+            // Even a success: the job is another attempt's now, so Redis would fence the settlement off. The attempt
+            // counts once, as a lease lost, and costs no round trip.
+            return nil
         case (.success(let value), _):
             return settle(.succeeded(result: value))
-        case (_, .leaseLost?):
-            return nil
         case (_, .cancelRequested?):
             return settle(.cancelled(message: "cancelled by its owner"))
         case (_, .shutdown?):

@@ -71,8 +71,9 @@ final class RunningJobs: Sendable {
     }
 
     /// Cancels the job's current attempt (only if it is `attempt`, when given); the first reason given is the one
-    /// that counts.
-    func stop(_ id: JobID, attempt: Int? = nil, because reason: StopReason) {
+    /// that counts. - Returns: whether such an attempt was running; one that ended meanwhile settles by itself.
+    @discardableResult
+    func stop(_ id: JobID, attempt: Int? = nil, because reason: StopReason) -> Bool {
         let task: Task<String, any Error>? = entries.withLock { entries in
             guard var entry = entries[id], attempt == nil || entry.attempt == attempt else { return nil }
             if entry.reason == nil { entry.reason = reason }
@@ -80,6 +81,7 @@ final class RunningJobs: Sendable {
             return entry.task
         }
         task?.cancel()
+        return task != nil
     }
 
     /// Stops the attempts whose deadline has passed. Checked at every lease renewal rather than by a timer per job,

@@ -104,9 +104,11 @@ public struct Worker: Service {
             running.stopOverdue()
             do {
                 let (lost, cancelRequested) = try await queue.renew(running.leases)
-                for id in lost { running.stop(id, because: .leaseLost) }
+                // Only the attempts still running count: one that ended while the renewal was on its way has its
+                // settlement fenced off instead, and is counted there.
+                let stopped = lost.filter { running.stop($0, because: .leaseLost) }
                 for id in cancelRequested { running.stop(id, because: .cancelRequested) }
-                if !lost.isEmpty { logger.warning("leases lost", metadata: ["job.count": "\(lost.count)"]) }
+                if !stopped.isEmpty { logger.warning("leases lost", metadata: ["job.count": "\(stopped.count)"]) }
             } catch {
                 logger.error("lease renewal failed", metadata: ["error": "\(error)"])
             }

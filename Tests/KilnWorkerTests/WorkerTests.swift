@@ -88,6 +88,21 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
+    @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
+        let source = MemoryWorkSource()
+        // One step: the handler sleeps, writes its progress (slowly), and succeeds.
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.05,"progress_steps":1}"#)
+        source.slowEmits(by: .milliseconds(300))
+        try await Self.withWorker(source) {
+            try await Self.eventually("the progress being written") { source.isEmitting(id) }
+            source.loseLease(id)
+            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the attempt ended") { !source.isEmitting(id) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(source.settlements.filter { $0.job == id }.isEmpty)
+    }
+
     @Test func aLeaseFoundLostIsReportedOnceWhileItsAttemptEnds() async throws {
         let source = MemoryWorkSource()
         // Progress every 10 ms, each event taking 200 ms to write: the attempt is mid-write when it is stopped, and

@@ -26,6 +26,8 @@ public final class MemoryWorkSource: WorkSource {
         var lossReports: [JobID: Int] = [:]
         /// How long each event takes to be taken, whatever happens meanwhile (a slow Redis).
         var emitDelay: Duration = .zero
+        /// The jobs whose event is being taken right now.
+        var emitting: Set<JobID> = []
         var recorded: [FinishedJob] = []
         var clock: Int64 = 1_790_000_000_000
     }
@@ -63,6 +65,7 @@ public final class MemoryWorkSource: WorkSource {
     public func wasClaimed(_ id: JobID) -> Bool { state.withLock { $0.claimed.contains(id) } }
     public func wasReportedLost(_ id: JobID) -> Bool { lossReportCount(id) > 0 }
     public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
+    public func isEmitting(_ id: JobID) -> Bool { state.withLock { $0.emitting.contains(id) } }
     /// Makes every event take `delay` to be taken, cancelled or not: an attempt stopped while it writes one ends late.
     public func slowEmits(by delay: Duration) { state.withLock { $0.emitDelay = delay } }
 
@@ -94,7 +97,10 @@ public final class MemoryWorkSource: WorkSource {
     }
 
     public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool {
-        let delay = state.withLock { $0.emitDelay }
+        let delay = state.withLock { state in
+            state.emitting.insert(job)
+            return state.emitDelay
+        }
         if delay > .zero {
             // Not a task's sleep, which cancellation would cut short.
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -102,6 +108,7 @@ public final class MemoryWorkSource: WorkSource {
             }
         }
         return state.withLock { state in
+            state.emitting.remove(job)
             guard !state.lost.contains(job) else { return false }
             state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
             return true
