@@ -17,7 +17,7 @@ log="$KILN_STATE_DIR/redis.log"
 # Redis is the queue's source of truth: AOF (fsync every second) for durability, no RDB snapshots
 # (they fork and stall), and noeviction so Redis errors out instead of silently dropping jobs when full.
 # The AOF is rewritten once it has grown by 512 MB, not Redis's 64 MB: a job writes about 2.3 KB to it, and each
-# rewrite forks a child that writes out everything Redis holds (docs/operations.md, "Redis").
+# rewrite forks a child that writes out everything Redis holds (docs/operations.md, "Back up and restore").
 redis-server --daemonize yes \
   --bind 127.0.0.1 --port "$KILN_REDIS_PORT" --protected-mode yes \
   --dir "$KILN_STATE_DIR/redis" \
