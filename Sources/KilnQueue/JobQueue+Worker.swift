@@ -187,18 +187,36 @@ extension JobQueue {
     /// Blocks until the class's wake-up list or `worker`'s own gets a token on any shard, or `timeout` passes; on a
     /// connection of its own per shard. The first shard to wake it stops the others, and its next claim visits every
     /// shard (a token another shard's wait took as it stopped is not lost: that claim finds the work).
-    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
+    ///
+    /// With a single shard, up to `count` jobs are claimed the moment the wait ends, by a claim sent behind the `BLPOP`
+    /// in the same write: the job a submission woke the worker for costs no round trip of its own.
+    /// - Returns: that claim, or nil when it was not made (several shards, `count` 0, Redis without the script after a
+    ///   restart): the caller claims.
+    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch? {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
-        func wait(_ keys: KeySpace) async throws {
-            _ = try await redis.sendBlocking(["BLPOP", keys.wake(jobClass), keys.wake(jobClass, worker: worker), seconds], blockFor: timeout)
+        func wait(_ keys: KeySpace) -> [String] { ["BLPOP", keys.wake(jobClass), keys.wake(jobClass, worker: worker), seconds] }
+        guard shards.count > 1 else {
+            let keys = shards.control
+            guard count > 0 else {
+                _ = try await redis.sendBlocking(wait(keys), blockFor: timeout)
+                return nil
+            }
+            let claim = ClaimCall(
+                keySpace: keys, jobClass: jobClass, count: count, worker: worker, configuration: configuration, reportsBacklog: false)
+            let (woken, claimed) = try await redis.sendBlocking(wait(keys), blockFor: timeout, then: claim.call(scripts.claim))
+            // The claim's jobs are read even when the wait failed: jobs it claimed must not be dropped. A claim answered
+            // with an error (out of memory) claimed nothing; the caller's own claim meets that error.
+            if let claimed, let batch = try? ClaimCall.batch(of: claimed) { return batch }
+            if case .error(let message) = woken { throw RedisError.server(message) }
+            return nil
         }
-        guard shards.count > 1 else { return try await wait(shards.control) }
         defer { namespace.balancer.woke(jobClass, worker: worker) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for keys in shards.all { group.addTask { try await wait(keys) } }
+            for keys in shards.all { group.addTask { _ = try await self.redis.sendBlocking(wait(keys), blockFor: timeout) } }
             try await group.next()
             group.cancelAll()
         }
+        return nil
     }
 
     /// Wakes `worker` when it is blocked on its class (its list on shard 0: a worker blocks on every shard), or any

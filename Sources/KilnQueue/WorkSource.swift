@@ -14,8 +14,9 @@ public protocol WorkSource: Sendable {
     func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool
     /// Whether `attempt` is the job's running attempt.
     func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool
-    /// Blocks until work for `jobClass` or a token for `worker` arrives, or `timeout` passes.
-    func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws
+    /// Blocks until work for `jobClass` or a token for `worker` arrives, or `timeout` passes; then claims up to `count`
+    /// jobs in the same exchange where it can. - Returns: that claim, nil when the caller must claim.
+    func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch?
     /// Wakes `worker`, or any idle worker of the class when nil.
     func poke(_ jobClass: JobClass, worker: String?) async throws
     /// Finished jobs that no worker has written to PostgreSQL for `age`.

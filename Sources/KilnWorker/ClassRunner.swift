@@ -12,7 +12,7 @@ final class ClassRunner: Sendable {
         var finished: [(job: ClaimedJob, settlement: Settlement)] = []
         /// Attempts that ended since the loop last looked, settled or not.
         var freed = 0
-        /// The loop is blocked on Redis: a finished job must poke it awake.
+        /// The loop is blocked on Redis: a finished attempt settles itself.
         var blocked = false
     }
 
@@ -61,6 +61,10 @@ final class ClassRunner: Sendable {
 
     func run() async throws {
         var inFlight = 0
+        // Whether the queue may hold jobs this loop has not asked for: its last claim took all it asked, or none was made.
+        var mayHoldMore = true
+        // When the next delayed job or lease expiry falls due, as the last claim said.
+        var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
             while true {
@@ -79,54 +83,78 @@ final class ClassRunner: Sendable {
                     return
                 }
                 let free = isDraining ? 0 : min(concurrency - inFlight, configuration.claimBatch)
-                let settled: [SettledAttempt?]
-                let batch: ClaimBatch
-                do {
-                    (settled, batch) = try await queue.settleAndClaim(
-                        finished.map(\.settlement), jobClass: jobClass, count: free, worker: configuration.id)
-                } catch {
-                    // Redis is away: keep the settlements and try again. An attempt that was settled before the
-                    // connection broke is fenced the second time and recorded by the sweep.
-                    logger.error("settle and claim failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
-                    state.withLock { state in
-                        state.finished.insert(contentsOf: finished, at: 0)
-                        state.freed += freed
+                if !finished.isEmpty || (mayHoldMore && free > 0) {
+                    let settled: [SettledAttempt?]
+                    let batch: ClaimBatch
+                    do {
+                        (settled, batch) = try await queue.settleAndClaim(
+                            finished.map(\.settlement), jobClass: jobClass, count: free, worker: configuration.id)
+                    } catch {
+                        // Redis is away: keep the settlements and try again. An attempt that was settled before the
+                        // connection broke is fenced the second time and recorded by the sweep.
+                        logger.error("settle and claim failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
+                        state.withLock { state in
+                            state.finished.insert(contentsOf: finished, at: 0)
+                            state.freed += freed
+                        }
+                        inFlight += freed
+                        try await Task.sleep(for: .seconds(1))
+                        continue
                     }
-                    inFlight += freed
-                    try await Task.sleep(for: .seconds(1))
+                    report(finished, settled)
+                    for job in batch.jobs {
+                        inFlight += 1
+                        group.addTask { await self.execute(job) }
+                    }
+                    mayHoldMore = batch.jobs.count == free
+                    nextWake = batch.nextWakeIn.map { .now + $0 }
                     continue
                 }
-                report(finished, settled)
-                for job in batch.jobs {
+                if free == 0 {
+                    _ = await completionSignals.next()
+                    continue
+                }
+                // Fewer jobs waiting than this loop has room for: it blocks until one arrives, and claims it as it wakes.
+                guard let claimed = try await block(until: nextWake, claiming: free) else {
+                    mayHoldMore = true
+                    continue
+                }
+                guard !draining.withLock({ $0 }) else {
+                    // Claimed as the drain woke the loop: handed back unspent, at the head of their lists.
+                    let released = claimed.jobs.map { ($0, Settlement(job: $0.id, attempt: $0.attempt, outcome: .released)) }
+                    state.withLock { $0.finished += released }
+                    continue
+                }
+                for job in claimed.jobs {
                     inFlight += 1
                     group.addTask { await self.execute(job) }
                 }
-                if !batch.jobs.isEmpty || !finished.isEmpty { continue }
-                if inFlight >= concurrency || isDraining {
-                    _ = await completionSignals.next()
-                } else {
-                    try await block(for: batch.nextWakeIn)
-                }
+                mayHoldMore = claimed.jobs.count == free
+                nextWake = claimed.nextWakeIn.map { .now + $0 }
             }
         }
     }
 
-    /// Blocks on the class's wake-up list and this worker's own, until work arrives, a job of ours finishes, or the
-    /// next delayed job or lease expiry is due (`nextWake` from now, by Redis's clock).
-    private func block(for nextWake: Duration?) async throws {
+    /// Blocks on the class's wake-up list and this worker's own, until work arrives, the worker is poked (the drain, a
+    /// settle that failed), or the next delayed job or lease expiry falls due (`nextWake`, as the last claim said).
+    /// - Returns: up to `count` jobs claimed as the wait ended; nil when the loop must claim itself (a job of ours
+    ///   finished before it blocked, the queue left the claim to it, or the wait failed).
+    private func block(until nextWake: ContinuousClock.Instant?, claiming count: Int) async throws -> ClaimBatch? {
         let mayBlock = state.withLock { state in
             state.blocked = state.freed == 0
             return state.blocked
         }
-        guard mayBlock else { return }
-        let timeout = min(configuration.maxIdleWait, max(nextWake ?? configuration.maxIdleWait, .milliseconds(1)))
+        guard mayBlock else { return nil }
+        let untilDue = nextWake.map { $0 - .now } ?? configuration.maxIdleWait
+        let timeout = min(configuration.maxIdleWait, max(untilDue, .milliseconds(1)))
+        defer { state.withLock { $0.blocked = false } }
         do {
-            try await queue.waitForWork(jobClass, worker: configuration.id, timeout: timeout)
+            return try await queue.waitForWork(jobClass, worker: configuration.id, timeout: timeout, thenClaim: count)
         } catch {
             logger.error("waiting for work failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
             try await Task.sleep(for: .seconds(1))
+            return nil
         }
-        state.withLock { $0.blocked = false }
     }
 
     private func execute(_ job: ClaimedJob) async {
@@ -135,15 +163,26 @@ final class ClassRunner: Sendable {
         let elapsed = ContinuousClock.now - started
         Timer(label: "kiln_job_duration_seconds", dimensions: [("kind", job.kind)])
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
-        let poke = state.withLock { state in
-            // A lost lease settles nothing (the attempt is another worker's now); only the slot comes back.
-            if let outcome { state.finished.append((job, outcome)) }
+        let settlesItself = state.withLock { state in
             state.freed += 1
-            defer { state.blocked = false }
-            return state.blocked
+            // A lost lease settles nothing (the attempt is another worker's now); only the slot comes back.
+            guard let outcome else { return false }
+            if state.blocked { return true }
+            state.finished.append((job, outcome))
+            return false
         }
         completions.continuation.yield()
-        if poke { try? await queue.poke(jobClass, worker: configuration.id) }
+        guard settlesItself, let outcome else { return }
+        // The loop is blocked on Redis: waking it would cost a round trip before its settle's. The attempt settles
+        // itself, and the loop sleeps on; the freed slot is claimed for when it next wakes.
+        do {
+            report([(job, outcome)], try await queue.settleAndClaim([outcome], jobClass: jobClass, count: 0, worker: configuration.id).settled)
+        } catch {
+            // Redis is away: the loop settles it with the others once Redis answers again.
+            logger.error("settle failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
+            state.withLock { $0.finished.append((job, outcome)) }
+            try? await queue.poke(jobClass, worker: configuration.id)
+        }
     }
 
     /// Runs the handler under the kind's deadline; nil when the lease was lost.

@@ -27,14 +27,31 @@ final class RedisBlockingConnections: Sendable {
     /// redirect). A reply may take `blockFor` plus the command timeout. Cancelling the caller closes that connection, so
     /// the command stops waiting too.
     func send(_ arguments: [String], blockFor: Duration, asking: Bool = false) async throws -> RedisValue {
+        try await onLentConnection(blockFor: blockFor) { connection, timeout in
+            guard asking else { return try await connection.send(arguments, timeout: timeout) }
+            let reply = try await connection.exchange(commands: [arguments], asking: true, timeout: timeout)[0]
+            if case .error(let message) = reply { throw RedisError.server(message) }
+            return reply
+        }
+    }
+
+    /// Sends a blocking command and the commands after it in one write, on a connection of their own: Redis holds a
+    /// blocked client's later commands and runs them the moment the block ends. Error replies come back as `.error`
+    /// values; the replies may take `blockFor` plus the command timeout.
+    func exchange(_ request: ByteBuffer, replyCount: Int, blockFor: Duration) async throws -> [RedisValue] {
+        try await onLentConnection(blockFor: blockFor) { connection, timeout in
+            try await connection.exchange(request, replyCount: replyCount, timeout: timeout)
+        }
+    }
+
+    /// Runs `body` on a lent connection with the timeout its replies have. Cancelling the caller closes the connection.
+    private func onLentConnection<Reply: Sendable>(
+        blockFor: Duration, _ body: (RedisConnection, Duration) async throws -> Reply
+    ) async throws -> Reply {
         let connection = try await lend()
         do {
             let reply = try await withTaskCancellationHandler {
-                let timeout = blockFor + configuration.commandTimeout
-                guard asking else { return try await connection.send(arguments, timeout: timeout) }
-                let reply = try await connection.exchange(commands: [arguments], asking: true, timeout: timeout)[0]
-                if case .error(let message) = reply { throw RedisError.server(message) }
-                return reply
+                try await body(connection, blockFor + configuration.commandTimeout)
             } onCancel: {
                 connection.close()
             }

@@ -25,6 +25,11 @@ final class RedisScriptRegistry: Sendable {
         try await load(digests.withLock { Array($0.keys) }, on: connection)
     }
 
+    /// The digest of a script this registry has loaded; nil before its first load.
+    func digest(of script: RedisScript) -> String? {
+        digests.withLock { $0[script] }
+    }
+
     /// Runs the calls in order in one exchange by `EVALSHA`; with `asking`, each preceded by `ASKING` (on the node that
     /// imports their slot, after an `ASK` redirect).
     ///
@@ -59,15 +64,23 @@ final class RedisScriptRegistry: Sendable {
         for (call, digest) in zip(calls, known) {
             guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
             if asking { try request.writeRedisCommand(["ASKING"]) }
-            try request.writeRedisCommand(["EVALSHA", digest, String(call.keys.count)], call.keys, call.arguments)
+            try request.writeScriptCall(call, digest: digest)
         }
         let replies = try await connection.exchange(request, replyCount: calls.count * (asking ? 2 : 1))
         return asking ? replies.droppingAskingReplies() : replies
     }
 }
 
+extension ByteBuffer {
+    /// Writes a script call as the `EVALSHA` of its loaded script's digest.
+    mutating func writeScriptCall(_ call: RedisScriptCall, digest: String) throws {
+        try writeRedisCommand(["EVALSHA", digest, String(call.keys.count)], call.keys, call.arguments)
+    }
+}
+
 extension RedisValue {
-    fileprivate var isNoScript: Bool {
+    /// Redis's answer to an `EVALSHA` of a script it does not hold: the call did not run.
+    var isNoScript: Bool {
         if case .error(let message) = self { return message.hasPrefix("NOSCRIPT") }
         return false
     }

@@ -1,6 +1,7 @@
 import Foundation
 import KilnCore
 import KilnQueue
+import RedisClient
 import Testing
 
 /// The Redis queue engine alone, against the real Redis.
@@ -49,6 +50,24 @@ import Testing
             let (_, batch) = try await harness.queue.settleAndClaim([], jobClass: .io, count: 4, worker: "w")
             guard case .created(let bID, _) = late else { throw TestFailure("not created") }
             #expect(batch.jobs.contains { $0.id == bID }, "tenant b's job must start within one claim round")
+        }
+    }
+
+    /// A worker waiting for work is woken with the submitted job already claimed and leased to it: on one Redis, the
+    /// claim went behind its `BLPOP`. Over several shards or a cluster, the wake-up leaves the claim to the worker.
+    @Test func aWaitingWorkerIsWokenWithTheSubmittedJobClaimed() async throws {
+        try await Harness.with { harness in
+            async let woken = harness.queue.waitForWork(.io, worker: "w", timeout: .seconds(30), thenClaim: 4)
+            guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
+            let claimedBehindTheWait = try await woken
+            let isOneRedis = harness.redisNamespace.shards.count == 1 && harness.redis.configuration.clusterSeeds.isEmpty
+            #expect((claimedBehindTheWait != nil) == isOneRedis)
+            var batch = claimedBehindTheWait
+            if batch == nil { batch = try await harness.queue.settleAndClaim([], jobClass: .io, count: 4, worker: "w").claimed }
+            let jobs = try #require(batch).jobs
+            #expect(jobs.map(\.id) == [id])
+            let job = try #require(jobs.first)
+            #expect(try await harness.queue.holdsLease(id, attempt: job.attempt))
         }
     }
 

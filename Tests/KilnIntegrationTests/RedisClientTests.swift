@@ -115,6 +115,50 @@ import Testing
         try await redis.close()
     }
 
+    /// A script call sent behind a blocking command runs once the block ends, not before: it sees the list as the
+    /// `BLPOP` left it, whether the push came before the `BLPOP` or while it waited.
+    @Test func aCallBehindABlockingCommandRunsOnceTheBlockEnds() async throws {
+        let redis = try Self.pool()
+        let list = "test-then-\(UUID().uuidString)"
+        let rest = RedisScript(name: "test-rest", source: "return redis.call('LRANGE', KEYS[1], 0, -1)")
+        try await redis.load([rest])
+        async let woken = redis.sendBlocking(["BLPOP", list, "10"], blockFor: .seconds(10), then: RedisScriptCall(rest, keys: [list], arguments: []))
+        try await redis.send(["RPUSH", list, "first", "second"])
+        let (reply, then) = try await woken
+        #expect(reply == .array([.bulk(Array(list.utf8)), .bulk(Array("first".utf8))]))
+        #expect(then == .array([.bulk(Array("second".utf8))]))
+        _ = try await redis.send(["DEL", list])
+        try await redis.close()
+    }
+
+    /// A call whose script this pool never loaded is not sent: the caller makes it, and the wait is as without it.
+    @Test func aCallOfAScriptNotLoadedIsLeftToTheCaller() async throws {
+        let redis = try Self.pool()
+        let never = RedisScript(name: "test-never-loaded", source: "return '\(UUID().uuidString)'")
+        let (reply, then) = try await redis.sendBlocking(
+            ["BLPOP", "test-empty-\(UUID().uuidString)", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(never, keys: [], arguments: []))
+        #expect(reply.isNull)
+        #expect(then == nil)
+        try await redis.close()
+    }
+
+    /// On a Redis of its own, which forgets the scripts: a call that met `NOSCRIPT` did not run, and is the caller's.
+    @Test func aCallThatMetNoScriptIsLeftToTheCaller() async throws {
+        let server = try PrivateRedis()
+        try await server.start()
+        let redis = RedisPool(configuration: server.configuration)
+        let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
+        try await redis.load([push])
+        try await redis.send(["SCRIPT", "FLUSH"])
+        let (reply, then) = try await redis.sendBlocking(
+            ["BLPOP", "empty", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(push, keys: ["pushed"], arguments: ["x"]))
+        #expect(reply.isNull)
+        #expect(then == nil)
+        #expect(try await redis.send(["EXISTS", "pushed"]).int == 0)
+        try await redis.close()
+        try await server.stop()
+    }
+
     /// An error reply to a blocking command is the caller's; the connection it came on serves the next one, so
     /// failing commands do not pile up connections. On a Redis of its own, whose clients the test counts.
     @Test func aBlockingCommandsErrorReplyKeepsItsConnection() async throws {

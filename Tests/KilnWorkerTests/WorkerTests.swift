@@ -146,6 +146,42 @@ import Testing
         }
     }
 
+    /// A wait for work claims as it ends (the Redis queue sends its claim behind the `BLPOP`), and the shutdown's drain
+    /// ends the wait: a job claimed then is handed back unspent rather than run on the way out.
+    @Test func aJobClaimedAsTheDrainEndsTheWaitIsHandedBackUnrun() async throws {
+        let source = MemoryWorkSource()
+        source.holdWaits()
+        var id: JobID?
+        try await Self.withWorker(source) {
+            try await Self.eventually("the worker waiting for work") { source.isHoldingAWait }
+            id = try source.add(kind: "diag.echo")
+        }
+        #expect(source.settlements.map(\.job) == [try #require(id)])
+        guard case .released? = source.settlements.first?.outcome else {
+            Issue.record("not handed back: \(source.settlements)")
+            return
+        }
+    }
+
+    /// An attempt that ends while the worker waits for work settles itself: waking the worker to settle it would cost a
+    /// round trip more before the job's result is readable.
+    @Test func anAttemptEndingWhileTheWorkerWaitsSettlesWithoutWakingIt() async throws {
+        let source = MemoryWorkSource()
+        source.holdWaits()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.3}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the job claimed and the worker waiting") { source.wasClaimed(id) && source.isHoldingAWait }
+            try await Self.eventually("the job settled") { !source.settlements.isEmpty }
+            #expect(source.pokeCount == 0)
+            #expect(source.isHoldingAWait)
+        }
+        #expect(source.settlements.map(\.job) == [id])
+        guard case .succeeded? = source.settlements.first?.outcome else {
+            Issue.record("not succeeded: \(source.settlements)")
+            return
+        }
+    }
+
     @Test func theHeartbeatCountsWhatWasSettledAndKeepsWhatAFailedBeatDidNotDeliver() async throws {
         let source = MemoryWorkSource()
         // The first beats find Redis away: their counts must reach a later one.

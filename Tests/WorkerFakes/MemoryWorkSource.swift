@@ -29,6 +29,12 @@ public final class MemoryWorkSource: WorkSource {
         /// The jobs whose event is being taken right now.
         var emitting: Set<JobID> = []
         var recorded: [FinishedJob] = []
+        /// Waits hold until a poke, as a worker's `BLPOP` does, rather than returning soon.
+        var holdsWaits = false
+        var heldWaits: [CheckedContinuation<Void, Never>] = []
+        /// Pokes no wait has taken yet, as tokens on a wake-up list.
+        var pokes = 0
+        var pokeCount = 0
         var clock: Int64 = 1_790_000_000_000
     }
 
@@ -66,6 +72,11 @@ public final class MemoryWorkSource: WorkSource {
     public func wasReportedLost(_ id: JobID) -> Bool { lossReportCount(id) > 0 }
     public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
     public func isEmitting(_ id: JobID) -> Bool { state.withLock { $0.emitting.contains(id) } }
+    /// Makes waits for work hold until a poke, as a worker blocked on Redis does until a token arrives.
+    public func holdWaits() { state.withLock { $0.holdsWaits = true } }
+    public var isHoldingAWait: Bool { state.withLock { !$0.heldWaits.isEmpty } }
+    /// How many times a worker was poked awake.
+    public var pokeCount: Int { state.withLock { $0.pokeCount } }
     /// Makes every event take `delay` to be taken, cancelled or not: an attempt stopped while it writes one ends late.
     public func slowEmits(by delay: Duration) { state.withLock { $0.emitDelay = delay } }
 
@@ -119,12 +130,35 @@ public final class MemoryWorkSource: WorkSource {
         state.withLock { !$0.lost.contains(id) }
     }
 
-    /// Returns soon: the worker's loop comes back to claim, as a wake-up token would make it.
-    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration) async throws {
-        try await Task.sleep(for: min(timeout, .milliseconds(5)))
+    /// Returns soon, or at a poke when waits hold, then claims as the Redis queue does behind its `BLPOP`.
+    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch? {
+        if state.withLock({ $0.holdsWaits }) {
+            await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
+                let token = state.withLock { state in
+                    guard state.pokes == 0 else {
+                        state.pokes -= 1
+                        return true
+                    }
+                    state.heldWaits.append(woken)
+                    return false
+                }
+                if token { woken.resume() }
+            }
+        } else {
+            try await Task.sleep(for: min(timeout, .milliseconds(5)))
+        }
+        return try await settleAndClaim([], jobClass: jobClass, count: count, worker: worker).claimed
     }
 
-    public func poke(_ jobClass: JobClass, worker: String?) async throws {}
+    public func poke(_ jobClass: JobClass, worker: String?) async throws {
+        let woken = state.withLock { state in
+            state.pokeCount += 1
+            defer { state.heldWaits = [] }
+            if state.heldWaits.isEmpty { state.pokes = 1 }
+            return state.heldWaits
+        }
+        for wait in woken { wait.resume() }
+    }
 
     public func unrecorded(olderThan age: Duration, limit: Int) async throws -> [JobSnapshot] { [] }
 
