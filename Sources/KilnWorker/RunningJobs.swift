@@ -70,13 +70,15 @@ final class RunningJobs: Sendable {
         }
     }
 
-    /// Cancels the job's current attempt (only if it is `attempt`, when given); the first reason given is the one
-    /// that counts. - Returns: whether such an attempt was running; one that ended meanwhile settles by itself.
+    /// Cancels the job's current attempt (only if it is `attempt`, when given). The first reason given is the one that
+    /// counts, but a lost lease: whatever stopped the attempt before, the job is another worker's now, and the attempt
+    /// must neither be renewed again nor settle. - Returns: whether such an attempt was running; one that ended
+    /// meanwhile settles by itself.
     @discardableResult
     func stop(_ id: JobID, attempt: Int? = nil, because reason: StopReason) -> Bool {
         let task: Task<String, any Error>? = entries.withLock { entries in
             guard var entry = entries[id], attempt == nil || entry.attempt == attempt else { return nil }
-            if entry.reason == nil { entry.reason = reason }
+            if entry.reason == nil || reason == .leaseLost { entry.reason = reason }
             entries[id] = entry
             return entry.task
         }

@@ -120,6 +120,26 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
+    /// An attempt stopped for another reason (here its owner's cancellation) whose lease is then lost, while it winds
+    /// down, counts as a lost lease: it is not renewed again, and settles nothing (Redis would fence it off).
+    @Test func aLeaseLostAfterAnotherStopStillSettlesNothing() async throws {
+        let source = MemoryWorkSource()
+        // Progress every 10 ms, each event taking 2 s to write: once stopped, the attempt runs on until its event is in.
+        source.slowEmits(by: .seconds(2))
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60,"progress_steps":6000}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the progress being written") { source.isEmitting(id) }
+            source.requestCancel(id)
+            try await Self.eventually("the cancellation reported") { source.wasReportedCancelled(id) }
+            source.loseLease(id)
+            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the attempt ended") { !source.isEmitting(id) }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(source.lossReportCount(id) == 1)
+        #expect(source.settlements.filter { $0.job == id }.isEmpty)
+    }
+
     @Test func aCancellationRequestStopsTheJobAndSettlesItCancelled() async throws {
         let source = MemoryWorkSource()
         let id = try source.add(kind: "diag.sleep", input: #"{"seconds":60}"#)

@@ -24,6 +24,8 @@ public final class MemoryWorkSource: WorkSource {
         var cancelRequested: Set<JobID> = []
         /// How many renewals reported each lease lost.
         var lossReports: [JobID: Int] = [:]
+        /// The jobs a renewal reported their owner asked to cancel.
+        var cancelReported: Set<JobID> = []
         /// How long each event takes to be taken, whatever happens meanwhile (a slow Redis).
         var emitDelay: Duration = .zero
         /// The jobs whose event is being taken right now.
@@ -71,6 +73,7 @@ public final class MemoryWorkSource: WorkSource {
     public func wasClaimed(_ id: JobID) -> Bool { state.withLock { $0.claimed.contains(id) } }
     public func wasReportedLost(_ id: JobID) -> Bool { lossReportCount(id) > 0 }
     public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
+    public func wasReportedCancelled(_ id: JobID) -> Bool { state.withLock { $0.cancelReported.contains(id) } }
     public func isEmitting(_ id: JobID) -> Bool { state.withLock { $0.emitting.contains(id) } }
     /// Makes waits for work hold until a poke, as a worker blocked on Redis does until a token arrives.
     public func holdWaits() { state.withLock { $0.holdsWaits = true } }
@@ -103,7 +106,9 @@ public final class MemoryWorkSource: WorkSource {
             let held = Set(leases.map(\.0))
             let lost = held.intersection(state.lost)
             for id in lost { state.lossReports[id, default: 0] += 1 }
-            return (lost, held.intersection(state.cancelRequested).subtracting(lost))
+            let cancelRequested = held.intersection(state.cancelRequested).subtracting(lost)
+            state.cancelReported.formUnion(cancelRequested)
+            return (lost, cancelRequested)
         }
     }
 
