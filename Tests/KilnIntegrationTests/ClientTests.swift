@@ -62,7 +62,9 @@ import Testing
             let standing = full.split { if case .retract = $0 { true } else { false } }.last ?? []
             let deltas = standing.compactMap { event -> String? in if case .delta(let text, _) = event { text } else { nil } }
             guard case .succeeded(let result)? = full.last else { throw TestFailure("the stream did not end with the result: \(full)") }
-            #expect(!deltas.isEmpty && full.count > 10)
+            // How many events the text came in varies: an attempt joins the deltas that arrive while it writes one,
+            // and under load each write takes longer. The cuts above show the stream was long enough to be cut.
+            #expect(!deltas.isEmpty)
             #expect(deltas.joined() == result.text)
         }
     }
