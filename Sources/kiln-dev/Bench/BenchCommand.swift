@@ -88,8 +88,8 @@ struct BenchCommand: AsyncParsableCommand {
                 }
             }
 
-            // Following each job's events adds load, so handler start is measured in a run of its own that reads each job
-            // once, a second after submitting it.
+            // Following each job's events adds load, so handler start is measured in a run of its own, which reads the
+            // jobs' start times only once every submission is in: the run's load is the submissions alone.
             let start = try await latency(namespace: namespace, key: key, followEvents: false)
             let readable = try await latency(namespace: namespace, key: key, followEvents: true)
             for (name, histogram) in [("submit→handler start", start), ("submit→result readable (its event stream)", readable)] {
@@ -258,51 +258,77 @@ struct BenchCommand: AsyncParsableCommand {
         let total = warmUp + Int(Double(rate) * latencySeconds)
         let interval = Duration.seconds(1) / rate
         let begin = ContinuousClock.now
-        // Submissions go out on schedule, each on its own task, so a slow answer does not delay the next one. Each task
-        // then reads its job until the result is readable, as an app would.
-        let samples: [Int64] = try await withThrowingTaskGroup(of: Int64?.self) { group in
+        // Submissions go out on schedule, each on its own task, so a slow answer does not delay the next one. Following
+        // events, each task then reads its job's stream until the result is readable, as an app would.
+        let submitted: [Submitted] = try await withThrowingTaskGroup(of: Submitted?.self) { group in
             for index in 0..<total {
                 try await Task.sleep(until: begin + interval * index, clock: .continuous)
                 group.addTask {
-                    let sample = try await submitAndRead(request, key: key, client: client, follow: followEvents)
-                    return index < warmUp ? nil : sample
+                    let submitted = try await submit(request, key: key, client: client, follow: followEvents)
+                    return index < warmUp ? nil : submitted
                 }
             }
-            return try await group.reduce(into: []) { if let sample = $1 { $0.append(sample) } }
+            return try await group.reduce(into: []) { if let submitted = $1 { $0.append(submitted) } }
         }
+        let samples = followEvents ? submitted.compactMap(\.resultReadable) : try await handlerStarts(submitted, key: key, client: client)
         var histogram = Histogram<UInt64>(highestTrackableValue: 60_000_000)
         for sample in samples { _ = histogram.record(UInt64(max(0, sample))) }
         return histogram
     }
 
-    /// Submits one job and follows its event stream until the result arrives (`follow`), or reads it once a second later.
-    /// - Returns: microseconds from sending the submission to the result being readable (`follow`) or to the handler's
-    ///   start; nil when the job did not succeed.
-    private func submitAndRead(_ request: HTTPRequest, key: String, client: HTTPClient, follow: Bool) async throws -> Int64? {
-        func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
-        let sentAt = now()
+    /// A submission of the latency run that succeeded: its job, when it was sent, and (when its events were followed)
+    /// microseconds until its result was readable.
+    private struct Submitted: Sendable {
+        let id: String
+        let sentAt: Int64
+        let resultReadable: Int64?
+    }
+
+    /// Submits one job, and with `follow` follows its event stream until the result arrives. - Returns: nil when the
+    /// submission was refused or the job did not succeed.
+    private func submit(_ request: HTTPRequest, key: String, client: HTTPClient, follow: Bool) async throws -> Submitted? {
+        let sentAt = Self.now()
         let response = try await client.execute(request)
         guard response.status == 202, case .string(let id)? = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["id"] else {
             return nil
         }
-        let headers: HTTPHeaders = ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"]
-        if follow {
-            let events = try await client.stream(
-                HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(30))
-            var text = ""
-            for try await chunk in events.body {
-                text += String(decoding: chunk, as: UTF8.self)
-                if text.contains(#""state":"succeeded""#) { return now() - sentAt }
-            }
-            return nil
+        guard follow else { return Submitted(id: id, sentAt: sentAt, resultReadable: nil) }
+        let events = try await client.stream(
+            HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: Self.readHeaders(key)), timeout: .seconds(30))
+        var text = ""
+        for try await chunk in events.body {
+            text += String(decoding: chunk, as: UTF8.self)
+            if text.contains(#""state":"succeeded""#) { return Submitted(id: id, sentAt: sentAt, resultReadable: Self.now() - sentAt) }
         }
-        try await Task.sleep(for: .seconds(1))
-        let job = JSONValue.parse(
-            String(
-                decoding: try await client.execute(
-                    HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(id)", headers: headers)
-                ).body, as: UTF8.self))
-        guard case .number(let startedAt)? = job?["result"]?["started_at_us"] else { return nil }
-        return Int64(startedAt) - sentAt
+        return nil
     }
+
+    /// Microseconds from sending each submission to its handler's start (the handler's own timestamp, in its result),
+    /// read once every submission is in, 32 jobs at a time; jobs that did not succeed are left out.
+    private func handlerStarts(_ submitted: [Submitted], key: String, client: HTTPClient) async throws -> [Int64] {
+        try await Task.sleep(for: .seconds(1))
+        return try await withThrowingTaskGroup(of: Int64?.self) { group in
+            func read(_ job: Submitted) async throws -> Int64? {
+                let answer = try await client.execute(
+                    HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)/v1/jobs/\(job.id)", headers: Self.readHeaders(key)))
+                guard case .number(let startedAt)? = JSONValue.parse(String(decoding: answer.body, as: UTF8.self))?["result"]?["started_at_us"]
+                else { return nil }
+                return Int64(startedAt) - job.sentAt
+            }
+            var starts: [Int64] = []
+            for (index, job) in submitted.enumerated() {
+                if index >= 32, let start = try await group.next() { start.map { starts.append($0) } }
+                group.addTask { try await read(job) }
+            }
+            for try await start in group { start.map { starts.append($0) } }
+            return starts
+        }
+    }
+
+    private static func readHeaders(_ key: String) -> HTTPHeaders {
+        ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user"]
+    }
+
+    /// Microseconds since 1970, the clock of the handler's own timestamp.
+    private static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
 }
