@@ -317,10 +317,10 @@ struct BenchCommand: AsyncParsableCommand {
             }
             var starts: [Int64] = []
             for (index, job) in submitted.enumerated() {
-                if index >= 32, let start = try await group.next() { start.map { starts.append($0) } }
+                if index >= 32, let start = try await group.next() ?? nil { starts.append(start) }
                 group.addTask { try await read(job) }
             }
-            for try await start in group { start.map { starts.append($0) } }
+            for try await start in group { if let start { starts.append(start) } }
             return starts
         }
     }
