@@ -21,6 +21,13 @@ extension JobQueue {
             shards.count == 1
             ? ([ShardClaimBalancer.Candidate(shard: 0, backlog: nil)], [])
             : balancer.candidates(jobClass, worker: worker, shardCount: shards.count)
+        if count > 0 {
+            // A settlement can release a job held back at its identity's running cap: a shard settled on is asked to
+            // claim too, after the settle in the same exchange, even one that said it was empty.
+            let settling = Set(settlements.map(\.job.shard))
+            candidates += looked.filter(settling.contains).map { ShardClaimBalancer.Candidate(shard: $0, backlog: nil) }
+            looked.removeAll(where: settling.contains)
+        }
         let looks = count > 0 && !looked.isEmpty ? Task { await look(at: looked, jobClass: jobClass, worker: worker) } : nil
         var pending = Dictionary(grouping: settlements.indices) { settlements[$0].job.shard }
         var settled = [SettledAttempt?](repeating: nil, count: settlements.count)
