@@ -67,6 +67,15 @@ final class ClassRunner: Sendable {
         var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
+            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue.
+            func start(_ batch: ClaimBatch, asked: Int) {
+                for job in batch.jobs {
+                    inFlight += 1
+                    group.addTask { await self.execute(job) }
+                }
+                mayHoldMore = batch.jobs.count == asked
+                nextWake = batch.nextWakeIn.map { .now + $0 }
+            }
             while true {
                 let (finished, freed) = state.withLock { state in
                     defer {
@@ -102,12 +111,7 @@ final class ClassRunner: Sendable {
                         continue
                     }
                     report(finished, settled)
-                    for job in batch.jobs {
-                        inFlight += 1
-                        group.addTask { await self.execute(job) }
-                    }
-                    mayHoldMore = batch.jobs.count == free
-                    nextWake = batch.nextWakeIn.map { .now + $0 }
+                    start(batch, asked: free)
                     continue
                 }
                 if free == 0 {
@@ -125,12 +129,7 @@ final class ClassRunner: Sendable {
                     state.withLock { $0.finished += released }
                     continue
                 }
-                for job in claimed.jobs {
-                    inFlight += 1
-                    group.addTask { await self.execute(job) }
-                }
-                mayHoldMore = claimed.jobs.count == free
-                nextWake = claimed.nextWakeIn.map { .now + $0 }
+                start(claimed, asked: free)
             }
         }
     }
