@@ -5,6 +5,9 @@ import Testing
 
 /// The event-loop Redis client against the real Redis.
 @Suite struct RedisClientTests {
+    /// Appends `ARGV[1]` to the list `KEYS[1]`: a script whose effect a test can read back.
+    static let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
+
     static func pool() throws -> RedisPool {
         guard let configuration = RedisConfiguration(url: try TestServers.redisURL) else { throw TestFailure("bad KILN_TEST_REDIS_URL") }
         return RedisPool(configuration: configuration)
@@ -79,14 +82,13 @@ import Testing
         let server = try PrivateRedis()
         try await server.start()
         let redis = RedisPool(configuration: server.configuration)
-        let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
         let add = RedisScript(name: "test-add", source: "return tonumber(ARGV[1]) + tonumber(ARGV[2])")
-        try await redis.load([push, add])
+        try await redis.load([Self.push, add])
         #expect(try await redis.evaluate(RedisScriptCall(add, keys: [], arguments: ["2", "3"])).int == 5)
         try await redis.send(["SCRIPT", "FLUSH"])
         let replies = try await redis.evaluate([
-            RedisScriptCall(push, keys: ["order"], arguments: ["first"]), RedisScriptCall(add, keys: [], arguments: ["4", "5"]),
-            RedisScriptCall(push, keys: ["order"], arguments: ["second"]),
+            RedisScriptCall(Self.push, keys: ["order"], arguments: ["first"]), RedisScriptCall(add, keys: [], arguments: ["4", "5"]),
+            RedisScriptCall(Self.push, keys: ["order"], arguments: ["second"]),
         ])
         #expect(replies == [.integer(1), .integer(9), .integer(2)])
         #expect(try await redis.send(["LRANGE", "order", "0", "-1"]) == .array([.bulk(Array("first".utf8)), .bulk(Array("second".utf8))]))
@@ -147,11 +149,10 @@ import Testing
         let server = try PrivateRedis()
         try await server.start()
         let redis = RedisPool(configuration: server.configuration)
-        let push = RedisScript(name: "test-push", source: "return redis.call('RPUSH', KEYS[1], ARGV[1])")
-        try await redis.load([push])
+        try await redis.load([Self.push])
         try await redis.send(["SCRIPT", "FLUSH"])
         let (reply, then) = try await redis.sendBlocking(
-            ["BLPOP", "empty", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(push, keys: ["pushed"], arguments: ["x"]))
+            ["BLPOP", "empty", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(Self.push, keys: ["pushed"], arguments: ["x"]))
         #expect(reply.isNull)
         #expect(then == nil)
         #expect(try await redis.send(["EXISTS", "pushed"]).int == 0)
