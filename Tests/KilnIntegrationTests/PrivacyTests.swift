@@ -93,7 +93,7 @@ import Testing
         if unfinished {
             _ = try await submit(
                 harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"\#(marker) later"},"delay_seconds":3600}"#, device: devices[0])
-            let sleeper = try await submit(harness, client, &footprint, #"{"kind":"diag.sleep","input":{"seconds":30}}"#, device: devices[1])
+            let sleeper = try await submit(harness, client, &footprint, #"{"kind":"diag.sleep","input":{"seconds":600}}"#, device: devices[1])
             _ = try await harness.awaitRunning(sleeper, client.tenant.id)
         }
         let tenant = client.tenant.id.rawValue
