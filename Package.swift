@@ -193,7 +193,7 @@ let package = Package(
         // Tenants' admission policies: tiers, daily limits, costs, cooldowns, abuse thresholds.
         .target(
             name: "KilnPolicy",
-            dependencies: ["KilnCore", "KilnJSON"],
+            dependencies: ["Locking", "KilnCore", "KilnJSON"],
             swiftSettings: swiftSettings
         ),
         // End users' identities, verified before Redis is touched: App Store JWS, JWTs, devices, trusted servers.

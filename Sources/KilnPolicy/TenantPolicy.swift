@@ -29,8 +29,8 @@ public struct TenantPolicy: Sendable, Equatable {
     /// How long its users' inputs, uploads, results and artifacts are kept (``RetentionPeriods/standard`` when the
     /// file gives none).
     public let retention: RetentionPeriods
-    /// Built once: a quota day is computed on every admission.
-    private let calendar: Calendar
+    /// Built once: a quota day is needed on every metered admission.
+    private let days: QuotaDays
     private let tierNamesByProduct: [String: String]
     private let tierNamesByEntitlement: [String: String]
 
@@ -62,9 +62,7 @@ public struct TenantPolicy: Sendable, Equatable {
         self.safety = safety
         self.partnerUnlinkCooldown = partnerUnlinkCooldown
         self.retention = retention
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = resetTimeZone
-        self.calendar = calendar
+        self.days = QuotaDays(timeZone: resetTimeZone)
         // Parsing has checked that no product or entitlement grants two tiers.
         self.tierNamesByProduct = Dictionary(
             tiers.values.flatMap { tier in tier.products.map { ($0, tier.name) } }, uniquingKeysWith: { first, _ in first })
@@ -92,6 +90,6 @@ public struct TenantPolicy: Sendable, Equatable {
     /// The quota day that `date` falls in, in the tenant's reset time zone. Takes the time as an argument so that
     /// tests, and scripts that must agree with Redis's clock, choose it.
     public func dayWindow(containing date: Date) -> QuotaDay {
-        QuotaDay(containing: date, calendar: calendar)
+        days.day(containing: date)
     }
 }

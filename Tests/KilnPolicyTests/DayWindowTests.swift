@@ -47,6 +47,19 @@ import Testing
         #expect(hours == [24: 363, 23: 1, 25: 1])
     }
 
+    @Test func oneTenantAskedAboutDaysOutOfOrderGetsEachRight() throws {
+        // Admission asks one tenant's policy for the current day at every decision; the day it answered last must not
+        // answer for an instant outside it, on either side, or at its end, which is the next day's start.
+        let policy = try talevonia()
+        let asked = [
+            ("2026-06-15T19:00:00Z", "20260615"), ("2026-06-16T07:00:00Z", "20260616"), ("2026-06-16T06:59:59Z", "20260615"),
+            ("2026-06-15T06:59:59Z", "20260614"), ("2026-06-15T07:00:00Z", "20260615"), ("2026-06-15T07:00:00Z", "20260615"),
+        ]
+        for (now, label) in asked {
+            #expect(policy.dayWindow(containing: try Self.instant(now)).label == label, "at \(now)")
+        }
+    }
+
     @Test func aDayWhoseMidnightIsSkippedStartsAtItsFirstInstant() throws {
         // Chile moves its clocks from 00:00 to 01:00 on 7 September 2025: that day has no midnight.
         let policies = try PolicyDocument.parse(applying: [.set("joanie", "reset_time_zone", to: #""America/Santiago""#)])
