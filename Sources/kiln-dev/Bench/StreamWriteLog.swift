@@ -44,6 +44,16 @@ final class StreamWriteLog: Sendable {
         self.writes.withLock { $0.keys.map { $0 } }.reduce(0) { $0 + self.deltaTimes($1).count }
     }
 
+    /// From the last answer's first write to the first answer's last write: while every answer was being written, after
+    /// the calls started and before any ended. nil when the first ended before the last started.
+    func allOpen() -> ClosedRange<UInt64>? {
+        let (firsts, lasts) = self.writes.withLock { answers in
+            (answers.values.compactMap { $0.first?.at }, answers.values.compactMap { $0.last?.at })
+        }
+        guard let lastStart = firsts.max(), let firstEnd = lasts.min(), lastStart <= firstEnd else { return nil }
+        return lastStart...firstEnd
+    }
+
     /// The most answers that were being written at the same moment, from each answer's first to its last write.
     func mostConcurrent() -> Int {
         var edges: [(at: UInt64, change: Int)] = []
