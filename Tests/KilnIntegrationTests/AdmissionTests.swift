@@ -149,6 +149,27 @@ import Testing
         }
     }
 
+    @Test func aReservationWhoseJobIsGoneFreesItsSlotAndUnit() async throws {
+        try await Harness.with { harness in
+            let client = try await Self.start(harness)
+            let sleep = #"{"kind":"diag.sleep","input":{"seconds":60}}"#
+            let capped = [("Kiln-Tier", "capped")]
+            var ids: [JobID] = []
+            for _ in 0..<2 {
+                let reply = try await Self.post(harness, client, sleep, headers: capped)
+                #expect(reply.status == 202)
+                ids.append(try #require(JobID(validating: reply.json?["id"]?.stringValue ?? "")))
+            }
+            #expect(try await Self.post(harness, client, sleep, headers: capped).json?["reason"]?.stringValue == "concurrency_limit")
+            // A job whose hash is gone without ending (a lost write, an operator's DEL) holds neither its slot nor its unit:
+            // the next admission finds it missing beside the one still there.
+            _ = try await harness.redis.send(["DEL", try harness.keys(tenant: "acme", owner: "user-1").job(ids[0])])
+            #expect(try await Self.post(harness, client, sleep, headers: capped).status == 202)
+            #expect(try await Self.quota(harness, client, tier: "capped")["classes"]?["text"]?["pending"] == .number(2))
+            #expect(try await Self.post(harness, client, sleep, headers: capped).json?["reason"]?.stringValue == "concurrency_limit")
+        }
+    }
+
     @Test func aDeviceWaitsOutItsCooldownButNotAnotherDevice() async throws {
         try await Harness.with { harness in
             let client = try await Self.start(harness)
