@@ -17,7 +17,12 @@ struct EnqueueCall: RedisScriptContract {
 
     static let keys: [RedisScriptField<Self>] = [
         .init("job") { $0.keySpace.job($0.id) },
-        .init("idem") { $0.keySpace.idempotency($0.submission.tenant, $0.submission.identity, $0.submission.idempotencyKey ?? "") },
+        // Without an idempotency key the script never touches `idem`, and the job's own key stands in for it rather than
+        // a digest nobody reads.
+        .init("idem") { call in
+            call.submission.idempotencyKey.map { call.keySpace.idempotency(call.submission.tenant, call.submission.identity, $0) }
+                ?? call.keySpace.job(call.id)
+        },
     ]
 
     static let arguments: [RedisScriptField<Self>] = [
