@@ -54,6 +54,28 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// Sends `request` and hands the whole response, or the error, to `completion` on the client's thread, the one that
+    /// drives every transfer of the client: `completion` must return quickly and never block. For a caller that keeps
+    /// many requests going without a task for each (a load generator): no other thread is woken to take the answer.
+    /// A request that cannot be sent (an invalid header) completes at once, on the calling thread.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: Limit for the whole transfer; `nil` uses ``HTTPClientConfiguration/totalTimeout``.
+    ///   - completion: Receives the response, whatever its status, or ``HTTPClientError`` if no complete response arrived.
+    public func execute(
+        _ request: HTTPRequest, timeout: Duration? = nil, completion: @escaping @Sendable (Result<HTTPResponse, HTTPClientError>) -> Void
+    ) {
+        let transfer: Transfer
+        do throws(HTTPClientError) {
+            transfer = try Transfer(request, timeout: timeout ?? self.configuration.totalTimeout)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        transfer.delivery = .completion(completion)
+        self.loop.submit(transfer)
+    }
+
     /// Sends `request` and returns as soon as the response head arrives; the body follows as it is received.
     ///
     /// Cancelling the calling task, or dropping or cancelling the iteration of the returned body, ends the

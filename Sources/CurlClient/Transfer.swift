@@ -14,6 +14,8 @@ final class Transfer: @unchecked Sendable {
 
     enum Delivery {
         case buffered(CheckedContinuation<HTTPResponse, any Error>)
+        /// Called on the loop thread with the buffered response or the error.
+        case completion(@Sendable (Result<HTTPResponse, HTTPClientError>) -> Void)
         case awaitingHead(CheckedContinuation<HTTPStreamingResponse, any Error>, BodyStream, BodyStream.Continuation)
         case streaming(BodyStream.Continuation)
     }
@@ -165,7 +167,7 @@ final class Transfer: @unchecked Sendable {
         self.noteBytesReceived()
         self.deliverHead()
         switch self.delivery {
-        case .buffered:
+        case .buffered, .completion:
             self.body.append(contentsOf: bytes)
             return true
         case .streaming(let continuation):
@@ -187,6 +189,8 @@ final class Transfer: @unchecked Sendable {
             } else {
                 continuation.resume(returning: HTTPResponse(status: self.status, headers: self.headers, body: self.body))
             }
+        case .completion(let completion):
+            completion(error.map { .failure($0) } ?? .success(HTTPResponse(status: self.status, headers: self.headers, body: self.body)))
         case .awaitingHead(let head, let body, let continuation):
             if let error {
                 head.resume(throwing: error)

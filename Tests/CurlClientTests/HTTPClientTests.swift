@@ -66,6 +66,46 @@ struct HTTPClientTests {
         }
     }
 
+    /// Each answer reaches its completion, on the client's thread, which sends the next request from there, as a load
+    /// generator's lane does.
+    @Test func completionsReceiveEachAnswerAndCanSendTheNext() async throws {
+        try await withFixture { server, client in
+            let url = server.url("/echo")
+            let bodies: [[UInt8]] = try await withCheckedThrowingContinuation { continuation in
+                @Sendable func send(_ index: Int, after received: [[UInt8]]) {
+                    guard index < 20 else { return continuation.resume(returning: received) }
+                    client.execute(HTTPRequest(method: "POST", url: url, body: Array("request \(index)".utf8))) { result in
+                        do {
+                            send(index + 1, after: received + [try Echo(try result.get()).bodyBytes ?? []])
+                        } catch {
+                            continuation.resume(throwing: error)
+                        }
+                    }
+                }
+                send(0, after: [])
+            }
+            #expect(bodies == (0..<20).map { Array("request \($0)".utf8) })
+        }
+    }
+
+    @Test func completionsReceiveTimeoutsAndInvalidRequests() async throws {
+        try await withFixture { server, client in
+            let timedOut = await withCheckedContinuation { continuation in
+                client.execute(HTTPRequest(url: server.url("/slow?seconds=10")), timeout: .milliseconds(300)) { continuation.resume(returning: $0) }
+            }
+            let invalid = await withCheckedContinuation { continuation in
+                client.execute(HTTPRequest(url: server.url("/echo"), headers: ["X-Injected": "a\r\nHost: elsewhere"])) {
+                    continuation.resume(returning: $0)
+                }
+            }
+            let kinds = [timedOut, invalid].map { result -> HTTPClientError.Kind? in
+                guard case .failure(let error) = result else { return nil }
+                return error.kind
+            }
+            #expect(kinds == [.timeout, .invalidRequest])
+        }
+    }
+
     @Test func timeoutFires() async throws {
         try await withFixture { server, client in
             let error = await #expect(throws: HTTPClientError.self) {

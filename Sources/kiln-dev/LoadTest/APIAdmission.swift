@@ -40,31 +40,41 @@ struct APIAdmission: AdmissionDecider {
         }
     }
 
-    func decide(_ request: PlannedRequest) async -> AdmissionAnswer {
+    /// The answer comes on the HTTP client's thread, which sends the next request from there: no other thread is woken
+    /// for it. Resuming a task with each answer took about a fifth of a generator's CPU.
+    func decide(_ request: PlannedRequest, answer: @escaping @Sendable (AdmissionAnswer) -> Void) {
         let headers: HTTPHeaders = [
             "Authorization": "Bearer \(key)", "Content-Type": "application/json", "Kiln-Identity": request.identity,
             "Kiln-Device": request.device, "Kiln-Tier": request.tier,
         ]
-        do {
-            let response = try await client.execute(
-                HTTPRequest(method: "POST", url: "\(apiURL)/v1/jobs", headers: headers, body: bodies[request.kind]), timeout: .seconds(30))
-            if response.status == 202 { return AdmissionAnswer(status: 202) }
-            let body = String(decoding: response.body, as: UTF8.self)
-            guard response.status == 429 else { return AdmissionAnswer(status: response.status, reason: Self.member("code", of: body) ?? "") }
-            let remaining = Self.member("remaining", of: body).flatMap { Int($0) }
-            return AdmissionAnswer(status: 429, reason: Self.member("reason", of: body) ?? "", remaining: remaining)
-        } catch {
-            return AdmissionAnswer(status: 0, reason: "\(error)")
+        let post = HTTPRequest(method: "POST", url: "\(apiURL)/v1/jobs", headers: headers, body: bodies[request.kind])
+        client.execute(post, timeout: .seconds(30)) { result in
+            switch result {
+            case .success(let response): answer(Self.answer(response))
+            case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
+            }
         }
     }
 
-    /// The value of a top-level string or number member of a problem+json body. Found by searching rather than by
-    /// parsing the JSON: the generators share the machine's two cores with the API and Redis, and a refusal needs only
-    /// these members, which the API writes without spaces.
-    static func member(_ name: String, of body: String) -> String? {
-        guard let start = body.range(of: "\"\(name)\":")?.upperBound else { return nil }
-        let value = body[start...].drop { $0 == "\"" }
-        return String(value.prefix { $0 != "\"" && $0 != "," && $0 != "}" })
+    private static func answer(_ response: HTTPResponse) -> AdmissionAnswer {
+        if response.status == 202 { return AdmissionAnswer(status: 202) }
+        let body = response.body
+        guard response.status == 429 else { return AdmissionAnswer(status: response.status, reason: member("code", of: body) ?? "") }
+        let remaining = member("remaining", of: body).flatMap { Int($0) }
+        return AdmissionAnswer(status: 429, reason: member("reason", of: body) ?? "", remaining: remaining)
+    }
+
+    /// The value of a top-level string or number member of a problem+json body. Found by searching its bytes rather
+    /// than by parsing the JSON: the generators share the machine's two cores with the API and Redis, and a refusal
+    /// needs only these members, which the API writes without spaces. (Foundation's `range(of:)` on the body as a
+    /// `String` took 5.7% of a generator's CPU, its `firstRange(of:)` on the bytes 14%.)
+    private static func member(_ name: String, of body: [UInt8]) -> String? {
+        let pattern = Array("\"\(name)\":".utf8)
+        guard body.count >= pattern.count,
+            let at = (0...(body.count - pattern.count)).first(where: { body[$0..<($0 + pattern.count)].elementsEqual(pattern) })
+        else { return nil }
+        let value = body[(at + pattern.count)...].drop { $0 == UInt8(ascii: "\"") }
+        return String(decoding: value.prefix { $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "}") }, as: UTF8.self)
     }
 
     func close() async throws {

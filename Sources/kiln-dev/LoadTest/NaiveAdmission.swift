@@ -25,7 +25,11 @@ struct NaiveAdmission: AdmissionDecider {
         }
     }
 
-    func decide(_ request: PlannedRequest) async -> AdmissionAnswer {
+    func decide(_ request: PlannedRequest, answer: @escaping @Sendable (AdmissionAnswer) -> Void) {
+        Task { answer(await decision(request)) }
+    }
+
+    private func decision(_ request: PlannedRequest) async -> AdmissionAnswer {
         guard let tier = policy.tiers[request.tier] else { return AdmissionAnswer(status: 400, reason: "unknown_tier") }
         let quotaClass = request.quotaClass.rawValue
         let units = "\(base):units:\(request.identity):\(quotaClass)"

@@ -37,7 +37,8 @@ struct QuotaGeneratorCommand: AsyncParsableCommand {
             guard command.hasPrefix("go "), let wave = Int(command.dropFirst(3)), (0..<plan.waveCount).contains(wave) else {
                 throw ValidationError("unknown command \"\(command)\"")
             }
-            let answered = await send(plan.share(ofWave: wave, process: process), wave: wave, connections: parameters.connections, to: decider)
+            let answered = await WaveLanes.send(
+                plan.share(ofWave: wave, process: process), wave: wave, connections: parameters.connections, to: decider)
             try output.write(contentsOf: Data(answered.map { $0.line + "\n" }.joined().utf8))
             try say("done \(wave)")
         }
@@ -63,30 +64,5 @@ struct QuotaGeneratorCommand: AsyncParsableCommand {
     /// Writes one line to the parent, at once: standard output is a pipe, which `print` would buffer.
     private func say(_ line: String) throws {
         try FileHandle.standardOutput.write(contentsOf: Data("\(line)\n".utf8))
-    }
-
-    /// Sends `requests` with `connections` in flight. Lane n sends requests n, n + connections, …: all lanes move down
-    /// the list together, so the requests of one identity, which are neighbours in it, are in flight at once.
-    private func send(_ requests: [PlannedRequest], wave: Int, connections: Int, to decider: any AdmissionDecider) async -> [Decision] {
-        await withTaskGroup(of: [Decision].self) { group in
-            for lane in 0..<min(connections, requests.count) {
-                group.addTask {
-                    var decisions: [Decision] = []
-                    for index in stride(from: lane, to: requests.count, by: connections) {
-                        let sentAt = Int64(Date().timeIntervalSince1970 * 1_000_000)
-                        let started = ContinuousClock.now
-                        let answer = await decider.decide(requests[index])
-                        let (seconds, attoseconds) = (ContinuousClock.now - started).components
-                        let latency = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-                        decisions.append(
-                            Decision(
-                                wave: wave, request: requests[index], status: answer.status, reason: answer.reason, remaining: answer.remaining,
-                                sentAt: sentAt, answeredAt: sentAt + latency))
-                    }
-                    return decisions
-                }
-            }
-            return await group.reduce(into: []) { $0 += $1 }
-        }
     }
 }
