@@ -146,9 +146,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return text.withUTF8 { JSONParser.parse($0) }
     }
 
-    /// Decodes this document into a typed value.
+    /// Decodes this document into a typed value: as `JSONDecoder` decodes the document's JSON, value and errors alike.
+    /// Straight from the value when ``JSONValueDecoder`` can; `JSONDecoder` decides whatever it leaves, every failure
+    /// among them.
     public func decode<T: Decodable>(as type: T.Type) throws -> T {
-        try Self.decoder.decode(type, from: Data(canonicalBytes()))
+        if let value = try? JSONValueDecoder.decode(self, as: type, codingPath: []) { return value }
+        return try Self.decoder.decode(type, from: Data(canonicalBytes()))
     }
 
     /// One decoder for every input: it holds no state between calls, and making one for each input allocated its
