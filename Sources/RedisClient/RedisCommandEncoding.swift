@@ -4,36 +4,68 @@ import NIOCore
 extension ByteBuffer {
     /// Writes one command whose arguments are `parts`, one after another: a script call is its `EVALSHA` head, its
     /// keys and its arguments, written without joining them first.
+    ///
+    /// The whole command goes into the buffer's memory in one pass: writing each count, length and line end through
+    /// `ByteBuffer`'s own methods, each checking capacity and exclusive access, took 2% of the API node's CPU for the
+    /// enqueue script's 45 arguments.
     mutating func writeRedisCommand(_ parts: [String]...) throws {
         guard let name = parts.first(where: { !$0.isEmpty })?.first, !name.isEmpty else {
             throw RedisError.protocolViolation("a command needs a name")
         }
-        writeRESPHeader(UInt8(ascii: "*"), parts.reduce(0) { $0 + $1.count })
+        // At most: a marker, 20 digits and a line end for each header, and each argument with its line end.
+        var capacity = 23
         for part in parts {
-            for argument in part {
-                writeRESPHeader(UInt8(ascii: "$"), argument.utf8.count)
-                writeString(argument)
-                writeRESPLineEnd()
+            for argument in part { capacity += 25 + argument.utf8.count }
+        }
+        writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { memory in
+            var writer = RESPWriter(memory: memory)
+            writer.header(UInt8(ascii: "*"), parts.reduce(0) { $0 + $1.count })
+            for part in parts {
+                for argument in part {
+                    writer.header(UInt8(ascii: "$"), argument.utf8.count)
+                    writer.bytes(argument.utf8)
+                    writer.lineEnd()
+                }
             }
+            return writer.written
         }
     }
+}
 
-    private mutating func writeRESPHeader(_ marker: UInt8, _ count: Int) {
-        writeInteger(marker)
-        // Most counts and lengths have one or two digits: written as bytes, without making a string of them.
-        switch count {
-        case 0..<10:
-            writeInteger(UInt8(ascii: "0") + UInt8(count))
-        case 10..<100:
-            writeInteger(UInt8(ascii: "0") + UInt8(count / 10))
-            writeInteger(UInt8(ascii: "0") + UInt8(count % 10))
-        default:
-            writeString(String(count))
+/// Writes RESP into memory that is known to be large enough.
+private struct RESPWriter {
+    let memory: UnsafeMutableRawBufferPointer
+    var written = 0
+
+    mutating func header(_ marker: UInt8, _ count: Int) {
+        memory[written] = marker
+        written += 1
+        // The digits, last first, then turned around in place.
+        let start = written
+        var rest = count
+        repeat {
+            memory[written] = UInt8(ascii: "0") + UInt8(rest % 10)
+            written += 1
+            rest /= 10
+        } while rest > 0
+        var low = start
+        var high = written - 1
+        while low < high {
+            memory.swapAt(low, high)
+            low += 1
+            high -= 1
         }
-        writeRESPLineEnd()
+        lineEnd()
     }
 
-    private mutating func writeRESPLineEnd() {
-        writeInteger(UInt16(0x0D0A))
+    mutating func bytes(_ utf8: String.UTF8View) {
+        UnsafeMutableRawBufferPointer(rebasing: memory[written...]).copyBytes(from: utf8)
+        written += utf8.count
+    }
+
+    mutating func lineEnd() {
+        memory[written] = 0x0D
+        memory[written + 1] = 0x0A
+        written += 2
     }
 }
