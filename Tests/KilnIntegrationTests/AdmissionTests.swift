@@ -128,17 +128,25 @@ import Testing
         }
     }
 
+    static let sleep = #"{"kind":"diag.sleep","input":{"seconds":60}}"#
+    static let capped = [("Kiln-Tier", "capped")]
+
+    /// Fills the `capped` tier's two running slots with minute-long jobs, whose ids it returns.
+    static func fillRunningCap(_ harness: Harness, _ client: Harness.Client) async throws -> [JobID] {
+        var ids: [JobID] = []
+        for _ in 0..<2 {
+            let reply = try await post(harness, client, sleep, headers: capped)
+            #expect(reply.status == 202)
+            ids.append(try #require(JobID(validating: reply.json?["id"]?.stringValue ?? "")))
+        }
+        return ids
+    }
+
     @Test func theRunningCapDeniesUntilAJobEnds() async throws {
         try await Harness.with { harness in
             let client = try await Self.start(harness)
-            let sleep = #"{"kind":"diag.sleep","input":{"seconds":60}}"#
-            let capped = [("Kiln-Tier", "capped")]
-            var ids: [String] = []
-            for _ in 0..<2 {
-                let reply = try await Self.post(harness, client, sleep, headers: capped)
-                #expect(reply.status == 202)
-                ids.append(reply.json?["id"]?.stringValue ?? "")
-            }
+            let (sleep, capped) = (Self.sleep, Self.capped)
+            let ids = try await Self.fillRunningCap(harness, client)
             let third = try await Self.post(harness, client, sleep, headers: capped)
             #expect(third.status == 429)
             #expect(third.json?["reason"]?.stringValue == "concurrency_limit")
@@ -152,14 +160,8 @@ import Testing
     @Test func aReservationWhoseJobIsGoneFreesItsSlotAndUnit() async throws {
         try await Harness.with { harness in
             let client = try await Self.start(harness)
-            let sleep = #"{"kind":"diag.sleep","input":{"seconds":60}}"#
-            let capped = [("Kiln-Tier", "capped")]
-            var ids: [JobID] = []
-            for _ in 0..<2 {
-                let reply = try await Self.post(harness, client, sleep, headers: capped)
-                #expect(reply.status == 202)
-                ids.append(try #require(JobID(validating: reply.json?["id"]?.stringValue ?? "")))
-            }
+            let (sleep, capped) = (Self.sleep, Self.capped)
+            let ids = try await Self.fillRunningCap(harness, client)
             #expect(try await Self.post(harness, client, sleep, headers: capped).json?["reason"]?.stringValue == "concurrency_limit")
             // A job whose hash is gone without ending (a lost write, an operator's DEL) holds neither its slot nor its unit:
             // the next admission finds it missing beside the one still there.
@@ -218,7 +220,7 @@ import Testing
         configuration.maxLeaseLosses = 3
         try await Harness.with(configuration) { harness in
             let client = try await Self.start(harness)
-            let reply = try await Self.post(harness, client, #"{"kind":"diag.sleep","input":{"seconds":60}}"#, headers: [("Kiln-Tier", "capped")])
+            let reply = try await Self.post(harness, client, Self.sleep, headers: Self.capped)
             #expect(reply.status == 202)
             // It is claimed three times by a worker that is never heard from again; each claim also recovers the lease
             // the previous one let expire.
