@@ -57,7 +57,9 @@ public final class HTTPClient: Sendable {
     /// Sends `request` and hands the whole response, or the error, to `completion` on the client's thread, the one that
     /// drives every transfer of the client: `completion` must return quickly and never block. For a caller that keeps
     /// many requests going without a task for each (a load generator): no other thread is woken to take the answer.
-    /// A request that cannot be sent (an invalid header) completes at once, on the calling thread.
+    /// A request that cannot be sent (an invalid header) fails on that thread too, not inside this call, so a caller
+    /// that sends its next request from the completion does not recurse; after ``shutdown()``, when that thread is gone,
+    /// every request fails at once on the calling thread.
     /// - Parameters:
     ///   - request: The request to send.
     ///   - timeout: Limit for the whole transfer; `nil` uses ``HTTPClientConfiguration/totalTimeout``.
@@ -69,7 +71,7 @@ public final class HTTPClient: Sendable {
         do throws(HTTPClientError) {
             transfer = try Transfer(request, timeout: timeout ?? self.configuration.totalTimeout)
         } catch {
-            completion(.failure(error))
+            self.loop.run { completion(.failure(error)) }
             return
         }
         transfer.delivery = .completion(completion)

@@ -23,6 +23,8 @@ final class TransferLoop: @unchecked Sendable {
     private struct Inbox {
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
+        /// Work to run on the loop thread, such as a completion whose request never became a transfer.
+        var calls: [@Sendable () -> Void] = []
         /// Whether a wakeup has been sent that the loop has not yet answered by draining the inbox.
         var wakeupPending = false
         var stopRequested = false
@@ -100,6 +102,19 @@ final class TransferLoop: @unchecked Sendable {
         }
     }
 
+    /// Runs `call` on the loop thread at its next turn; after a stop, at once on the calling thread, as the loop is gone.
+    func run(_ call: @escaping @Sendable () -> Void) {
+        let accepted = self.inbox.withLock { inbox in
+            guard !inbox.stopRequested else { return false }
+            inbox.calls.append(call)
+            self.wakeUp(&inbox)
+            return true
+        }
+        if !accepted {
+            call()
+        }
+    }
+
     /// Asks the loop to end `transfer` with ``HTTPClientError/cancelled``, whether or not it has been
     /// submitted yet; a transfer that already finished is left alone.
     func cancel(_ transfer: Transfer) {
@@ -152,11 +167,13 @@ final class TransferLoop: @unchecked Sendable {
     func run() {
         var submissions: [Transfer] = []
         var cancellations: [Transfer] = []
+        var calls: [@Sendable () -> Void] = []
         while true {
-            // Swapping keeps both arrays' storage, so draining allocates nothing.
+            // Swapping keeps the arrays' storage, so draining allocates nothing.
             let stopRequested = self.inbox.withLock { inbox in
                 swap(&submissions, &inbox.submissions)
                 swap(&cancellations, &inbox.cancellations)
+                swap(&calls, &inbox.calls)
                 inbox.wakeupPending = false
                 return inbox.stopRequested
             }
@@ -167,8 +184,12 @@ final class TransferLoop: @unchecked Sendable {
             for transfer in cancellations {
                 self.finish(transfer, error: .cancelled)
             }
+            for call in calls {
+                call()
+            }
             submissions.removeAll(keepingCapacity: true)
             cancellations.removeAll(keepingCapacity: true)
+            calls.removeAll(keepingCapacity: true)
 
             self.fireCurlTimerIfDue()
             self.collectCompletions()
@@ -182,7 +203,7 @@ final class TransferLoop: @unchecked Sendable {
             }
             self.collectCompletions()
         }
-        self.close(failing: submissions)
+        self.close(failing: submissions, running: calls)
     }
 
     private func fireCurlTimerIfDue() {
@@ -290,11 +311,15 @@ final class TransferLoop: @unchecked Sendable {
         }
     }
 
-    /// Fails everything still queued or running, then frees the easy handles and the multi handle
-    /// (which closes the cached connections). `submissions` is the final drain: nothing is queued after a stop.
-    private func close(failing submissions: [Transfer]) {
+    /// Fails everything still queued or running, runs the calls still queued, then frees the easy handles and the multi
+    /// handle (which closes the cached connections). `submissions` and `calls` are the final drain: nothing is queued
+    /// after a stop.
+    private func close(failing submissions: [Transfer], running calls: [@Sendable () -> Void]) {
         for transfer in submissions {
             transfer.complete(with: .shutdown)
+        }
+        for call in calls {
+            call()
         }
         for transfer in Array(self.active.values) {
             self.finish(transfer, error: .shutdown)

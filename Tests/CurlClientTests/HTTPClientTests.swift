@@ -88,21 +88,22 @@ struct HTTPClientTests {
         }
     }
 
-    @Test func completionsReceiveTimeoutsAndInvalidRequests() async throws {
+    /// Failures reach the completion on the client's thread too, an invalid request's as well, which never fails inside
+    /// the call that sends it: on the same thread as a timeout's.
+    @Test func completionsReceiveTimeoutsAndInvalidRequestsOnTheClientsThread() async throws {
         try await withFixture { server, client in
-            let timedOut = await withCheckedContinuation { continuation in
-                client.execute(HTTPRequest(url: server.url("/slow?seconds=10")), timeout: .milliseconds(300)) { continuation.resume(returning: $0) }
-            }
-            let invalid = await withCheckedContinuation { continuation in
-                client.execute(HTTPRequest(url: server.url("/echo"), headers: ["X-Injected": "a\r\nHost: elsewhere"])) {
-                    continuation.resume(returning: $0)
+            func failure(of request: HTTPRequest, timeout: Duration? = nil) async -> (kind: HTTPClientError.Kind?, thread: pthread_t) {
+                await withCheckedContinuation { continuation in
+                    client.execute(request, timeout: timeout) { result in
+                        guard case .failure(let error) = result else { return continuation.resume(returning: (nil, pthread_self())) }
+                        continuation.resume(returning: (error.kind, pthread_self()))
+                    }
                 }
             }
-            let kinds = [timedOut, invalid].map { result -> HTTPClientError.Kind? in
-                guard case .failure(let error) = result else { return nil }
-                return error.kind
-            }
-            #expect(kinds == [.timeout, .invalidRequest])
+            let timedOut = await failure(of: HTTPRequest(url: server.url("/slow?seconds=10")), timeout: .milliseconds(300))
+            let invalid = await failure(of: HTTPRequest(url: server.url("/echo"), headers: ["X-Injected": "a\r\nHost: elsewhere"]))
+            #expect(timedOut.kind == .timeout && invalid.kind == .invalidRequest)
+            #expect(invalid.thread == timedOut.thread)
         }
     }
 
