@@ -91,26 +91,14 @@ final class TransferLoop: @unchecked Sendable {
 
     /// Queues `transfer` for the loop; after a stop it fails at once with ``HTTPClientError/shutdown``.
     func submit(_ transfer: Transfer) {
-        let accepted = self.inbox.withLock { inbox in
-            guard !inbox.stopRequested else { return false }
-            inbox.submissions.append(transfer)
-            self.wakeUp(&inbox)
-            return true
-        }
-        if !accepted {
+        if !self.hand({ $0.submissions.append(transfer) }) {
             transfer.complete(with: .shutdown)
         }
     }
 
     /// Runs `call` on the loop thread at its next turn; after a stop, at once on the calling thread, as the loop is gone.
     func run(_ call: @escaping @Sendable () -> Void) {
-        let accepted = self.inbox.withLock { inbox in
-            guard !inbox.stopRequested else { return false }
-            inbox.calls.append(call)
-            self.wakeUp(&inbox)
-            return true
-        }
-        if !accepted {
+        if !self.hand({ $0.calls.append(call) }) {
             call()
         }
     }
@@ -119,10 +107,16 @@ final class TransferLoop: @unchecked Sendable {
     /// submitted yet; a transfer that already finished is left alone.
     func cancel(_ transfer: Transfer) {
         transfer.cancelRequested.withLock { $0 = true }
+        _ = self.hand { $0.cancellations.append(transfer) }
+    }
+
+    /// Puts work in the inbox with `add` and wakes the loop; false, with nothing added, once a stop was requested.
+    private func hand(_ add: (inout Inbox) -> Void) -> Bool {
         self.inbox.withLock { inbox in
-            guard !inbox.stopRequested else { return }
-            inbox.cancellations.append(transfer)
+            guard !inbox.stopRequested else { return false }
+            add(&inbox)
             self.wakeUp(&inbox)
+            return true
         }
     }
 
