@@ -45,6 +45,8 @@ struct JSONValueDecoder: Decoder {
         case (.number(let number), let integer as any FixedWidthInteger.Type):
             guard number.rounded() == number, abs(number) <= 0x1p53, let exact = integer.init(exactly: number) else { throw Unsupported() }
             return exact as! T
+        // The types JSONDecoder reads its own way, and a mismatch: a string, flag or number asked of another kind of
+        // value, which must not reach the default, where the type's own `init(from:)` would ask this decoder again.
         case (_, is Data.Type), (_, is Date.Type), (_, is URL.Type), (_, is Decimal.Type), (_, is Float.Type), (_, is String.Type),
             (_, is Bool.Type), (_, is Double.Type), (_, is any FixedWidthInteger.Type):
             throw Unsupported()

@@ -34,8 +34,8 @@ final class WaveLanes: Sendable {
         let lanes = min(connections, requests.count)
         guard lanes > 0 else { return [] }
         return await withCheckedContinuation { continuation in
-            let wave = WaveLanes(requests, wave: wave, lanes: lanes, decider: decider) { continuation.resume(returning: $0) }
-            for lane in 0..<lanes { wave.send(lane) }
+            let run = WaveLanes(requests, wave: wave, lanes: lanes, decider: decider) { continuation.resume(returning: $0) }
+            for lane in 0..<lanes { run.send(lane) }
         }
     }
 
