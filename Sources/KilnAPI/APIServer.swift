@@ -7,14 +7,14 @@ import NIOCore
 public enum APIServer {
     /// The router with every route, for the application and for tests that list the routes.
     ///
-    /// Every error becomes a problem answer (``ProblemMiddleware``, inside the metrics so they count the status the
-    /// client gets). The `/v1` routes that act for an end user sit in one group behind ``AuthenticationMiddleware``; the
-    /// platforms' webhooks, in `/v1` too, authenticate with their own secrets, and the operations and the web reader
-    /// need no credentials. A path asked with a method it does not take is `405` with `Allow`
-    /// (``MethodNotAllowedMiddleware``).
+    /// Every error becomes a problem answer (``ProblemMiddleware``, inside the metrics, ``RequestMetricsMiddleware``, so
+    /// they count the status the client gets). The `/v1` routes that act for an end user sit in one group behind
+    /// ``AuthenticationMiddleware``; the platforms' webhooks, in `/v1` too, authenticate with their own secrets, and the
+    /// operations and the web reader need no credentials. A path asked with a method it does not take is `405` with
+    /// `Allow` (``MethodNotAllowedMiddleware``).
     public static func router(dependencies: APIDependencies, configuration: APIConfiguration) -> Router<APIRequestContext> {
         let router = Router(context: APIRequestContext.self)
-        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: RequestMetricsMiddleware())
         router.add(middleware: ProblemMiddleware())
         let authenticator = Authenticator(
             keys: dependencies.keys, cacheTTL: configuration.keyCacheTTL, policies: dependencies.policies, identities: dependencies.identities,

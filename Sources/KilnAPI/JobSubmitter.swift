@@ -69,7 +69,16 @@ struct JobSubmitter {
         case .conflict: decision = "idempotency_conflict"
         case .denied(let denial): decision = denial.reason.rawValue
         }
-        Counter(label: "kiln_admission_decisions_total", dimensions: [("tenant", tenant.rawValue), ("decision", decision)]).increment()
+        decisionCounters[DecisionSeries(tenant: tenant, decision: decision)].increment()
+    }
+
+    private struct DecisionSeries: Hashable, Sendable {
+        let tenant: TenantID
+        let decision: String
+    }
+
+    private static let decisionCounters = MetricHandles<DecisionSeries, Counter> { series in
+        Counter(label: "kiln_admission_decisions_total", dimensions: [("tenant", series.tenant.rawValue), ("decision", series.decision)])
     }
 }
 

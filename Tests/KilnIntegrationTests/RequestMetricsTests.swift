@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import KilnJSON
 import Testing
 
 /// `kiln api`'s Prometheus metrics of HTTP requests, as an operator's alert reads them.
@@ -28,6 +29,43 @@ import Testing
             #expect(requests.allSatisfy { !$0.labels.contains(#"http_response_status_code="5"#) })
             // Errors are the server's failures: no client's mistake raises them.
             #expect(Self.samples("hb_request_errors", in: text).map(\.value).reduce(0, +) == 0)
+        }
+    }
+
+    @Test func answersAndEventStreamsAreCountedAndTimedOnceEach() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            let api = try APIProcess(try harness.kilnCommand([]))
+            #expect(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            harness.startWorker()
+            let submitted = try await harness.send(
+                try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"message":"hi"}}"#, base: api.url))
+            let id = try #require(submitted.json?["id"]?.stringValue)
+            var looks = 0
+            var state: String?
+            while state != "succeeded", looks < 500 {
+                looks += 1
+                state = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)", as: client, base: api.url)).json?["status"]?.stringValue
+                if state != "succeeded" { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(state == "succeeded")
+            // A finished job's stream replays its events and ends.
+            let stream = try await harness.send(try harness.request("GET", "/v1/jobs/\(id)/events", as: client, base: api.url))
+            #expect(stream.status == 200)
+            #expect(String(decoding: stream.response.body, as: UTF8.self).contains("event: status"))
+
+            let text = String(decoding: try await harness.send(HTTPRequest(method: "GET", url: api.url + "/metrics")).response.body, as: UTF8.self)
+            let series: [(route: String, method: String, status: String, count: Int)] = [
+                ("/v1/jobs", "POST", "202", 1), ("/v1/jobs/{id}", "GET", "200", looks), ("/v1/jobs/{id}/events", "GET", "200", 1),
+            ]
+            for (route, method, status, count) in series {
+                let labels = [#"http_route="\#(route)""#, #"http_request_method="\#(method)""#, #"http_response_status_code="\#(status)""#]
+                let matching = { (name: String) in
+                    Self.samples(name, in: text).filter { sample in labels.allSatisfy(sample.labels.contains) }.map(\.value).reduce(0, +)
+                }
+                #expect(matching("hb_requests") == Double(count), "\(method) \(route)")
+                #expect(matching("http_server_request_duration_count") == Double(count), "\(method) \(route)")
+            }
         }
     }
 
