@@ -32,12 +32,13 @@ final class Authenticator: Sendable {
     }
 
     func caller(of request: Request) async throws -> Caller {
-        let tenant = try await tenant(of: request)
-        let device = try Self.device(of: request)
+        let headers = CallerHeaders(request.headers)
+        let tenant = try await tenant(authorization: headers.authorization)
+        let device = try Self.device(headers.device)
         var caller: Caller
-        try Self.refuseSeveralCredentials(request.headers)
+        try Self.refuseSeveralCredentials(headers)
         if policies[tenant.id] == nil {
-            guard let header = request.headers[.kilnIdentity] else {
+            guard let header = headers.identity else {
                 throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
             }
             // Its jobs are not metered, so a tier it asserts decides nothing.
@@ -48,7 +49,7 @@ final class Authenticator: Sendable {
             }
             let verified: VerifiedIdentity
             do {
-                verified = try await verifier.verify(try Self.credential(of: request, device: device), now: clock())
+                verified = try await verifier.verify(try Self.credential(of: headers, device: device), now: clock())
             } catch let error as IdentityError {
                 throw Problem(.unauthorized, error.code, error.message)
             }
@@ -72,13 +73,10 @@ final class Authenticator: Sendable {
         }
     }
 
-    /// The headers that each carry a credential of the end user, of which a request sends one.
-    private static let credentialHeaders: [HTTPField.Name] = [.kilnAppStoreTransaction, .kilnAppTransaction, .kilnUserToken, .kilnIdentity]
-
     /// Refuses a request with more than one credential, whatever the tenant accepts: a tenant without a policy reads
     /// `Kiln-Identity` only, and the other credential would otherwise be ignored without a word.
-    private static func refuseSeveralCredentials(_ headers: HTTPFields) throws {
-        let presented = credentialHeaders.filter { headers[$0] != nil }
+    private static func refuseSeveralCredentials(_ headers: CallerHeaders) throws {
+        let presented = headers.credentialNames
         guard presented.count <= 1 else {
             let names = presented.map(\.rawName).joined(separator: ", ")
             throw Problem(.badRequest, "ambiguous_identity", "send one identity credential, not several: \(names)")
@@ -87,17 +85,16 @@ final class Authenticator: Sendable {
 
     /// The one credential the request presents (``refuseSeveralCredentials(_:)`` has refused several); `Kiln-Device`
     /// alone is an anonymous device.
-    private static func credential(of request: Request, device: String?) throws -> Credential {
-        let headers = request.headers
+    private static func credential(of headers: CallerHeaders, device: String?) throws -> Credential {
         let presented: Credential? =
-            if let jws = headers[.kilnAppStoreTransaction] {
+            if let jws = headers.appStoreTransaction {
                 .appStoreTransaction(jws)
-            } else if let jws = headers[.kilnAppTransaction] {
+            } else if let jws = headers.appTransaction {
                 .appTransaction(jws)
-            } else if let token = headers[.kilnUserToken] {
+            } else if let token = headers.userToken {
                 .userToken(token)
-            } else if let identity = headers[.kilnIdentity] {
-                .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers[.kilnTier])
+            } else if let identity = headers.identity {
+                .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers.tier)
             } else {
                 nil
             }
@@ -107,7 +104,7 @@ final class Authenticator: Sendable {
                 "send the end user's credential: Kiln-App-Store-Transaction, Kiln-App-Transaction, Kiln-User-Token, Kiln-Identity or Kiln-Device")
         }
         // Only the tenant's backend may say which tier a user has; every other mode's tier comes from what it verifies.
-        if headers[.kilnTier] != nil, credential.mode != .trustedServer {
+        if headers.tier != nil, credential.mode != .trustedServer {
             throw Problem(.badRequest, "tier_not_assertable", "Kiln-Tier goes with Kiln-Identity (trusted_server) only")
         }
         return credential
@@ -120,8 +117,8 @@ final class Authenticator: Sendable {
         return identity
     }
 
-    private static func device(of request: Request) throws -> String? {
-        guard let device = request.headers[.kilnDevice] else { return nil }
+    private static func device(_ header: String?) throws -> String? {
+        guard let device = header else { return nil }
         // A device id follows the same rules as an identity: it names Redis keys too.
         guard Identity(validating: device) != nil else {
             throw Problem(.badRequest, "invalid_device", "Kiln-Device must be 1–128 printable characters without spaces")
@@ -129,8 +126,8 @@ final class Authenticator: Sendable {
         return device
     }
 
-    func tenant(of request: Request) async throws -> Tenant {
-        guard let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
+    private func tenant(authorization: String?) async throws -> Tenant {
+        guard let authorization, authorization.hasPrefix("Bearer "),
             case let key = String(authorization.dropFirst("Bearer ".count)), !key.isEmpty
         else {
             throw Problem(.unauthorized, "missing_api_key", "send the tenant's API key as 'Authorization: Bearer <key>'")
