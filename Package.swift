@@ -588,7 +588,8 @@ let package = Package(
             name: "KilnIntegrationTests",
             dependencies: [
                 "Locking", "ChatTaleInputs", "KilnJSON", "WorldArchitectInputs", "KilnAdmission", "KilnClient", "KilnClientExamples",
-                "KilnAssembly", "KilnConsole", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI",
+                "KilnAssembly", "KilnCommandLine", "KilnConsole", "KilnCore", "KilnKeys", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore",
+                "KilnAPI",
                 "KilnWorker",
                 "RedisClient",
                 "PostgresClient",

@@ -9,7 +9,7 @@ public enum Bootstrap {
     public static func logger(_ label: String) -> Logger {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = DeferredMetadataLogHandler(.standardError(label: label, metadataProvider: nil))
             handler.logLevel = level
             return handler
         }
