@@ -93,11 +93,12 @@ public enum JSONValue: Sendable, Hashable, Codable {
             bytes.append(UInt8(ascii: "]"))
         case .object(let fields):
             bytes.append(UInt8(ascii: "{"))
-            for (index, key) in fields.keys.sorted().enumerated() {
+            // The members sorted once, values and all: sorting the keys and looking each one up hashed it again.
+            for (index, member) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.write(key, into: &bytes)
+                Self.write(member.key, into: &bytes)
                 bytes.append(UInt8(ascii: ":"))
-                fields[key]?.write(into: &bytes)
+                member.value.write(into: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
