@@ -14,14 +14,18 @@ enum TokenCount {
     static func pieces(of text: String) -> [String] {
         var pieces: [String] = []
         var current = ""
+        var currentHasWord = false
         var previousWasSpace = false
         for character in text {
-            if character.isWhitespace, !previousWasSpace, !current.isEmpty, current.contains(where: { !$0.isWhitespace }) {
+            let isSpace = character.isWhitespace
+            if isSpace, !previousWasSpace, currentHasWord {
                 pieces.append(current)
                 current = ""
+                currentHasWord = false
             }
             current.append(character)
-            previousWasSpace = character.isWhitespace
+            currentHasWord = currentHasWord || !isSpace
+            previousWasSpace = isSpace
         }
         if !current.isEmpty { pieces.append(current) }
         return pieces

@@ -15,10 +15,15 @@ struct SSEEvent: Sendable, Equatable {
 
     /// The event framed with `lineEnding` after each line and a blank line after the event.
     func bytes(lineEnding: String) -> [UInt8] {
-        var text = ""
-        if let comment { text += ": " + comment + lineEnding }
-        if let name { text += "event: " + name + lineEnding }
-        if let data { text += "data: " + data + lineEnding }
-        return Array((text + lineEnding).utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16 + (comment?.utf8.count ?? 0) + (name?.utf8.count ?? 0) + (data?.utf8.count ?? 0))
+        for (field, value) in [(": ", comment), ("event: ", name), ("data: ", data)] {
+            guard let value else { continue }
+            bytes.append(contentsOf: field.utf8)
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(contentsOf: lineEnding.utf8)
+        }
+        bytes.append(contentsOf: lineEnding.utf8)
+        return bytes
     }
 }
