@@ -83,7 +83,8 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                         + Self.describe(latency.all))
                 let window = allOpen.map { String(format: " (%.1f s)", Double($0.upperBound - $0.lowerBound) / 1e9) } ?? ""
                 print("  sent while all \(streams) calls were open\(window): \(Self.describe(latency.allOpen))")
-                print("  sent while calls were starting or ending: \(Self.describe(latency.rest))")
+                print("  sent while calls were starting: \(Self.describe(latency.starting))")
+                print("  sent while calls were ending: \(Self.describe(latency.ending))")
             }
             try await runtime.namespace.deleteAll()
         }
@@ -186,12 +187,13 @@ struct ProviderBenchCommand: AsyncParsableCommand {
     }
 
     /// The delta latencies of the followed jobs: all of them, and split by whether the simulator sent the delta while
-    /// every call was open, or while calls were still starting (their submissions, claims and first requests) or already
-    /// ending (their settlements and records).
+    /// every call was open, while calls were still starting (their submissions, claims and first requests; all of them,
+    /// when the calls were never all open at once), or while they were already ending (their settlements and records).
     struct DeltaLatencies {
         var all = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var allOpen = Histogram<UInt64>(highestTrackableValue: 600_000_000)
-        var rest = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        var starting = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        var ending = Histogram<UInt64>(highestTrackableValue: 600_000_000)
     }
 
     /// Pairs each followed job's deltas with the simulator's writes of the same answer, found by the provider's
@@ -212,10 +214,12 @@ struct ProviderBenchCommand: AsyncParsableCommand {
             for (sentAt, arrivedAt) in zip(writes.deltaTimes(requestID), follow.deltaArrivals) where sentAt >= follow.openedAt {
                 let microseconds = (arrivedAt &- sentAt) / 1000
                 _ = latencies.all.record(microseconds)
-                if allOpen?.contains(sentAt) == true {
+                if let allOpen, allOpen.contains(sentAt) {
                     _ = latencies.allOpen.record(microseconds)
+                } else if let allOpen, sentAt > allOpen.upperBound {
+                    _ = latencies.ending.record(microseconds)
                 } else {
-                    _ = latencies.rest.record(microseconds)
+                    _ = latencies.starting.record(microseconds)
                 }
             }
         }
