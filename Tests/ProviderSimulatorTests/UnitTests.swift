@@ -145,6 +145,18 @@ struct ContentTests {
         #expect(limited.outputTokens == 2)
     }
 
+    @Test func anthropicsTextDeltaIsItsDocumentsCanonicalJSON() {
+        for text in ["Once", " upon", " \"quoted\"\n", " back\\slash\t", " \u{1}é —", ""] {
+            let document: JSONValue = .object([
+                "type": "content_block_delta", "index": 0, "delta": .object(["type": "text_delta", "text": .string(text)]),
+            ])
+            let event = AnthropicMessages.textDelta(text)
+            #expect(event.data == document.canonicalJSON())
+            #expect(event.name == "content_block_delta")
+            #expect(JSONValue.parse(event.data ?? "")?["delta"]?["text"]?.stringValue == text)
+        }
+    }
+
     @Test func passagesAreDeterministicProse() {
         var first = StoryWriter(seed: "a")
         var again = StoryWriter(seed: "a")

@@ -65,12 +65,7 @@ enum AnthropicMessages {
                 name: "content_block_start"),
             Self.ping,
         ]
-        for piece in completion.pieces {
-            events.append(
-                .data(
-                    .object(["type": "content_block_delta", "index": 0, "delta": .object(["type": "text_delta", "text": .string(piece)])]),
-                    name: "content_block_delta"))
-        }
+        for piece in completion.pieces { events.append(Self.textDelta(piece)) }
         events.append(.data(.object(["type": "content_block_stop", "index": 0]), name: "content_block_stop"))
         events.append(
             .data(
@@ -84,6 +79,15 @@ enum AnthropicMessages {
             inBandError: .data(.object(["type": "error", "error": .object(["type": "overloaded_error", "message": "Overloaded"])]), name: "error"),
             malformed: SSEEvent(name: "content_block_delta", data: #"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"#))
         return exchange.stream(stream, fault: fault)
+    }
+
+    /// A `content_block_delta` of `text`: the canonical JSON of its document, written from a template. A streaming
+    /// call's events are all built as it starts, about a hundred of them, and building each delta's document to print
+    /// it was the largest part of that.
+    static func textDelta(_ text: String) -> SSEEvent {
+        SSEEvent(
+            name: "content_block_delta",
+            data: #"{"delta":{"text":"# + JSONValue.string(text).canonicalJSON() + #","type":"text_delta"},"index":0,"type":"content_block_delta"}"#)
     }
 
     /// Anthropic writes its ping with a space after the colon.
