@@ -40,18 +40,18 @@ struct Problem: HTTPResponseError, DocumentAnswer, Sendable {
     }
 
     /// The problem's members; a member that does not apply is left out.
-    var document: JSONValue {
-        var members: [String: JSONValue] = [
-            "type": .string("https://kiln.dev/problems/\(code)"), "title": .string(status.reasonPhrase), "status": .number(Double(status.code)),
-            "code": .string(code), "detail": .string(detail),
+    var members: [(key: String, value: JSONValue)] {
+        var members: [(key: String, value: JSONValue)] = [
+            ("type", .string("https://kiln.dev/problems/\(code)")), ("title", .string(status.reasonPhrase)),
+            ("status", .number(Double(status.code))), ("code", .string(code)), ("detail", .string(detail)),
         ]
-        members["field"] = field.map(JSONValue.string)
-        members["category"] = category.map(JSONValue.string)
-        members["job_id"] = jobID.map { .string($0.rawValue) }
-        members["tier"] = tier.map(JSONValue.string)
-        members["upgrade_available"] = upgradeAvailable.map(JSONValue.bool)
+        if let field { members.append(("field", .string(field))) }
+        if let category { members.append(("category", .string(category))) }
+        if let jobID { members.append(("job_id", .string(jobID.rawValue))) }
+        if let tier { members.append(("tier", .string(tier))) }
+        if let upgradeAvailable { members.append(("upgrade_available", .bool(upgradeAvailable))) }
         quota?.add(to: &members)
-        return .object(members)
+        return members
     }
 
     static func invalidInput(_ error: InputError) -> Problem {
@@ -92,15 +92,15 @@ struct QuotaDenialMembers: Sendable {
     var retryAfterSeconds: Int
     var blockReason: String?
 
-    func add(to members: inout [String: JSONValue]) {
-        members["quota_class"] = .string(quotaClass)
-        members["limit"] = limit.map { .number(Double($0)) } ?? .null
-        members["used"] = .number(Double(used))
-        members["pending"] = .number(Double(pending))
-        members["remaining"] = remaining.map { .number(Double($0)) } ?? .null
-        members["reset_at"] = .string(resetAt)
-        members["reason"] = .string(reason)
-        members["retry_after_s"] = .number(Double(retryAfterSeconds))
-        members["block_reason"] = blockReason.map(JSONValue.string)
+    func add(to members: inout [(key: String, value: JSONValue)]) {
+        members.append(("quota_class", .string(quotaClass)))
+        members.append(("limit", limit.map { .number(Double($0)) } ?? .null))
+        members.append(("used", .number(Double(used))))
+        members.append(("pending", .number(Double(pending))))
+        members.append(("remaining", remaining.map { .number(Double($0)) } ?? .null))
+        members.append(("reset_at", .string(resetAt)))
+        members.append(("reason", .string(reason)))
+        members.append(("retry_after_s", .number(Double(retryAfterSeconds))))
+        if let blockReason { members.append(("block_reason", .string(blockReason))) }
     }
 }

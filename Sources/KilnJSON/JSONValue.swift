@@ -73,6 +73,16 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return bytes
     }
 
+    /// ``canonicalBytes()`` of the object with these members (their keys distinct), without making its dictionary: for
+    /// the answers written on every request, where hashing each key into a dictionary, and growing it, cost more than
+    /// writing the object.
+    public static func canonicalBytes(ofObject members: [(key: String, value: JSONValue)]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        write(members.sorted { $0.key < $1.key }, into: &bytes)
+        return bytes
+    }
+
     private func write(into bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)
@@ -92,16 +102,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
             }
             bytes.append(UInt8(ascii: "]"))
         case .object(let fields):
-            bytes.append(UInt8(ascii: "{"))
             // The members sorted once, values and all: sorting the keys and looking each one up hashed it again.
-            for (index, member) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                Self.write(member.key, into: &bytes)
-                bytes.append(UInt8(ascii: ":"))
-                member.value.write(into: &bytes)
-            }
-            bytes.append(UInt8(ascii: "}"))
+            Self.write(fields.sorted(by: { $0.key < $1.key }), into: &bytes)
         }
+    }
+
+    /// An object of members already in key order.
+    private static func write(_ sortedMembers: [(key: String, value: JSONValue)], into bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "{"))
+        for (index, member) in sortedMembers.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            write(member.key, into: &bytes)
+            bytes.append(UInt8(ascii: ":"))
+            member.value.write(into: &bytes)
+        }
+        bytes.append(UInt8(ascii: "}"))
     }
 
     /// The integer a number is, when it is one that a `Double` holds exactly (up to 2^53, as JavaScript's numbers):

@@ -10,6 +10,17 @@ import Testing
         #expect(first.canonicalJSON() == #"{"a":[true,null,"x"],"b":1}"#)
     }
 
+    @Test func anObjectGivenAsMembersIsWrittenAsItsDocument() {
+        let members: [(key: String, value: JSONValue)] = [
+            ("type", "https://kiln.dev/problems/daily_quota_exhausted"), ("status", 429), ("limit", .null), ("a_b", true),
+            ("aa", .array([1, "x"])), ("Z", .object(["y": 2, "x": 1])), ("é", "ü \"quoted\""), ("", .number(0.5)),
+        ]
+        for order in [members, members.reversed(), members.shuffled()] {
+            #expect(JSONValue.canonicalBytes(ofObject: order) == JSONValue.object(Dictionary(uniqueKeysWithValues: members)).canonicalBytes())
+        }
+        #expect(JSONValue.canonicalBytes(ofObject: []) == Array("{}".utf8))
+    }
+
     @Test(arguments: [
         #""quote \" backslash \\ newline \n tab \t bell \u0007 slash / é 👋🏽 עברית""#,
         #"[0, -1, 2.5, 1e-7, 123456789012, true, false, null, {}, []]"#,

@@ -21,12 +21,12 @@ extension Response {
 /// were before, so equal answers are equal bytes.
 enum AnswerEncoding {
     static func bytes(of answer: some Encodable) throws -> ByteBuffer {
-        if let answer = answer as? any DocumentAnswer { return ByteBuffer(bytes: answer.document.canonicalBytes()) }
+        if let answer = answer as? any DocumentAnswer { return ByteBuffer(bytes: JSONValue.canonicalBytes(ofObject: answer.members)) }
         return ByteBuffer(bytes: try data(of: answer))
     }
 
     static func text(of answer: some Encodable) throws -> String {
-        if let answer = answer as? any DocumentAnswer { return answer.document.canonicalJSON() }
+        if let answer = answer as? any DocumentAnswer { return String(decoding: JSONValue.canonicalBytes(ofObject: answer.members), as: UTF8.self) }
         return String(decoding: try data(of: answer), as: UTF8.self)
     }
 
