@@ -12,16 +12,19 @@ struct SubmissionParser {
     /// The tenant's safety pre-filter, for tenants with a policy.
     let preFilter: ContentPreFilter?
 
+    /// The members a submission may have.
+    private static let fields: Set<String> = ["kind", "input", "priority", "delay_seconds"]
+
     /// The submission, and what in its input the tenant's lowest tier may not ask for (see
     /// `Admission.checkTierRules(_:charge:)`).
     func parse(body: [UInt8], caller: Caller, idempotencyKey: String?) throws -> (submission: Submission, lowestTierRefusal: InputError?) {
-        guard let text = String(bytes: body, encoding: .utf8), case .object(let fields)? = JSONValue.parse(text) else {
+        guard let text = String(validating: body, as: UTF8.self), case .object(let fields)? = JSONValue.parse(text) else {
             throw Problem(
                 .badRequest, "malformed_json",
                 "the body must be a JSON object in UTF-8, nested at most \(JSONValue.maxDepth) deep, its numbers within a double's range")
         }
-        let allowed: Set<String> = ["kind", "input", "priority", "delay_seconds"]
-        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+        // The first unknown member in sorted order, so the answer does not depend on the dictionary's order.
+        if let unknown = fields.keys.filter({ !Self.fields.contains($0) }).min() {
             throw field(unknown, "is not a known field")
         }
         guard case .string(let kindName)? = fields["kind"] else { throw field("kind", "is required and must be a string") }

@@ -67,6 +67,16 @@ import Testing
         #expect(test.queue.submissions.isEmpty)
     }
 
+    @Test func ofSeveralUnknownMembersTheFirstInSortedOrderIsNamed() async throws {
+        let test = TestAPI()
+        let body = #"{"zeta":1,"kind":"diag.echo","input":{"message":"hi"},"beta":true,"alpha":2}"#
+        let answer = try await test.driver().send(.post, "/v1/jobs", headers: TestAPI.headers(), body: body)
+        #expect(answer.status.code == 400)
+        #expect(JSONValue.parse(answer.body)?["field"]?.stringValue == "alpha")
+        #expect(JSONValue.parse(answer.body)?["detail"]?.stringValue == "alpha is not a known field")
+        #expect(test.queue.submissions.isEmpty)
+    }
+
     @Test(arguments: [
         (HTTPRequest.Method.put, "/v1/jobs", "POST"),
         (.delete, "/v1/jobs/\(JobID())", "GET"),
