@@ -20,6 +20,9 @@ public final class Poller: @unchecked Sendable {
     private let epoll: Int32
     private let wakeDescriptor: Int32
     private var events: [epoll_event]
+    /// The descriptors in the set, so that one is added or changed with one call: a new one is added at once rather
+    /// than after a change that fails (libcurl removes and adds a kept-alive connection's socket for every request).
+    private var watched: Set<Int32> = []
 
     public init() throws(PollerError) {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
@@ -48,13 +51,20 @@ public final class Poller: @unchecked Sendable {
         if reading { mask |= EPOLLIN.rawValue }
         if writing { mask |= EPOLLOUT.rawValue }
         var event = epoll_event(events: mask, data: epoll_data_t(fd: descriptor))
-        if epoll_ctl(self.epoll, EPOLL_CTL_MOD, descriptor, &event) != 0, errno == ENOENT {
+        // A descriptor closed without being unwatched left the set on its own, and its number may come back: each
+        // call falls back on the other when the set disagrees.
+        if self.watched.insert(descriptor).inserted {
+            if epoll_ctl(self.epoll, EPOLL_CTL_ADD, descriptor, &event) != 0, errno == EEXIST {
+                _ = epoll_ctl(self.epoll, EPOLL_CTL_MOD, descriptor, &event)
+            }
+        } else if epoll_ctl(self.epoll, EPOLL_CTL_MOD, descriptor, &event) != 0, errno == ENOENT {
             _ = epoll_ctl(self.epoll, EPOLL_CTL_ADD, descriptor, &event)
         }
     }
 
     /// Stops watching `descriptor`. Closing a descriptor already removed it from the set: nothing to report then.
     public func unwatch(_ descriptor: Int32) {
+        self.watched.remove(descriptor)
         var unused = epoll_event()
         _ = epoll_ctl(self.epoll, EPOLL_CTL_DEL, descriptor, &unused)
     }
