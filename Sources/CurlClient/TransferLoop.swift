@@ -12,7 +12,7 @@ import Locking
 /// transfers inside them. Handing libcurl only the ready sockets makes a turn cost what happened, not how many
 /// transfers are open: `curl_multi_perform` and `curl_multi_poll` walk every transfer and every socket on each
 /// turn, which with a thousand streams took most of a core. Other threads hand over new transfers, cancellations and
-/// calls to run on the loop through `inbox` and wake the thread through the poller's eventfd.
+/// calls to run on the loop through `inbox`, and wake the thread through the poller's eventfd when it is waiting.
 ///
 /// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active`,
 /// `idleHandles` and the timer are used only inside `run()` and the callbacks libcurl makes from it; the
@@ -28,6 +28,12 @@ final class TransferLoop: @unchecked Sendable {
         /// Whether a wakeup has been sent that the loop has not yet answered by draining the inbox.
         var wakeupPending = false
         var stopRequested = false
+        /// The loop is waiting on its sockets, or about to: only then does new work need a wakeup. While it runs, it
+        /// looks at the inbox before it waits again (a transfer's completion handing over the next request, as the
+        /// load test's lanes do, costs no eventfd write and read).
+        var loopIsWaiting = false
+
+        var hasWork: Bool { !submissions.isEmpty || !cancellations.isEmpty || !calls.isEmpty || stopRequested }
     }
 
     /// Easy handles kept for reuse; beyond this many idle ones, finished handles are freed.
@@ -138,9 +144,10 @@ final class TransferLoop: @unchecked Sendable {
         }
     }
 
-    /// One wakeup per drain is enough: the loop takes everything queued when it drains.
+    /// One wakeup per drain is enough: the loop takes everything queued when it drains. A loop that is not waiting
+    /// needs none.
     private func wakeUp(_ inbox: inout Inbox) {
-        guard !inbox.wakeupPending else { return }
+        guard inbox.loopIsWaiting, !inbox.wakeupPending else { return }
         inbox.wakeupPending = true
         self.sockets.wake()
     }
@@ -187,10 +194,16 @@ final class TransferLoop: @unchecked Sendable {
 
             self.fireCurlTimerIfDue()
             self.collectCompletions()
-            let waitMilliseconds = min(self.expireSilentTransfers(), self.millisecondsUntilCurlTimer())
-            // Returns early on socket activity or a wakeup from another thread.
+            var waitMilliseconds = min(self.expireSilentTransfers(), self.millisecondsUntilCurlTimer())
+            // Work handed over since the drain (by this thread too) is taken without waiting; otherwise the wait
+            // returns early on socket activity or a wakeup.
+            self.inbox.withLock { inbox in
+                if inbox.hasWork { waitMilliseconds = 0 } else { inbox.loopIsWaiting = true }
+            }
+            let ready = self.sockets.wait(milliseconds: waitMilliseconds)
+            self.inbox.withLock { $0.loopIsWaiting = false }
             var running: Int32 = 0
-            for ready in self.sockets.wait(milliseconds: waitMilliseconds) {
+            for ready in ready {
                 // libcurl's CURL_CSELECT_IN, _OUT and _ERR.
                 let flags = (ready.isReadable ? 1 : 0) | (ready.isWritable ? 2 : 0) | (ready.isFailed ? 4 : 0)
                 curl_multi_socket_action(self.multi, ready.descriptor, Int32(flags), &running)
