@@ -17,21 +17,26 @@ final class AttemptEvents: Sendable {
         case delta(text: String, choice: Int)
         case retract(reason: String)
 
-        /// The event's type, data and, for progress, what the job's hash keeps as its progress.
+        /// The event's type, data and, for progress, what the job's hash keeps as its progress. The data is written
+        /// from its members, without a dictionary: a streaming call writes one for every delta.
         var written: (type: String, data: String, progress: String?) {
             switch self {
             case .progress(let fraction, let message):
-                var fields: [String: JSONValue] = ["fraction": .number(min(max(fraction, 0), 1))]
-                if let message { fields["message"] = .string(message) }
-                let data = JSONValue.object(fields).canonicalJSON()
+                var members: [(key: String, value: JSONValue)] = [("fraction", .number(min(max(fraction, 0), 1)))]
+                if let message { members.append(("message", .string(message))) }
+                let data = Self.json(members)
                 return ("progress", data, data)
             case .delta(let text, let choice):
-                var fields: [String: JSONValue] = ["text": .string(text)]
-                if choice > 0 { fields["choice"] = .number(Double(choice)) }
-                return ("delta", JSONValue.object(fields).canonicalJSON(), nil)
+                var members: [(key: String, value: JSONValue)] = [("text", .string(text))]
+                if choice > 0 { members.append(("choice", .number(Double(choice)))) }
+                return ("delta", Self.json(members), nil)
             case .retract(let reason):
-                return ("retract", JSONValue.object(["reason": .string(reason)]).canonicalJSON(), nil)
+                return ("retract", Self.json([("reason", .string(reason))]), nil)
             }
+        }
+
+        private static func json(_ members: [(key: String, value: JSONValue)]) -> String {
+            String(decoding: JSONValue.canonicalBytes(ofObject: members), as: UTF8.self)
         }
 
         /// `next` folded into this event, when one event can say both.
