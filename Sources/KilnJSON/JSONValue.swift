@@ -83,6 +83,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         return bytes
     }
 
+    /// ``canonicalBytes(ofObject:)`` as text, as ``canonicalJSON()`` is ``canonicalBytes()``.
+    public static func canonicalJSON(ofObject members: [(key: String, value: JSONValue)]) -> String {
+        String(decoding: canonicalBytes(ofObject: members), as: UTF8.self)
+    }
+
     private func write(into bytes: inout [UInt8]) {
         switch self {
         case .null: bytes.append(contentsOf: "null".utf8)

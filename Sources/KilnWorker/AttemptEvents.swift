@@ -24,19 +24,15 @@ final class AttemptEvents: Sendable {
             case .progress(let fraction, let message):
                 var members: [(key: String, value: JSONValue)] = [("fraction", .number(min(max(fraction, 0), 1)))]
                 if let message { members.append(("message", .string(message))) }
-                let data = Self.json(members)
+                let data = JSONValue.canonicalJSON(ofObject: members)
                 return ("progress", data, data)
             case .delta(let text, let choice):
                 var members: [(key: String, value: JSONValue)] = [("text", .string(text))]
                 if choice > 0 { members.append(("choice", .number(Double(choice)))) }
-                return ("delta", Self.json(members), nil)
+                return ("delta", JSONValue.canonicalJSON(ofObject: members), nil)
             case .retract(let reason):
-                return ("retract", Self.json([("reason", .string(reason))]), nil)
+                return ("retract", JSONValue.canonicalJSON(ofObject: [("reason", .string(reason))]), nil)
             }
-        }
-
-        private static func json(_ members: [(key: String, value: JSONValue)]) -> String {
-            String(decoding: JSONValue.canonicalBytes(ofObject: members), as: UTF8.self)
         }
 
         /// `next` folded into this event, when one event can say both.

@@ -26,7 +26,7 @@ enum AnswerEncoding {
     }
 
     static func text(of answer: some Encodable) throws -> String {
-        if let answer = answer as? any DocumentAnswer { return String(decoding: JSONValue.canonicalBytes(ofObject: answer.members), as: UTF8.self) }
+        if let answer = answer as? any DocumentAnswer { return JSONValue.canonicalJSON(ofObject: answer.members) }
         return String(decoding: try data(of: answer), as: UTF8.self)
     }
 
