@@ -11,49 +11,35 @@ enum TokenCount {
 
     /// `text` cut before each whitespace run that follows a non-whitespace character: `"Once upon a"` gives
     /// `["Once", " upon", " a"]`. Joined, the pieces are `text` again.
+    ///
+    /// ASCII text, all the simulator writes, is read byte by byte: its answers are cut for each of a thousand calls as
+    /// they start, and telling whitespace by `Character` was most of that. An ASCII whitespace `Character` is one of
+    /// these bytes (or CR LF, whose CR starts the run), so the cuts are the same.
     static func pieces(of text: String) -> [String] {
-        if let pieces = asciiPieces(of: text) { return pieces }
-        var pieces: [String] = []
-        var current = ""
-        var currentHasWord = false
-        var previousWasSpace = false
-        for character in text {
-            let isSpace = character.isWhitespace
-            if isSpace, !previousWasSpace, currentHasWord {
-                pieces.append(current)
-                current = ""
-                currentHasWord = false
-            }
-            current.append(character)
-            currentHasWord = currentHasWord || !isSpace
-            previousWasSpace = isSpace
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return cut(text, along: text.utf8) { $0 == UInt8(ascii: " ") || (0x09...0x0D).contains($0) }
         }
-        if !current.isEmpty { pieces.append(current) }
-        return pieces
+        return cut(text, along: text) { $0.isWhitespace }
     }
 
-    /// ``pieces(of:)`` of ASCII text, cut by bytes; nil for any other text. The simulator's answers are ASCII prose, cut
-    /// for each of a thousand calls as they start, and telling whitespace by `Character` was most of that. An ASCII
-    /// whitespace `Character` is one of these bytes (or CR LF, whose CR starts the run).
-    private static func asciiPieces(of text: String) -> [String]? {
-        let utf8 = text.utf8
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+    /// `text` cut at the positions of `view` (its bytes or its characters) where whitespace follows a word.
+    private static func cut<View: Collection>(_ text: String, along view: View, isSpace: (View.Element) -> Bool) -> [String]
+    where View.Index == String.Index {
         var pieces: [String] = []
-        var start = utf8.startIndex
+        var start = text.startIndex
         var currentHasWord = false
         var previousWasSpace = false
-        for index in utf8.indices {
-            let byte = utf8[index]
-            let isSpace = byte == UInt8(ascii: " ") || (0x09...0x0D).contains(byte)
-            if isSpace, !previousWasSpace, currentHasWord {
+        for index in view.indices {
+            let space = isSpace(view[index])
+            if space, !previousWasSpace, currentHasWord {
                 pieces.append(String(text[start..<index]))
                 start = index
                 currentHasWord = false
             }
-            currentHasWord = currentHasWord || !isSpace
-            previousWasSpace = isSpace
+            currentHasWord = currentHasWord || !space
+            previousWasSpace = space
         }
-        if start < utf8.endIndex { pieces.append(String(text[start...])) }
+        if start < text.endIndex { pieces.append(String(text[start...])) }
         return pieces
     }
 }
