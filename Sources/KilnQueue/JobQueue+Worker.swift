@@ -176,12 +176,11 @@ extension JobQueue {
     /// The most leases one renewal script covers: about a millisecond of Redis at a time.
     static let renewBatch = 100
 
-    /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease.
+    /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease. Events of
+    /// many jobs share script calls (``EventWrites``).
     @discardableResult
     public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil) async throws -> Bool {
-        guard let keys = shards.keys(of: job) else { return false }
-        let call = EventCall(keySpace: keys, job: job, attempt: attempt, type: type, data: data, progress: progress, configuration: configuration)
-        return try EventCall.appended(try await redis.evaluate(call.call(scripts.event)))
+        try await namespace.events.append(EventWrites.Event(job: job, attempt: attempt, type: type, data: data, progress: progress))
     }
 
     /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.

@@ -14,12 +14,15 @@ public final class RedisNamespace: Sendable {
     let scripts: QueueScripts
     /// Each worker's view of the shards it claims from, when there are several.
     let balancer = ShardClaimBalancer()
+    /// The events running attempts append, many jobs' in one call.
+    let events: EventWrites
 
     public init(redis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
         self.configuration = configuration
         self.shards = try QueueShards(configuration)
         self.redis = redis
         self.scripts = try QueueScripts()
+        events = EventWrites(redis: redis, script: scripts.event, shards: shards, configuration: configuration)
     }
 
     /// Loads the scripts, so a broken one stops the process at start rather than at its first call.

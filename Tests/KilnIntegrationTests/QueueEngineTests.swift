@@ -109,6 +109,41 @@ import Testing
         }
     }
 
+    /// Many running jobs stream at once, so their events share script calls: each event reaches its own job's stream,
+    /// each job's in the order written, and an attempt that lost its lease is told so and adds nothing, whoever shares
+    /// its call.
+    @Test func eventsOfManyJobsWrittenAtOnceEachReachTheirOwnStreamInOrder() async throws {
+        try await Harness.with { harness in
+            for index in 0..<20 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "user-\(index)")) }
+            let jobs = try await harness.queue.settleAndClaim([], jobClass: .io, count: 20, worker: "w").claimed.jobs
+            try #require(jobs.count == 20)
+            let fenced = jobs[7]
+            let appended = try await withThrowingTaskGroup(of: (JobID, [Bool]).self) { group in
+                for job in jobs {
+                    group.addTask {
+                        let attempt = job.id == fenced.id ? job.attempt + 1 : job.attempt
+                        var appended: [Bool] = []
+                        for delta in 0..<10 {
+                            appended.append(try await harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt))
+                        }
+                        return (job.id, appended)
+                    }
+                }
+                return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            for job in jobs {
+                let deltas = try await harness.queue.events(of: job.id, after: nil).filter { $0.type == "delta" }.map(\.data)
+                if job.id == fenced.id {
+                    #expect(appended[job.id] == Array(repeating: false, count: 10))
+                    #expect(deltas.isEmpty)
+                } else {
+                    #expect(appended[job.id] == Array(repeating: true, count: 10))
+                    #expect(deltas == (0..<10).map { #"{"text":"\#($0)"}"# })
+                }
+            }
+        }
+    }
+
     @Test func retriesBackOffThenDeadLetterThenReplay() async throws {
         try await Harness.with { harness in
             guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a", kind: "diag.fail", maxAttempts: 2)) else {

@@ -2,36 +2,36 @@ import KilnCore
 import KilnKeys
 import RedisClient
 
-/// `event.lua`: appends a progress or text-delta event for a running attempt.
+/// `event.lua`: appends progress and text-delta events for running attempts, many jobs' in one call.
 struct EventCall: RedisScriptContract {
     static let scriptName = "event"
 
     var keySpace: KeySpace
-    var job: JobID
-    var attempt: Int
-    var type: String
-    /// JSON text.
-    var data: String
-    /// The job's progress to keep on its hash, if the event reports one.
-    var progress: String?
+    /// At least one; every job on this shard.
+    var items: [EventWrites.Event]
     var configuration: QueueConfiguration
 
-    static let keys: [RedisScriptField<Self>] = [.init("job") { $0.keySpace.job($0.job) }]
+    static let keys: [RedisScriptField<Self>] = [.init("first_job") { $0.keySpace.job($0.items[0].job) }]
 
     static let arguments: [RedisScriptField<Self>] = [
         .init("base") { $0.keySpace.base },
+        .init("stream_cap") { String($0.configuration.streamCap) },
+    ]
+
+    static let itemArguments: [RedisScriptField<EventWrites.Event>] = [
         .init("id") { $0.job.rawValue },
         .init("attempt") { String($0.attempt) },
         .init("kind") { $0.type },
         .init("data") { $0.data },
-        .init("stream_cap") { String($0.configuration.streamCap) },
         .init("progress") { $0.progress ?? "" },
     ]
 
-    static let replies = [RedisReplyShape(fields: ["appended"])]
+    static let replies = [RedisReplyShape(fields: [], itemFields: ["appended"])]
 
-    /// False when the attempt lost its lease.
-    static func appended(_ reply: RedisValue) throws -> Bool {
-        try read(reply).int("appended") == 1
+    /// For each event in order, false when its attempt had lost its lease.
+    static func appended(_ reply: RedisValue, count: Int) throws -> [Bool] {
+        let items = try read(reply).items
+        guard items.count == count else { throw RedisError.server("ERR \(scriptName) answered for \(items.count) events of \(count)") }
+        return try items.map { try $0.int("appended") == 1 }
     }
 }
