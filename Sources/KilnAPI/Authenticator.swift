@@ -36,7 +36,8 @@ final class Authenticator: Sendable {
         let tenant = try await tenant(authorization: headers.authorization)
         let device = try Self.device(headers.device)
         var caller: Caller
-        try Self.refuseSeveralCredentials(headers)
+        let credentials = headers.credentials
+        try Self.refuseSeveral(credentials)
         if policies[tenant.id] == nil {
             guard let header = headers.identity else {
                 throw Problem(.badRequest, "identity_required", "send the end user's identity in the Kiln-Identity header")
@@ -49,7 +50,7 @@ final class Authenticator: Sendable {
             }
             let verified: VerifiedIdentity
             do {
-                verified = try await verifier.verify(try Self.credential(of: headers, device: device), now: clock())
+                verified = try await verifier.verify(try Self.credential(credentials.first, tier: headers.tier, device: device), now: clock())
             } catch let error as IdentityError {
                 throw Problem(.unauthorized, error.code, error.message)
             }
@@ -75,36 +76,32 @@ final class Authenticator: Sendable {
 
     /// Refuses a request with more than one credential, whatever the tenant accepts: a tenant without a policy reads
     /// `Kiln-Identity` only, and the other credential would otherwise be ignored without a word.
-    private static func refuseSeveralCredentials(_ headers: CallerHeaders) throws {
-        let presented = headers.credentialNames
-        guard presented.count <= 1 else {
-            let names = presented.map(\.rawName).joined(separator: ", ")
+    private static func refuseSeveral(_ credentials: [CallerHeaders.PresentedCredential]) throws {
+        guard credentials.count <= 1 else {
+            let names = credentials.map(\.header.rawName).joined(separator: ", ")
             throw Problem(.badRequest, "ambiguous_identity", "send one identity credential, not several: \(names)")
         }
     }
 
-    /// The one credential the request presents (``refuseSeveralCredentials(_:)`` has refused several); `Kiln-Device`
-    /// alone is an anonymous device.
-    private static func credential(of headers: CallerHeaders, device: String?) throws -> Credential {
-        let presented: Credential? =
-            if let jws = headers.appStoreTransaction {
-                .appStoreTransaction(jws)
-            } else if let jws = headers.appTransaction {
-                .appTransaction(jws)
-            } else if let token = headers.userToken {
-                .userToken(token)
-            } else if let identity = headers.identity {
-                .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: headers.tier)
-            } else {
-                nil
+    /// What to verify: the request's one credential (``refuseSeveral(_:)`` has refused several), or `Kiln-Device` alone
+    /// as an anonymous device. `tier` is what `Kiln-Tier` asserts.
+    private static func credential(_ presented: CallerHeaders.PresentedCredential?, tier: String?, device: String?) throws -> Credential {
+        let credential: Credential
+        switch presented {
+        case .appStoreTransaction(let jws)?: credential = .appStoreTransaction(jws)
+        case .appTransaction(let jws)?: credential = .appTransaction(jws)
+        case .userToken(let token)?: credential = .userToken(token)
+        case .identity(let identity)?: credential = .trustedServer(identity: try vouchedIdentity(identity).rawValue, tier: tier)
+        case nil:
+            guard let device else {
+                throw Problem(
+                    .badRequest, "identity_required",
+                    "send the end user's credential: Kiln-App-Store-Transaction, Kiln-App-Transaction, Kiln-User-Token, Kiln-Identity or Kiln-Device")
             }
-        guard let credential = presented ?? device.map(Credential.anonymousDevice) else {
-            throw Problem(
-                .badRequest, "identity_required",
-                "send the end user's credential: Kiln-App-Store-Transaction, Kiln-App-Transaction, Kiln-User-Token, Kiln-Identity or Kiln-Device")
+            credential = .anonymousDevice(device)
         }
         // Only the tenant's backend may say which tier a user has; every other mode's tier comes from what it verifies.
-        if headers.tier != nil, credential.mode != .trustedServer {
+        if tier != nil, credential.mode != .trustedServer {
             throw Problem(.badRequest, "tier_not_assertable", "Kiln-Tier goes with Kiln-Identity (trusted_server) only")
         }
         return credential

@@ -26,12 +26,30 @@ struct CallerHeaders {
         }
     }
 
-    /// The headers of the end user's credentials the request sends, in ``Authenticator``'s order of preference.
-    var credentialNames: [HTTPField.Name] {
+    /// An end user's credential as the request sends it, before it is verified.
+    enum PresentedCredential {
+        case appStoreTransaction(String)
+        case appTransaction(String)
+        case userToken(String)
+        case identity(String)
+
+        /// The header that carries it.
+        var header: HTTPField.Name {
+            switch self {
+            case .appStoreTransaction: .kilnAppStoreTransaction
+            case .appTransaction: .kilnAppTransaction
+            case .userToken: .kilnUserToken
+            case .identity: .kilnIdentity
+            }
+        }
+    }
+
+    /// The end user's credentials the request sends, in the order a refusal names them.
+    var credentials: [PresentedCredential] {
         [
-            (HTTPField.Name.kilnAppStoreTransaction, appStoreTransaction), (.kilnAppTransaction, appTransaction),
-            (.kilnUserToken, userToken), (.kilnIdentity, identity),
-        ].compactMap { name, value in value == nil ? nil : name }
+            appStoreTransaction.map(PresentedCredential.appStoreTransaction), appTransaction.map(PresentedCredential.appTransaction),
+            userToken.map(PresentedCredential.userToken), identity.map(PresentedCredential.identity),
+        ].compactMap { $0 }
     }
 
     /// A field sent more than once reads as `HTTPFields` reads it: its values joined with a comma.
