@@ -4,7 +4,6 @@ import KilnAdmission
 import KilnCore
 import KilnPolicy
 import KilnQueue
-import Locking
 
 extension Problem {
     /// Admission's refusals before Redis, as the app reads them.
@@ -27,17 +26,6 @@ extension Problem {
 /// those before Redis, ``denial(_:charge:upgradeAvailable:now:)`` for the counters' 429 with everything needed to
 /// explain it to the user), and the remaining quota on every accepted submission.
 enum QuotaAnswers {
-    /// The reset time written last, kept: the answers of a day nearly all carry the same one, and Foundation's formatter
-    /// took 0.8% of the API node's CPU a quota decision.
-    private static let lastResetAt = Locked<(date: Date, text: String)?>(nil)
-
-    static func resetAt(_ charge: QuotaCharge) -> String {
-        if let last = lastResetAt.withLock({ $0 }), last.date == charge.resetAt { return last.text }
-        let text = charge.resetAt.formatted(Date.ISO8601FormatStyle())
-        lastResetAt.withLock { $0 = (charge.resetAt, text) }
-        return text
-    }
-
     static func denial(_ denial: QuotaDenial, charge: QuotaCharge, upgradeAvailable: Bool, now: Date) -> Problem {
         let detail =
             switch denial.reason {
@@ -48,7 +36,7 @@ enum QuotaAnswers {
             case .rateLimited: "too many submissions in a short time; slow down"
             }
         let wait =
-            denial.reason == .dailyQuotaExhausted ? .milliseconds(Int64(charge.resetAt.timeIntervalSince(now) * 1000)) : denial.retryAfter
+            denial.reason == .dailyQuotaExhausted ? .milliseconds(Int64(charge.day.end.timeIntervalSince(now) * 1000)) : denial.retryAfter
         // Whole seconds, rounded up, and at least one: a client that waits that long may succeed.
         let seconds = max(1, (wait.milliseconds + 999) / 1000)
         var problem = Problem(.tooManyRequests, denial.reason.rawValue, detail)
@@ -57,7 +45,7 @@ enum QuotaAnswers {
         problem.upgradeAvailable = upgradeAvailable
         problem.quota = QuotaDenialMembers(
             quotaClass: charge.quotaClass.rawValue, limit: denial.usage.limit, used: denial.usage.used, pending: denial.usage.pending,
-            remaining: denial.usage.remaining, resetAt: resetAt(charge), reason: denial.reason.rawValue, retryAfterSeconds: Int(seconds),
+            remaining: denial.usage.remaining, resetAt: charge.day.resetAtText, reason: denial.reason.rawValue, retryAfterSeconds: Int(seconds),
             blockReason: denial.blockReason)
         problem.headers[.retryAfter] = String(seconds)
         return problem
@@ -69,7 +57,7 @@ enum QuotaAnswers {
         headers[.kilnQuotaClass] = charge.quotaClass.rawValue
         headers[.kilnQuotaLimit] = usage.limit.map(String.init) ?? "unlimited"
         headers[.kilnQuotaRemaining] = usage.remaining.map(String.init) ?? "unlimited"
-        headers[.kilnQuotaReset] = resetAt(charge)
+        headers[.kilnQuotaReset] = charge.day.resetAtText
         return headers
     }
 }

@@ -40,10 +40,9 @@ public struct Admission: Sendable {
         let tier = tier(of: applicant, standing: standing, in: policy, at: now)
         switch policy.cost(of: kind, tier: tier) {
         case .units(let cost, let quotaClass):
-            let day = policy.dayWindow(containing: now)
             return QuotaCharge(
                 subject: standing?.subject ?? applicant.identity.rawValue, quotaClass: quotaClass, cost: cost,
-                limit: tier.limit(for: quotaClass).units, day: day.label, resetAt: day.end, runningCap: tier.runningJobCap,
+                limit: tier.limit(for: quotaClass).units, day: policy.dayWindow(containing: now), runningCap: tier.runningJobCap,
                 device: applicant.device, cooldown: tier.cooldown(for: quotaClass), refundCap: tier.refundCap, tier: tier,
                 ip: applicant.address, maxDevices: tier.maxDevicesPerDay, abuse: policy.abuse)
         case .excludedFromTier:

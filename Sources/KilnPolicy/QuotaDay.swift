@@ -8,6 +8,8 @@ public struct QuotaDay: Sendable, Equatable {
     public let end: Date
     /// The local date as `yyyyMMdd`, e.g. `20260308`: names the day's counters.
     public let label: String
+    /// ``end`` as the API's answers write `reset_at`: ISO 8601, in UTC.
+    public let resetAtText: String
 
     init(containing date: Date, calendar: Calendar) {
         // Where a clock change skips midnight (America/Santiago), the day starts at the first instant that exists.
@@ -19,5 +21,6 @@ public struct QuotaDay: Sendable, Equatable {
         self.start = interval.start
         self.end = interval.end
         self.label = String(format: "%04d%02d%02d", local.year ?? 0, local.month ?? 0, local.day ?? 0)
+        self.resetAtText = interval.end.formatted(Date.ISO8601FormatStyle())
     }
 }

@@ -1,4 +1,3 @@
-public import Foundation
 public import KilnPolicy
 
 /// What admission checks and reserves for a metered submission, worked out from the tenant's policy before Redis is
@@ -10,9 +9,8 @@ public struct QuotaCharge: Sendable {
     public var cost: Int
     /// The class's limit for the day; nil when unlimited.
     public var limit: Int?
-    /// The quota day (`yyyyMMdd` in the tenant's reset time zone) and when it ends.
-    public var day: String
-    public var resetAt: Date
+    /// The quota day in the tenant's reset time zone: its label names the counters, its end is when the limits reset.
+    public var day: QuotaDay
     /// The most unfinished jobs the subject may have.
     public var runningCap: Int
     /// The device submitting, whose cooldown applies; nil when the app sent none.
@@ -30,7 +28,7 @@ public struct QuotaCharge: Sendable {
     public var abuse: AbuseThresholds
 
     public init(
-        subject: String, quotaClass: QuotaClass, cost: Int, limit: Int?, day: String, resetAt: Date, runningCap: Int,
+        subject: String, quotaClass: QuotaClass, cost: Int, limit: Int?, day: QuotaDay, runningCap: Int,
         device: String?, cooldown: Duration, refundCap: Int, tier: Tier, ip: String?, maxDevices: Int, abuse: AbuseThresholds
     ) {
         self.subject = subject
@@ -38,7 +36,6 @@ public struct QuotaCharge: Sendable {
         self.cost = cost
         self.limit = limit
         self.day = day
-        self.resetAt = resetAt
         self.runningCap = runningCap
         self.device = device
         self.cooldown = cooldown

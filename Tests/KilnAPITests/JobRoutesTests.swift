@@ -211,7 +211,7 @@ import Testing
         #expect(charge.cost == 1)
         #expect(charge.limit == 2)
         #expect(charge.subject == "user-1")
-        #expect(charge.day == "20260921")
+        #expect(charge.day.label == "20260921")
         #expect(answer.headers[.init("Kiln-Quota-Class")!] == "text")
         #expect(answer.headers[.init("Kiln-Quota-Limit")!] == "2")
         #expect(answer.headers[.init("Kiln-Quota-Remaining")!] == "1")

@@ -23,7 +23,7 @@ final class MemoryQuota: QuotaCounters {
 
     /// Reserves the charge's units and answers the class's use with them; nil when the day's limit would be passed.
     func reserve(_ charge: QuotaCharge, tenant: TenantID) -> QuotaUsage? {
-        let day = Day(tenant: tenant, subject: charge.subject, day: charge.day)
+        let day = Day(tenant: tenant, subject: charge.subject, day: charge.day.label)
         return state.withLock { state in
             let reserved = state.pending[day]?[charge.quotaClass.rawValue] ?? 0
             if let limit = charge.limit, reserved + charge.cost > limit { return nil }

@@ -40,7 +40,7 @@ final class MemorySubmissionQueue: SubmissionQueue {
         if let charge = submission.charge {
             guard let reserved = quota.reserve(charge, tenant: submission.tenant) else {
                 let used = try await quota.usage(
-                    tenant: submission.tenant, subject: charge.subject, day: charge.day, limits: [charge.quotaClass.rawValue: charge.limit])
+                    tenant: submission.tenant, subject: charge.subject, day: charge.day.label, limits: [charge.quotaClass.rawValue: charge.limit])
                 let denied = used.usage[charge.quotaClass.rawValue] ?? QuotaUsage(limit: charge.limit, used: 0, pending: 0)
                 return .denied(QuotaDenial(reason: .dailyQuotaExhausted, usage: denied, retryAfter: .zero, blockReason: nil))
             }

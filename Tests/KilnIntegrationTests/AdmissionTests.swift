@@ -316,8 +316,9 @@ import Testing
         try await Harness.with(configuration) { harness in
             let acme = try #require(TenantID(validating: "acme"))
             let policy = try #require(try PolicySet.parse(Data(Self.policy.utf8))[acme])
+            let day = policy.dayWindow(containing: Date())
             let charge = QuotaCharge(
-                subject: "user-1", quotaClass: .text, cost: 1, limit: 3, day: "20260101", resetAt: Date().addingTimeInterval(3600),
+                subject: "user-1", quotaClass: .text, cost: 1, limit: 3, day: day,
                 runningCap: 10, device: nil, cooldown: .zero, refundCap: 0, tier: policy.lowestTier, ip: nil, maxDevices: 4,
                 abuse: policy.abuse)
             var submission = QueueEngineTests.submission("a")
@@ -329,7 +330,7 @@ import Testing
             let live = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "live").claimed.jobs.first)
             let tenant = try #require(TenantID(validating: "a"))
             func used() async throws -> QuotaUsage? {
-                try await harness.redisNamespace.quota.usage(tenant: tenant, subject: "user-1", day: "20260101", limits: ["text": 3]).usage["text"]
+                try await harness.redisNamespace.quota.usage(tenant: tenant, subject: "user-1", day: day.label, limits: ["text": 3]).usage["text"]
             }
             #expect(try await harness.queue.settle([Settlement(job: zombie.id, attempt: zombie.attempt, outcome: .succeeded(result: "{}"))]) == [nil])
             #expect(try await used() == QuotaUsage(limit: 3, used: 0, pending: 1))

@@ -48,9 +48,10 @@ import Testing
             let acme = try #require(TenantID(validating: "acme"))
             let policy = try #require(try PolicySet.parse(Data(AbuseTests.policy().utf8))[acme])
             let identity = try #require(Identity(validating: "user-1"))
+            let day = policy.dayWindow(containing: Date())
             func charge(_ cost: Int) -> QuotaCharge {
                 QuotaCharge(
-                    subject: "user-1", quotaClass: .text, cost: cost, limit: model.limit, day: "20260101", resetAt: Date().addingTimeInterval(3600),
+                    subject: "user-1", quotaClass: .text, cost: cost, limit: model.limit, day: day,
                     runningCap: 1000, device: nil, cooldown: .zero, refundCap: model.refundCap, tier: policy.lowestTier, ip: nil, maxDevices: 4,
                     abuse: policy.abuse)
             }
@@ -96,7 +97,7 @@ import Testing
                 default:
                     continue
                 }
-                let counters = try await harness.redisNamespace.quota.counters(tenant: tenant, subject: "user-1", day: "20260101")
+                let counters = try await harness.redisNamespace.quota.counters(tenant: tenant, subject: "user-1", day: day.label)
                 #expect(counters["used:text", default: 0] == model.used, "step \(step), seed \(seed)")
                 #expect(counters["rsv:text", default: 0] == model.pending, "step \(step), seed \(seed)")
                 #expect(counters["refunded", default: 0] == model.refunded, "step \(step), seed \(seed)")

@@ -91,7 +91,7 @@ import Testing
         #expect(unmetered.argumentValues[admission...].allSatisfy { $0.isEmpty })
         let policy = try #require(PolicySet.load(path: Self.checkedInPolicies).tenants.values.first)
         submission.charge = QuotaCharge(
-            subject: "user-1", quotaClass: .text, cost: 1, limit: 10, day: "20261125", resetAt: Date(timeIntervalSince1970: 1_790_000_000),
+            subject: "user-1", quotaClass: .text, cost: 1, limit: 10, day: policy.dayWindow(containing: Date(timeIntervalSince1970: 1_790_000_000)),
             runningCap: 3, device: "device-1", cooldown: .seconds(5), refundCap: 2, tier: policy.lowestTier, ip: "203.0.113.7", maxDevices: 3,
             abuse: policy.abuse)
         let metered = EnqueueCall(keySpace: KeySpace(namespace: "ns"), id: JobID(), submission: submission, configuration: QueueConfiguration())

@@ -37,7 +37,7 @@ struct QuotaAnswer: Encodable {
     init(tier: Tier, day: QuotaDay, usage: [String: QuotaUsage], unfinished: Int) {
         self.tier = tier.name
         self.day = day.label
-        resetAt = day.end.formatted(Date.ISO8601FormatStyle())
+        resetAt = day.resetAtText
         unfinishedJobs = UnfinishedJobs(count: unfinished, cap: tier.runningJobCap)
         classes = usage.mapValues(ClassUse.init)
     }
