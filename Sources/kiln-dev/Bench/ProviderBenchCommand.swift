@@ -83,6 +83,8 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                         + Self.describe(latency.all))
                 let window = allOpen.map { String(format: " (%.1f s)", Double($0.upperBound - $0.lowerBound) / 1e9) } ?? ""
                 print("  sent while all \(streams) calls were open\(window): \(Self.describe(latency.allOpen))")
+                print("    leaving the simulator → appended to the job's stream: \(Self.describe(latency.toStream))")
+                print("    appended to the job's stream → reaching the client: \(Self.describe(latency.fromStream))")
                 print("  sent while calls were starting: \(Self.describe(latency.starting))")
                 print("  sent while calls were ending: \(Self.describe(latency.ending))")
             }
@@ -101,11 +103,20 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         return path
     }
 
-    /// A followed job: when its event stream opened, and when each delta arrived (monotonic nanoseconds).
+    /// A followed job: when its event stream opened, and its deltas as they arrived.
     struct Followed: Sendable {
         let job: String
         let openedAt: UInt64
-        let deltaArrivals: [UInt64]
+        let deltas: [Arrival]
+    }
+
+    /// A delta event as a follower read it (times in monotonic nanoseconds).
+    struct Arrival: Sendable {
+        let at: UInt64
+        /// When Redis appended it to the job's stream, read from the event's id; nil when it had none.
+        let appendedAt: UInt64?
+        /// The UTF-8 bytes of its text: the worker may join deltas that wait together into one event.
+        let textBytes: Int
     }
 
     /// Submits the jobs spread evenly over one delta interval, so the streams' deltas interleave as real ones do
@@ -150,13 +161,17 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         let response = try await client.stream(
             HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600))
         let openedAt = DispatchTime.now().uptimeNanoseconds
+        // An event's id is its stream entry's, which starts with Redis's clock in milliseconds when it appended the entry.
+        let wallMinusMonotonic = Int64(Date().timeIntervalSince1970 * 1e9) - Int64(openedAt)
         var parser = ServerSentEventParser()
-        var arrivals: [UInt64] = []
+        var deltas: [Arrival] = []
         stream: for try await chunk in response.body {
             let now = DispatchTime.now().uptimeNanoseconds
             for event in parser.parse(chunk) {
                 if event.event == "delta" {
-                    arrivals.append(now)
+                    let appendedAt = event.id.flatMap { Self.appendTime(ofEntry: $0, wallMinusMonotonic: wallMinusMonotonic) }
+                    let text = JSONValue.parse(event.data)?["text"]?.stringValue ?? ""
+                    deltas.append(Arrival(at: now, appendedAt: appendedAt, textBytes: text.utf8.count))
                 } else if event.event == "status", let state = JSONValue.parse(event.data)?["state"]?.stringValue,
                     ["succeeded", "failed", "dead", "cancelled"].contains(state)
                 {
@@ -164,7 +179,15 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                 }
             }
         }
-        return Followed(job: id, openedAt: openedAt, deltaArrivals: arrivals)
+        return Followed(job: id, openedAt: openedAt, deltas: deltas)
+    }
+
+    /// When Redis appended a stream entry, from its id (`<milliseconds>-<sequence>`, by Redis's clock): the middle of
+    /// that millisecond, on this process's monotonic clock.
+    private static func appendTime(ofEntry id: String, wallMinusMonotonic: Int64) -> UInt64? {
+        guard let milliseconds = id.split(separator: "-").first.flatMap({ Int64($0) }) else { return nil }
+        let wall: Int64 = milliseconds * 1_000_000 + 500_000
+        return UInt64(clamping: wall - wallMinusMonotonic)
     }
 
     private static func awaitFinished(_ jobs: [String], runtime: Runtime, tenant: TenantID) async throws -> (succeeded: Int, failed: Int) {
@@ -189,16 +212,22 @@ struct ProviderBenchCommand: AsyncParsableCommand {
     /// The delta latencies of the followed jobs: all of them, and split by whether the simulator sent the delta while
     /// every call was open, while calls were still starting (their submissions, claims and first requests; all of them,
     /// when the calls were never all open at once), or while they were already ending (their settlements and records).
+    /// Those sent while all were open are also split where Redis appended them to the job's stream: before it, the
+    /// simulator's write, the worker and Redis; after it, the API and the client. The appending is known to the
+    /// millisecond (its entry id), so each part is off by up to half of one.
     struct DeltaLatencies {
         var all = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var allOpen = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var starting = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var ending = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        var toStream = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        var fromStream = Histogram<UInt64>(highestTrackableValue: 600_000_000)
     }
 
-    /// Pairs each followed job's deltas with the simulator's writes of the same answer, found by the provider's
-    /// request id in the job's result. Deltas sent before the follower's stream opened are left out: they waited for
-    /// the follower, not for Kiln.
+    /// Pairs each delta the simulator wrote to a followed job's answer (found by the provider's request id in the job's
+    /// result) with the event that brought its text to the follower: the texts are laid end to end on both sides, so a
+    /// delta the worker joined with the next arrives with it. Deltas sent before the follower's stream opened are left
+    /// out: they waited for the follower, not for Kiln.
     private func deltaLatency(
         _ followed: [Followed], writes: StreamWriteLog, allOpen: ClosedRange<UInt64>?, key: String
     ) async throws -> DeltaLatencies {
@@ -211,11 +240,28 @@ struct ProviderBenchCommand: AsyncParsableCommand {
             guard let requestID = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["result"]?["request_id"]?.stringValue else {
                 continue
             }
-            for (sentAt, arrivedAt) in zip(writes.deltaTimes(requestID), follow.deltaArrivals) where sentAt >= follow.openedAt {
-                let microseconds = (arrivedAt &- sentAt) / 1000
+            var arrivals = follow.deltas.makeIterator()
+            var arrival = arrivals.next()
+            var sentBytes = 0
+            var arrivedBytes = arrival?.textBytes ?? 0
+            for sent in writes.deltas(requestID) {
+                sentBytes += sent.text.utf8.count
+                while arrival != nil, arrivedBytes < sentBytes {
+                    arrival = arrivals.next()
+                    arrivedBytes += arrival?.textBytes ?? 0
+                }
+                guard let arrival, sent.at >= follow.openedAt, arrival.at >= sent.at else { continue }
+                let (sentAt, arrivedAt) = (sent.at, arrival.at)
+                let microseconds = (arrivedAt - sentAt) / 1000
                 _ = latencies.all.record(microseconds)
                 if let allOpen, allOpen.contains(sentAt) {
                     _ = latencies.allOpen.record(microseconds)
+                    if let appendedAt = arrival.appendedAt {
+                        // Known to the millisecond only: held between the write and the arrival.
+                        let appended = min(max(appendedAt, sentAt), arrivedAt)
+                        _ = latencies.toStream.record((appended - sentAt) / 1000)
+                        _ = latencies.fromStream.record((arrivedAt - appended) / 1000)
+                    }
                 } else if let allOpen, sentAt > allOpen.upperBound {
                     _ = latencies.ending.record(microseconds)
                 } else {
