@@ -1,11 +1,14 @@
 import NIOCore
+import NIOPosix
 import Locking
 
 /// Connections for blocking commands (`BLPOP`, `XREAD BLOCK`), each lent to one caller at a time: a blocking command
 /// holds its connection's replies back, so it must never share one.
 ///
 /// At most `configuration.blockingConnections` are lent at once; later callers wait in order. Idle connections are
-/// kept for the next caller.
+/// kept for the next caller, and a caller on an event loop gets one on its own loop where it can: the reply resumes it
+/// there, so an event stream that waits for its job's next event and writes it to its HTTP connection stays on one
+/// thread. On another loop, each event crossed between the two threads, with a wake-up each way.
 final class RedisBlockingConnections: Sendable {
     private struct State {
         var idle: [RedisConnection] = []
@@ -83,29 +86,43 @@ final class RedisBlockingConnections: Sendable {
         for waiter in waiting { waiter.resume(throwing: RedisError.poolClosed) }
     }
 
+    /// The group's event loop the caller runs on, if it runs on one.
+    private var callersLoop: (any EventLoop)? {
+        guard let current = MultiThreadedEventLoopGroup.currentEventLoop else { return nil }
+        return group.makeIterator().contains { $0 === current } ? current : nil
+    }
+
     private func lend() async throws -> RedisConnection {
         enum Step {
             case use(RedisConnection)
             case connect
             case wait
         }
+        let here = callersLoop
         while true {
             let step = try state.withLock { state -> Step in
                 guard !state.closed else { throw RedisError.poolClosed }
+                if let here, let index = state.idle.lastIndex(where: { $0.eventLoop === here }) {
+                    state.lent += 1
+                    return .use(state.idle.remove(at: index))
+                }
+                // A caller off the loops takes any idle connection before a new one.
+                if here != nil || state.idle.isEmpty, state.lent + state.idle.count < configuration.blockingConnections {
+                    state.lent += 1
+                    return .connect
+                }
                 if let connection = state.idle.popLast() {
                     state.lent += 1
                     return .use(connection)
                 }
-                guard state.lent < configuration.blockingConnections else { return .wait }
-                state.lent += 1
-                return .connect
+                return .wait
             }
             switch step {
             case .use(let connection) where connection.isActive:
                 return connection
             case .use, .connect:
                 do {
-                    return try await RedisConnection.connect(configuration, on: group.next())
+                    return try await RedisConnection.connect(configuration, on: here ?? group.next())
                 } catch {
                     giveBack(nil)
                     throw error

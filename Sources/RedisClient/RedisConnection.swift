@@ -70,6 +70,9 @@ final class RedisConnection: Sendable {
     /// False once the connection broke or was closed.
     var isActive: Bool { channel.isActive }
 
+    /// The event loop its replies are read on, which resumes the callers awaiting them.
+    var eventLoop: any EventLoop { channel.eventLoop }
+
     /// Sends one command; an error reply is thrown as a server ``RedisError``.
     @discardableResult
     func send(_ arguments: [String], timeout: Duration? = nil) async throws -> RedisValue {
