@@ -9,7 +9,8 @@ import RedisClient
 /// cost Redis the call's fixed part again and again (a script's setup, its reply, often a read and a write of its
 /// own). At low load an event finds no call out and goes at once; under load a call carries what queued behind the
 /// one before. The caller whose event finds no call out sends it, with any waiting; when its call returns, the oldest
-/// waiting caller sends the next. A job's own events stay in order: its writer appends one at a time.
+/// waiting caller sends the next. A job's own events stay in order: its writer appends one at a time, so no more
+/// events wait than attempts run, however far behind Redis falls.
 final class EventWrites: Sendable {
     /// One event for a running attempt's stream.
     struct Event: Sendable {
