@@ -1,5 +1,4 @@
 import NIOCore
-import NIOPosix
 import Locking
 
 /// Connections for blocking commands (`BLPOP`, `XREAD BLOCK`), each lent to one caller at a time: a blocking command
@@ -88,8 +87,7 @@ final class RedisBlockingConnections: Sendable {
 
     /// The group's event loop the caller runs on, if it runs on one.
     private var callersLoop: (any EventLoop)? {
-        guard let current = MultiThreadedEventLoopGroup.currentEventLoop else { return nil }
-        return group.makeIterator().contains { $0 === current } ? current : nil
+        group.makeIterator().first { $0.inEventLoop }
     }
 
     private func lend() async throws -> RedisConnection {
