@@ -143,9 +143,13 @@ final class Harness: Sendable {
         run(assembly().worker(handlers: handlers, configuration: configuration, logger: logger))
     }
 
-    /// Runs `service` until the harness is torn down.
+    /// Runs `service` until the harness is torn down. A service whose graceful shutdown takes longer than 30 s is
+    /// cancelled: an API node waits for its requests to end, and one following a job whose worker has stopped would wait
+    /// for ever, so a failing test would hang the suite instead of failing.
     func run(_ service: some Service) {
-        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [service], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(30)
+        let group = ServiceGroup(configuration: configuration)
         let task = Task { try await group.run() }
         services.withLock { $0.append((group, task)) }
     }

@@ -117,8 +117,12 @@ import Testing
         try await Harness.with { harness in
             let endpoint = try await Self.start(harness)
             let token = try Self.token(audience: Self.resource)
+            // A turn runs a job and answers when it ends, which on a machine loaded by the whole suite took longer than
+            // URLSession's default 60 s.
+            let session = URLSessionConfiguration.default
+            session.timeoutIntervalForRequest = 300
             let transport = HTTPClientTransport(
-                endpoint: try #require(URL(string: endpoint)), streaming: false,
+                endpoint: try #require(URL(string: endpoint)), configuration: session, streaming: false,
                 requestModifier: { request in
                     var request = request
                     request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
