@@ -38,7 +38,7 @@ public struct ChatExportHandler: JobHandler {
         let (fractions, reporter) = AsyncStream.makeStream(of: Double.self, bufferingPolicy: .bufferingNewest(1))
         let result = try await withThrowingTaskGroup(of: ChatVideoExporter.Result?.self) { group in
             group.addTask {
-                for await fraction in fractions { await context.progress(fraction, message: "rendering") }
+                for await fraction in fractions { context.progress(fraction, message: "rendering") }
                 return nil
             }
             group.addTask {

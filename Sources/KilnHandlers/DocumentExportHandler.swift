@@ -33,7 +33,7 @@ public struct DocumentExportHandler: JobHandler {
         } else {
             throw JobFailure.permanent(code: "invalid_input", message: "the input holds neither a campaign nor a story")
         }
-        await context.progress(0.1, message: "writing \(input.format.rawValue)")
+        context.progress(0.1, message: "writing \(input.format.rawValue)")
         let format = input.format
         // The job's own time, not now: a retried attempt writes the same book.
         let modified = Date(timeIntervalSince1970: Double(job.createdAtMilliseconds) / 1000)

@@ -64,7 +64,7 @@ struct TextGenerator: Sendable {
     ) async throws -> Answer {
         let answer = try await produce(request)
         guard !(try await safety.refusals(of: texts(answer), job)).isEmpty else { return answer }
-        if streamed(answer) { await context.retract(reason: "content_filtered") }
+        if streamed(answer) { context.retract(reason: "content_filtered") }
         var safer = request
         safer.system = (request.system.map { $0 + "\n\n" } ?? "") + Self.saferInstruction
         let second = try await produce(safer)
@@ -75,27 +75,13 @@ struct TextGenerator: Sendable {
         return second
     }
 
-    /// Streams the answer, relaying its shaped deltas to the job's events as fast as Redis takes them.
+    /// Streams the answer, its shaped deltas sent to the job's events as they come (``JobContext/delta(_:choice:)``
+    /// never waits: what piles up while Redis is busy goes joined).
     private static func stream(
         _ request: TextGenerationRequest, through router: any TextProvider, to context: JobContext, shaping: @escaping DeltaShaping
     ) async throws -> TextGeneration {
-        let relay = DeltaRelay()
-        return try await withThrowingTaskGroup(of: TextGeneration?.self) { group in
-            group.addTask {
-                try await relay.run { choice, text in await context.delta(text, choice: choice) }
-                return nil
-            }
-            group.addTask {
-                defer { relay.finish() }
-                return try await router.stream(request) { delta in
-                    for shaped in shaping(delta) { relay.append(shaped) }
-                }
-            }
-            var answer: TextGeneration?
-            // The first failure, of either side, cancels the other and ends the job's attempt with it.
-            for try await result in group where result != nil { answer = result }
-            guard let answer else { throw JobFailure.retryable(code: "stream_incomplete", message: "the stream ended without an answer") }
-            return answer
+        try await router.stream(request) { delta in
+            for shaped in shaping(delta) { context.delta(shaped.text, choice: shaped.choice) }
         }
     }
 }

@@ -8,8 +8,9 @@ import RedisClient
 /// A streaming job appends an event for every delta, and with many streaming at once each event in a call of its own
 /// cost Redis the call's fixed part again and again (a script's setup, its reply, often a read and a write of its
 /// own). At low load an event finds no call out and goes at once; under load a call carries what queued behind the
-/// one before. The caller whose event finds no call out sends it, with any waiting; when its call returns, the oldest
-/// waiting caller sends the next. A job's own events stay in order: its writer appends one at a time, so no more
+/// one before. The next call goes out from the previous one's reply, on the Redis connection's event loop, after its
+/// events' callers were answered: a caller that appends its next event from its answer rides that next call, and no
+/// task is woken between the two. A job's own events stay in order: its writer appends one at a time, so no more
 /// events wait than attempts run, however far behind Redis falls.
 final class EventWrites: Sendable {
     /// One event for a running attempt's stream.
@@ -23,18 +24,15 @@ final class EventWrites: Sendable {
         let progress: String?
     }
 
-    /// What a waiting caller is woken with: its event's outcome, or its turn to send.
-    private enum Turn {
-        case appended(Bool)
-        case send
-    }
+    /// What a caller is answered with: whether its event was appended (false: its attempt lost its lease).
+    typealias Completion = @Sendable (Result<Bool, any Error>) -> Void
 
     private struct Waiting {
         let event: Event
-        let continuation: CheckedContinuation<Turn, any Error>
+        let completion: Completion
     }
 
-    /// One shard's calls: whether one is out, and the events waiting for the next.
+    /// One shard's calls: whether one is out, and the events waiting for the next (none while none is out).
     private struct Lane {
         var sending = false
         var waiting: [Waiting] = []
@@ -57,61 +55,37 @@ final class EventWrites: Sendable {
         lanes = shards.all.map { _ in Locked(Lane()) }
     }
 
-    /// Appends `event` to its job's stream; false when the attempt lost its lease (or its job's shard is not this
-    /// namespace's).
-    func append(_ event: Event) async throws -> Bool {
-        guard shards.keys(of: event.job) != nil else { return false }
-        let lane = lanes[event.job.shard]
-        let sendsAtOnce = lane.withLock { lane in
-            guard !lane.sending else { return false }
-            lane.sending = true
-            return true
-        }
-        if !sendsAtOnce {
-            let turn = try await withCheckedThrowingContinuation { continuation in
-                let sendsNow = lane.withLock { lane in
-                    guard lane.sending else {
-                        lane.sending = true
-                        return true
-                    }
-                    lane.waiting.append(Waiting(event: event, continuation: continuation))
-                    return false
-                }
-                if sendsNow { continuation.resume(returning: .send) }
+    /// Appends `event` to its job's stream and calls `completion` with whether it was appended: false when the attempt
+    /// lost its lease (or its job's shard is not this namespace's). The event goes at once when no call is out on its
+    /// shard, else with the next call.
+    func append(_ event: Event, completion: @escaping Completion) {
+        guard shards.keys(of: event.job) != nil else { return completion(.success(false)) }
+        let shard = event.job.shard
+        let sendsNow = lanes[shard].withLock { lane in
+            guard lane.sending else {
+                lane.sending = true
+                return true
             }
-            if case .appended(let appended) = turn { return appended }
+            lane.waiting.append(Waiting(event: event, completion: completion))
+            return false
         }
-        return try await send(event, on: lane)
+        if sendsNow { send([Waiting(event: event, completion: completion)], shard: shard) }
     }
 
-    /// Sends `event` and those waiting (up to ``mostPerCall``) in one call, answers the waiting ones, and hands the
-    /// lane to the oldest caller still waiting.
-    private func send(_ event: Event, on lane: Locked<Lane>) async throws -> Bool {
-        let riders = lane.withLock { lane in
-            let taken = Array(lane.waiting.prefix(Self.mostPerCall - 1))
-            lane.waiting.removeFirst(taken.count)
-            return taken
-        }
-        let events = [event] + riders.map(\.event)
-        let outcome: Result<[Bool], any Error>
-        do {
-            let keys = shards.all[event.job.shard]
-            let call = EventCall(keySpace: keys, items: events, configuration: configuration)
-            outcome = .success(try EventCall.appended(try await redis.evaluate(call.call(script)), count: events.count))
-        } catch {
-            outcome = .failure(error)
-        }
-        for (index, rider) in riders.enumerated() {
-            rider.continuation.resume(with: outcome.map { .appended($0[index + 1]) })
-        }
-        let next = lane.withLock { lane in
-            guard !lane.waiting.isEmpty else {
-                lane.sending = false
-                return nil as Waiting?
+    /// Sends `batch` in one call; when it returns, answers its callers, then sends what queued meanwhile (up to
+    /// ``mostPerCall``) or leaves the lane free.
+    private func send(_ batch: [Waiting], shard: Int) {
+        let call = EventCall(keySpace: shards.all[shard], items: batch.map(\.event), configuration: configuration)
+        redis.evaluate(call.call(script)) { reply in
+            let outcome = reply.flatMap { reply in Result { try EventCall.appended(reply, count: batch.count) } }
+            for (index, waiting) in batch.enumerated() { waiting.completion(outcome.map { $0[index] }) }
+            let next = self.lanes[shard].withLock { lane in
+                let taken = Array(lane.waiting.prefix(Self.mostPerCall))
+                lane.waiting.removeFirst(taken.count)
+                lane.sending = !taken.isEmpty
+                return taken
             }
-            return lane.waiting.removeFirst()
+            if !next.isEmpty { self.send(next, shard: shard) }
         }
-        next?.continuation.resume(returning: .send)
-        return try outcome.get()[0]
     }
 }

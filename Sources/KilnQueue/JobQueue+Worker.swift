@@ -176,11 +176,14 @@ extension JobQueue {
     /// The most leases one renewal script covers: about a millisecond of Redis at a time.
     static let renewBatch = 100
 
-    /// Appends a `progress` or `delta` event for a running attempt; false when the attempt lost its lease. Events of
-    /// many jobs share script calls (``EventWrites``).
-    @discardableResult
-    public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil) async throws -> Bool {
-        try await namespace.events.append(EventWrites.Event(job: job, attempt: attempt, type: type, data: data, progress: progress))
+    /// Appends a `progress` or `delta` event for a running attempt and calls `completion` with whether it was appended
+    /// (false when the attempt lost its lease), usually on a Redis connection's event loop. Events of many jobs share
+    /// script calls (``EventWrites``).
+    public func emit(
+        _ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
+        namespace.events.append(EventWrites.Event(job: job, attempt: attempt, type: type, data: data, progress: progress), completion: completion)
     }
 
     /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.

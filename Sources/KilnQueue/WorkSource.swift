@@ -9,9 +9,11 @@ public protocol WorkSource: Sendable {
     ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch)
     /// Extends the leases of running attempts; returns those lost and those whose owner asked to cancel them.
     func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>)
-    /// Appends an event for a running attempt; false when the attempt lost its lease.
-    @discardableResult
-    func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool
+    /// Appends an event for a running attempt and calls `completion` with whether it was appended: false when the
+    /// attempt lost its lease. Never waits: `completion` runs once the event is written, on whatever thread wrote it.
+    func emit(
+        _ type: String, data: String, job: JobID, attempt: Int, progress: String?,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// Whether `attempt` is the job's running attempt.
     func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool
     /// Blocks until work for `jobClass` or a token for `worker` arrives, or `timeout` passes; then claims up to `count`

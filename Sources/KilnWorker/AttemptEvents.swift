@@ -7,10 +7,11 @@ import Locking
 /// Redis out of reach for a moment never fails a job that reports progress.
 ///
 /// An event joins the ones not yet written: a progress replaces a progress waiting just before it, a delta joins the
-/// text of one of the same answer. One caller at a time writes, in order, what is waiting; the others leave their
-/// event to it and go on. A write that fails leaves the events waiting for the next one (or ``flush()``), and the
-/// caller goes on as if it had been written: the attempt's listeners learn of it late, or, if Redis stays away until
-/// the attempt ends, from its result alone. An attempt that lost its lease writes nothing more.
+/// text of one of the same answer. Sending never waits: the events are written one at a time, in order, each from the
+/// previous one's answer (on the Redis connection's event loop), so a streaming handler hands its text over without
+/// waking a task of its own. A write that fails leaves the events waiting for the next ``send(_:)`` (or ``flush()``),
+/// and the handler goes on as if they had been written: the attempt's listeners learn of them late, or, if Redis stays
+/// away until the attempt ends, from its result alone. An attempt that lost its lease writes nothing more.
 final class AttemptEvents: Sendable {
     enum Event: Sendable {
         case progress(fraction: Double, message: String?)
@@ -48,10 +49,12 @@ final class AttemptEvents: Sendable {
 
     private struct State {
         var waiting: [Event] = []
-        /// A caller is writing: the others leave their events to it.
+        /// An event is being written: the others wait for its answer.
         var writing = false
         /// The attempt lost its lease: its events are fenced off.
         var fenced = false
+        /// ``flush()`` callers waiting for the writes to stop.
+        var flushing: [CheckedContinuation<Void, Never>] = []
     }
 
     private let queue: any WorkSource
@@ -65,54 +68,61 @@ final class AttemptEvents: Sendable {
         self.attempt = attempt
     }
 
-    /// Adds `event` to those waiting and, unless another caller is writing, writes them.
-    func send(_ event: Event) async {
-        let mayWrite = state.withLock { state in
-            guard !state.fenced else { return false }
+    /// Adds `event` to those waiting and, unless one is being written, starts writing them.
+    func send(_ event: Event) {
+        let first = state.withLock { state -> Event? in
+            guard !state.fenced else { return nil }
             if let last = state.waiting.last, let merged = last.merged(with: event) {
                 state.waiting[state.waiting.count - 1] = merged
             } else {
                 state.waiting.append(event)
             }
-            return Self.claimWriting(&state)
+            return Self.startWriting(&state)
         }
-        if mayWrite { await write() }
+        if let first { write(first) }
     }
 
-    /// Writes what is waiting, unless another caller is writing: once more at the end of the attempt.
+    /// Writes what is waiting, and returns once nothing is being written: at the end of the attempt, so that what it
+    /// streamed goes before its last status. Events still waiting then met a failed write.
     func flush() async {
-        if state.withLock({ Self.claimWriting(&$0) }) { await write() }
+        await withCheckedContinuation { continuation in
+            let first = state.withLock { state -> Event? in
+                let first = Self.startWriting(&state)
+                if state.writing {
+                    state.flushing.append(continuation)
+                } else {
+                    continuation.resume()
+                }
+                return first
+            }
+            if let first { write(first) }
+        }
     }
 
-    private static func claimWriting(_ state: inout State) -> Bool {
-        guard !state.writing, !state.fenced, !state.waiting.isEmpty else { return false }
+    /// The first waiting event, taken out to be written, when none is being written.
+    private static func startWriting(_ state: inout State) -> Event? {
+        guard !state.writing, !state.fenced, !state.waiting.isEmpty else { return nil }
         state.writing = true
-        return true
+        return state.waiting.removeFirst()
     }
 
-    /// Writes the waiting events one by one, in order; one that fails goes back to the front, for the next writer.
-    /// The event being written is out of the list, so nothing joins it on the way.
-    private func write() async {
-        while true {
-            let next: Event? = state.withLock { state in
-                guard !state.fenced, !state.waiting.isEmpty else {
-                    state.writing = false
-                    return nil
+    /// Writes `event`, then the next one waiting. The event being written is out of the list, so nothing joins it on the
+    /// way; one that fails goes back to the front, and the writing stops until the next ``send(_:)`` or ``flush()``.
+    private func write(_ event: Event) {
+        let written = event.written
+        queue.emit(written.type, data: written.data, job: job, attempt: attempt, progress: written.progress) { outcome in
+            let (next, flushed) = self.state.withLock { state -> (Event?, [CheckedContinuation<Void, Never>]) in
+                switch outcome {
+                case .success(let appended): state.fenced = state.fenced || !appended
+                case .failure: state.waiting.insert(event, at: 0)
                 }
-                return state.waiting.removeFirst()
+                state.writing = false
+                if case .success = outcome, let next = Self.startWriting(&state) { return (next, []) }
+                defer { state.flushing.removeAll() }
+                return (nil, state.flushing)
             }
-            guard let event = next else { return }
-            let written = event.written
-            do {
-                let appended = try await queue.emit(written.type, data: written.data, job: job, attempt: attempt, progress: written.progress)
-                if !appended { state.withLock { $0.fenced = true } }
-            } catch {
-                state.withLock { state in
-                    state.waiting.insert(event, at: 0)
-                    state.writing = false
-                }
-                return
-            }
+            for waiter in flushed { waiter.resume() }
+            if let next { self.write(next) }
         }
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import Locking
 
 /// What a handler may do besides returning its result: report progress and stream text, fenced by its attempt.
-/// Progress and text are best-effort (``AttemptEvents``): a handler never fails because Redis was away for a moment;
-/// its events wait for it.
+/// Progress and text are best-effort (``AttemptEvents``): sending them never waits, and a handler never fails because
+/// Redis was away for a moment; its events wait for it.
 public struct JobContext: Sendable {
     let queue: any WorkSource
     let records: any WorkerRecords
@@ -25,23 +25,23 @@ public struct JobContext: Sendable {
     }
 
     /// Reports progress in `0...1`, with an optional short message.
-    public func progress(_ fraction: Double, message: String? = nil) async {
-        await events.send(.progress(fraction: fraction, message: message))
+    public func progress(_ fraction: Double, message: String? = nil) {
+        events.send(.progress(fraction: fraction, message: message))
     }
 
     /// Streams a piece of generated text to the job's listeners; `choice` tells apart the answers of a job that asked
     /// for several (it is left out for the first). The first text of a retried attempt is preceded by a `retract`
     /// (reason `retry`): what an earlier attempt streamed before it failed is withdrawn, so a listener that follows the
     /// rule "after a retract, drop what you showed" never shows the text twice.
-    public func delta(_ text: String, choice: Int = 0) async {
-        if job.attempt > 1, streamed.markFirst() { await retract(reason: "retry") }
-        await events.send(.delta(text: text, choice: choice))
+    public func delta(_ text: String, choice: Int = 0) {
+        if job.attempt > 1, streamed.markFirst() { retract(reason: "retry") }
+        events.send(.delta(text: text, choice: choice))
     }
 
     /// Tells the job's listeners that the text streamed so far was withdrawn (the safety filter refused it) and that
     /// any text that follows replaces it.
-    public func retract(reason: String) async {
-        await events.send(.retract(reason: reason))
+    public func retract(reason: String) {
+        events.send(.retract(reason: reason))
     }
 
     /// Stores a file the job produced, served to its owner at `/v1/jobs/{id}/artifacts/{name}`. Written to a temporary

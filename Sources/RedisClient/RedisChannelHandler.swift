@@ -1,6 +1,6 @@
 import NIOCore
 
-/// Commands written together, whose replies one caller awaits in order.
+/// Commands written together, whose replies one caller receives in order.
 struct RedisExchange: Sendable {
     /// The commands in RESP.
     let request: ByteBuffer
@@ -8,7 +8,8 @@ struct RedisExchange: Sendable {
     let replyCount: Int
     /// How long the replies may take once written.
     let timeout: TimeAmount
-    let continuation: CheckedContinuation<[RedisValue], any Error>
+    /// Called once, on the connection's event loop, with the replies or what ended the exchange.
+    let completion: @Sendable (Result<[RedisValue], any Error>) -> Void
 }
 
 /// One Redis connection's end of the channel, on its event loop: writes exchanges, reads replies with hiredis's reader
@@ -24,7 +25,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
         var replies: [RedisValue]
         let replyCount: Int
         let deadline: NIODeadline
-        let continuation: CheckedContinuation<[RedisValue], any Error>
+        let completion: @Sendable (Result<[RedisValue], any Error>) -> Void
     }
 
     private let reader = RedisReplyReader()
@@ -53,7 +54,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
     func write(_ exchanges: [RedisExchange]) {
         guard let context, failure == nil else {
             let error = failure ?? RedisError.io("connection closed")
-            for exchange in exchanges { exchange.continuation.resume(throwing: error) }
+            for exchange in exchanges { exchange.completion(.failure(error)) }
             ended(exchanges.count)
             return
         }
@@ -62,7 +63,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
             var replies: [RedisValue] = []
             replies.reserveCapacity(exchange.replyCount)
             awaited.append(
-                Awaited(replies: replies, replyCount: exchange.replyCount, deadline: now + exchange.timeout, continuation: exchange.continuation))
+                Awaited(replies: replies, replyCount: exchange.replyCount, deadline: now + exchange.timeout, completion: exchange.completion))
             context.write(wrapOutboundOut(exchange.request), promise: nil)
         }
         context.flush()
@@ -77,7 +78,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
                 awaited[awaited.startIndex].replies.append(reply)
                 if awaited[awaited.startIndex].replies.count == awaited[awaited.startIndex].replyCount {
                     let done = awaited.removeFirst()
-                    done.continuation.resume(returning: done.replies)
+                    done.completion(.success(done.replies))
                     ended(1)
                 }
             }
@@ -107,7 +108,7 @@ final class RedisChannelHandler: ChannelInboundHandler {
         deadlineCheck = nil
         let failed = awaited
         awaited.removeAll()
-        for exchange in failed { exchange.continuation.resume(throwing: error) }
+        for exchange in failed { exchange.completion(.failure(error)) }
         if !failed.isEmpty { ended(failed.count) }
     }
 

@@ -98,21 +98,31 @@ final class RedisConnection: Sendable {
 
     /// Sends RESP-encoded commands together; error replies come back as `.error` values.
     func exchange(_ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil) async throws -> [RedisValue] {
+        try await withCheckedThrowingContinuation { continuation in
+            exchange(request, replyCount: replyCount, timeout: timeout) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Sends RESP-encoded commands together and calls `completion` with their replies (error replies as `.error`
+    /// values) on the connection's event loop, without a task: at once, on the caller's thread, when the connection
+    /// already has as many exchanges out as it takes.
+    func exchange(
+        _ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil,
+        completion: @escaping @Sendable (Result<[RedisValue], any Error>) -> Void
+    ) {
         let admitted = outstanding.count.withLock { count in
             guard count < configuration.maxOutstandingCalls else { return false }
             count += 1
             return true
         }
-        guard admitted else { throw RedisError.overloaded }
+        guard admitted else { return completion(.failure(RedisError.overloaded)) }
         let timeout = TimeAmount.milliseconds(Int64((timeout ?? configuration.commandTimeout).wholeMilliseconds))
-        return try await withCheckedThrowingContinuation { continuation in
-            let exchange = RedisExchange(request: request, replyCount: replyCount, timeout: timeout, continuation: continuation)
-            let first = outbox.withLock { waiting in
-                waiting.append(exchange)
-                return waiting.count == 1
-            }
-            if first { channel.eventLoop.execute { self.writeOutbox() } }
+        let exchange = RedisExchange(request: request, replyCount: replyCount, timeout: timeout, completion: completion)
+        let first = outbox.withLock { waiting in
+            waiting.append(exchange)
+            return waiting.count == 1
         }
+        if first { channel.eventLoop.execute { self.writeOutbox() } }
     }
 
     /// On the event loop: everything queued since the last write goes out in one flush.

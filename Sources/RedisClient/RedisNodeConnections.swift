@@ -28,12 +28,21 @@ final class RedisNodeConnections: Sendable {
 
     /// A shared connection of the caller's own event loop, else the next in turn; it connects first when it has none.
     func connection() async throws -> RedisConnection {
-        if let own = shared.first(where: { $0.eventLoop.inEventLoop }) { return try await own.connection() }
+        try await chosen().connection()
+    }
+
+    /// The connection ``connection()`` would give, when it is open: nil when it would have to connect first.
+    func openConnection() -> RedisConnection? {
+        chosen().open
+    }
+
+    private func chosen() -> RedisReconnectingConnection {
+        if let own = shared.first(where: { $0.eventLoop.inEventLoop }) { return own }
         let index = nextShared.withLock { next in
             defer { next = (next + 1) % shared.count }
             return next
         }
-        return try await shared[index].connection()
+        return shared[index]
     }
 
     /// Closes every connection; calls awaiting replies and later calls fail.

@@ -63,6 +63,34 @@ public final class RedisPool: Sendable {
         return reply
     }
 
+    /// Runs one script and calls `completion` with its reply (its error reply as a server ``RedisError``), without a
+    /// task where it can: on a single Redis whose shared connection is open and holds the script, the call is written
+    /// from the caller's thread and `completion` runs on the connection's event loop, so a caller that sends its next
+    /// call from there hands nothing to another thread. Otherwise (connecting, a cluster, `NOSCRIPT` after Redis
+    /// restarted) the call runs as the async `evaluate(_:)` runs it, in a task of its own.
+    public func evaluate(_ call: RedisScriptCall, completion: @escaping @Sendable (Result<RedisValue, any Error>) -> Void) {
+        guard case .single(let node) = servers, let connection = node.openConnection(), let digest = scripts.digest(of: call.script),
+            let request = try? RedisScriptRegistry.request([call], digests: [digest])
+        else { return evaluateInTask(call, completion: completion) }
+        connection.exchange(request, replyCount: 1) { replies in
+            switch replies.map({ $0[0] }) {
+            case .success(let reply) where reply.isNoScript: self.evaluateInTask(call, completion: completion)
+            case .success(.error(let message)): completion(.failure(RedisError.server(message)))
+            case let outcome: completion(outcome)
+            }
+        }
+    }
+
+    private func evaluateInTask(_ call: RedisScriptCall, completion: @escaping @Sendable (Result<RedisValue, any Error>) -> Void) {
+        Task {
+            do {
+                completion(.success(try await evaluate(call)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Runs scripts one after another, in order; error replies come back as `.error` values. On a cluster, the calls
     /// of each node go in one exchange, the nodes' in parallel.
     public func evaluate(_ calls: [RedisScriptCall]) async throws -> [RedisValue] {

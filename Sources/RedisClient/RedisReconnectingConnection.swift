@@ -91,6 +91,14 @@ final class RedisReconnectingConnection: Sendable {
         }
     }
 
+    /// The connection when it is open, without connecting.
+    var open: RedisConnection? {
+        state.withLock { state in
+            guard case .connected(let connection) = state, connection.isActive else { return nil }
+            return connection
+        }
+    }
+
     /// Closes the connection; later calls fail with a closed-pool error.
     func close() {
         let previous = state.withLock { state -> State in

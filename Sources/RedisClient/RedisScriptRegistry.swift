@@ -57,17 +57,26 @@ final class RedisScriptRegistry: Sendable {
             try await load(Array(Set(zip(calls, known).filter { $0.1 == nil }.map(\.0.script))), on: connection)
             known = digests.withLock { digests in calls.map { digests[$0.script] } }
         }
-        // Room for every call at once: a worker's settle of a batch runs to tens of kilobytes.
+        let digests = try zip(calls, known).map { call, digest in
+            guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
+            return digest
+        }
+        let request = try Self.request(calls, digests: digests, asking: asking)
+        let replies = try await connection.exchange(request, replyCount: calls.count * (asking ? 2 : 1))
+        return asking ? replies.droppingAskingReplies() : replies
+    }
+
+    /// The calls as `EVALSHA`s of their `digests` in one request, with room for all of them at once: a worker's settle
+    /// of a batch runs to tens of kilobytes.
+    static func request(_ calls: [RedisScriptCall], digests: [String], asking: Bool = false) throws -> ByteBuffer {
         var request = ByteBuffer()
         func size(_ arguments: [String]) -> Int { arguments.reduce(0) { $0 + $1.utf8.count + 16 } }
         request.reserveCapacity(calls.reduce(0) { $0 + 64 + size($1.keys) + size($1.arguments) })
-        for (call, digest) in zip(calls, known) {
-            guard let digest else { throw RedisError.protocolViolation("script \(call.script.name) is not loaded") }
+        for (call, digest) in zip(calls, digests) {
             if asking { try request.writeRedisCommand(["ASKING"]) }
             try request.writeScriptCall(call, digest: digest)
         }
-        let replies = try await connection.exchange(request, replyCount: calls.count * (asking ? 2 : 1))
-        return asking ? replies.droppingAskingReplies() : replies
+        return request
     }
 }
 

@@ -124,7 +124,12 @@ import Testing
                         let attempt = job.id == fenced.id ? job.attempt + 1 : job.attempt
                         var appended: [Bool] = []
                         for delta in 0..<10 {
-                            appended.append(try await harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt))
+                            appended.append(
+                                try await withCheckedThrowingContinuation { answered in
+                                    harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt) {
+                                        answered.resume(with: $0)
+                                    }
+                                })
                         }
                         return (job.id, appended)
                     }

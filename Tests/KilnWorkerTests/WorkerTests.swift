@@ -88,6 +88,20 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
+    /// A handler's progress never waits for Redis, but what it reported reaches the job's stream before its last
+    /// status: the attempt settles only once its events are written, however slowly Redis takes them.
+    @Test func anAttemptsEventsAreWrittenBeforeItSettles() async throws {
+        let source = MemoryWorkSource()
+        source.slowEmits(by: .milliseconds(100))
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.04,"progress_steps":4}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
+        }
+        let events = source.events(of: id)
+        #expect(source.eventCountAtSettlement(id) == events.count)
+        #expect(events.last?.data == #"{"fraction":1}"#)
+    }
+
     @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
         let source = MemoryWorkSource()
         // One step: the handler sleeps, writes its progress (slowly), and succeeds.

@@ -30,6 +30,8 @@ public final class MemoryWorkSource: WorkSource {
         var emitDelay: Duration = .zero
         /// The jobs whose event is being taken right now.
         var emitting: Set<JobID> = []
+        /// How many of its events the queue had taken when each job's attempt settled.
+        var eventsAtSettlement: [JobID: Int] = [:]
         var recorded: [FinishedJob] = []
         /// Waits hold until a poke, as a worker's `BLPOP` does, rather than returning soon.
         var holdsWaits = false
@@ -75,6 +77,8 @@ public final class MemoryWorkSource: WorkSource {
     public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
     public func wasReportedCancelled(_ id: JobID) -> Bool { state.withLock { $0.cancelReported.contains(id) } }
     public func isEmitting(_ id: JobID) -> Bool { state.withLock { $0.emitting.contains(id) } }
+    /// How many of the job's events the queue had taken when its attempt settled; nil before it settled.
+    public func eventCountAtSettlement(_ id: JobID) -> Int? { state.withLock { $0.eventsAtSettlement[id] } }
     /// Makes waits for work hold until a poke, as a worker blocked on Redis does until a token arrives.
     public func holdWaits() { state.withLock { $0.holdsWaits = true } }
     public var isHoldingAWait: Bool { state.withLock { !$0.heldWaits.isEmpty } }
@@ -89,6 +93,9 @@ public final class MemoryWorkSource: WorkSource {
         state.withLock { state in
             state.clock += 1
             state.settlements += settlements
+            for settlement in settlements {
+                state.eventsAtSettlement[settlement.job] = state.events.filter { $0.job == settlement.job }.count
+            }
             let settled = settlements.map { settlement in
                 state.lost.contains(settlement.job) ? nil : Self.settled(settlement.outcome, at: state.clock)
             }
@@ -112,23 +119,26 @@ public final class MemoryWorkSource: WorkSource {
         }
     }
 
-    public func emit(_ type: String, data: String, job: JobID, attempt: Int, progress: String?) async throws -> Bool {
+    public func emit(
+        _ type: String, data: String, job: JobID, attempt: Int, progress: String?,
+        completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
+    ) {
         let delay = state.withLock { state in
             state.emitting.insert(job)
             return state.emitDelay
         }
-        if delay > .zero {
-            // Not a task's sleep, which cancellation would cut short.
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.milliseconds))) { done.resume() }
-            }
+        let take: @Sendable () -> Void = {
+            completion(
+                .success(
+                    self.state.withLock { state in
+                        state.emitting.remove(job)
+                        guard !state.lost.contains(job) else { return false }
+                        state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
+                        return true
+                    }))
         }
-        return state.withLock { state in
-            state.emitting.remove(job)
-            guard !state.lost.contains(job) else { return false }
-            state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
-            return true
-        }
+        guard delay > .zero else { return take() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.milliseconds)), execute: take)
     }
 
     public func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool {

@@ -12,7 +12,7 @@ public struct SleepHandler: JobHandler {
         let step = Duration.milliseconds(Int64(input.seconds * 1000 / Double(steps)))
         for index in 1...steps {
             try await Task.sleep(for: step)
-            await context.progress(Double(index) / Double(steps))
+            context.progress(Double(index) / Double(steps))
         }
         return #"{"slept_seconds":\#(input.seconds)}"#
     }

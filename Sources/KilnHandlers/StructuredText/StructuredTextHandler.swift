@@ -78,7 +78,7 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
         case .success(let (document, result)): return Answer(result: result, document: document, calls: [first], streamed: fields.relayedAny)
         case .failure(let rejection): violations = rejection.violations
         }
-        if fields.relayedAny { await context.retract(reason: "invalid_output") }
+        if fields.relayedAny { context.retract(reason: "invalid_output") }
 
         var repair = request
         let message = try PromptLibrary.render(
@@ -90,7 +90,7 @@ struct StructuredTextHandler<Kind: StructuredTextKind>: JobHandler {
         case .success(let (document, result)):
             return Answer(result: result, document: document, calls: [first, second], streamed: repairedFields.relayedAny)
         case .failure(let rejection):
-            if repairedFields.relayedAny { await context.retract(reason: "invalid_output") }
+            if repairedFields.relayedAny { context.retract(reason: "invalid_output") }
             let listed = rejection.violations.prefix(3).map(\.description).joined(separator: "; ")
             throw JobFailure.permanent(
                 code: "invalid_model_output", message: "the model's answer was invalid twice, the second time: \(listed)")
