@@ -526,7 +526,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CurlClientTests",
-            dependencies: ["CurlClient", "Spawning"],
+            dependencies: ["CurlClient", "Locking", "Spawning"],
             // Run as a program by FixtureServer, found beside its source.
             exclude: ["Fixtures/server.py"],
             swiftSettings: swiftSettings

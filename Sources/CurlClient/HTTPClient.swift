@@ -78,6 +78,33 @@ public final class HTTPClient: Sendable {
         self.loop.submit(transfer)
     }
 
+    /// Receives each piece of a response body as it arrives, with the response's head, on the client's transfer
+    /// thread; returns false to end the transfer there. It must not block: every transfer of the client waits for it.
+    public typealias BodyReceiver = @Sendable (HTTPResponseHead, UnsafeRawBufferPointer) -> Bool
+
+    /// Sends `request` and hands its body to `receive` piece by piece, as it arrives, on the client's transfer thread:
+    /// no task is woken for a piece. Returns once the transfer has ended, by itself or because `receive` returned
+    /// false.
+    ///
+    /// Cancelling the calling task ends the transfer and closes its connection.
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - timeout: Limit for the whole transfer, body included; `nil` uses ``HTTPClientConfiguration/totalTimeout``.
+    ///   - receive: Takes the body, whatever the status.
+    /// - Returns: The status and headers.
+    /// - Throws: ``HTTPClientError`` if the transfer failed (after `receive` may have had part of the body).
+    public func stream(_ request: HTTPRequest, timeout: Duration? = nil, receive: @escaping BodyReceiver) async throws -> HTTPResponseHead {
+        let transfer = try Transfer(request, timeout: timeout ?? self.configuration.totalTimeout)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.delivery = .receiving(continuation, receive)
+                self.loop.submit(transfer)
+            }
+        } onCancel: {
+            self.loop.cancel(transfer)
+        }
+    }
+
     /// Sends `request` and returns as soon as the response head arrives; the body follows as it is received.
     ///
     /// Cancelling the calling task, or dropping or cancelling the iteration of the returned body, ends the

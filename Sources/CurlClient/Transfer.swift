@@ -3,7 +3,7 @@ import Dispatch
 import Locking
 
 /// One request on its way through the ``TransferLoop``: its C header list, the response received so
-/// far, and the continuation or stream that receives the result.
+/// far, and the continuation, stream or receiver that receives the result.
 ///
 /// `@unchecked Sendable` is safe because the mutable state has one owner at a time: the submitting
 /// task sets `delivery` before handing the transfer to the loop (the inbox lock orders that handoff),
@@ -18,6 +18,8 @@ final class Transfer: @unchecked Sendable {
         case completion(@Sendable (Result<HTTPResponse, HTTPClientError>) -> Void)
         case awaitingHead(CheckedContinuation<HTTPStreamingResponse, any Error>, BodyStream, BodyStream.Continuation)
         case streaming(BodyStream.Continuation)
+        /// The body goes to the receiver on the loop thread; the head, once the transfer ended, to the continuation.
+        case receiving(CheckedContinuation<HTTPResponseHead, any Error>, HTTPClient.BodyReceiver)
     }
 
     let request: HTTPRequest
@@ -43,6 +45,10 @@ final class Transfer: @unchecked Sendable {
     private var headers = HTTPHeaders()
     private var headComplete = false
     private var body: [UInt8] = []
+    /// The head handed to a receiver with each piece of the body, made at its first piece.
+    private var receivedHead: HTTPResponseHead?
+    /// A receiver ended the transfer: it ends without an error.
+    private var stoppedByReceiver = false
 
     init(_ request: HTTPRequest, timeout: Duration) throws(HTTPClientError) {
         guard !request.url.utf8.contains(0) else {
@@ -173,6 +179,11 @@ final class Transfer: @unchecked Sendable {
         case .streaming(let continuation):
             if case .terminated = continuation.yield(Array(bytes)) { return false }
             return true
+        case .receiving(_, let receive):
+            let head = self.receivedHead ?? HTTPResponseHead(status: self.status, headers: self.headers)
+            self.receivedHead = head
+            self.stoppedByReceiver = !receive(head, bytes)
+            return !self.stoppedByReceiver
         case .awaitingHead, nil:
             return false
         }
@@ -200,6 +211,12 @@ final class Transfer: @unchecked Sendable {
             continuation.finish(throwing: error)
         case .streaming(let continuation):
             continuation.finish(throwing: error)
+        case .receiving(let continuation, _):
+            if let error, !self.stoppedByReceiver {
+                continuation.resume(throwing: error)
+            } else {
+                continuation.resume(returning: self.receivedHead ?? HTTPResponseHead(status: self.status, headers: self.headers))
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 public import CurlClient
 import Foundation
 import KilnJSON
+import Locking
 
 /// Anthropic's Messages API (`POST /v1/messages`), whole or streamed.
 ///
@@ -36,17 +37,19 @@ public struct AnthropicClient: TextProvider {
     }
 
     public func stream(
-        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
+        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void
     ) async throws -> TextGeneration {
         try await self.eachChoice(of: request) { choice in
-            var accumulator = StreamAccumulator(provider: self.name, model: request.model)
+            let accumulator = Locked(StreamAccumulator(provider: self.name, model: request.model))
             let headers = try await self.transport.stream(path: "/v1/messages", headers: self.headers, body: Self.body(request, stream: true)) {
                 event, headers in
-                try await accumulator.handle(event, headers: headers, classifier: self.transport.classifier) {
-                    try await onDelta(TextDelta(choice: choice, text: $0))
+                try accumulator.withLock { accumulator in
+                    try accumulator.handle(event, headers: headers, classifier: self.transport.classifier) {
+                        try onDelta(TextDelta(choice: choice, text: $0))
+                    }
                 }
             }
-            var answer = accumulator.generation(requestID: ProviderFailureClassifier.requestID(headers))
+            var answer = accumulator.withLock { $0.generation(requestID: ProviderFailureClassifier.requestID(headers)) }
             answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
             return answer
         }
@@ -142,8 +145,8 @@ private struct StreamAccumulator {
 
     /// Handles one event; returns `true` at `message_stop`.
     mutating func handle(
-        _ event: ServerSentEvent, headers: HTTPHeaders, classifier: ProviderFailureClassifier, onText: (String) async throws -> Void
-    ) async throws -> Bool {
+        _ event: ServerSentEvent, headers: HTTPHeaders, classifier: ProviderFailureClassifier, onText: (String) throws -> Void
+    ) throws -> Bool {
         let kind = event.event
         if kind == "ping" { return false }
         // OpenRouter's Anthropic-compatible endpoint adds `[DONE]` after `message_stop`; it never comes first.
@@ -161,7 +164,7 @@ private struct StreamAccumulator {
         case "content_block_delta":
             if json["delta"]?["type"]?.stringValue == "text_delta", let piece = json["delta"]?["text"]?.stringValue {
                 self.text += piece
-                try await onText(piece)
+                try onText(piece)
             }
         case "message_delta":
             if let reason = json["delta"]?["stop_reason"]?.stringValue { self.stopReason = reason }

@@ -1,6 +1,7 @@
 public import CurlClient
 import Foundation
 import KilnJSON
+import Locking
 
 /// Google Gemini: `POST /v1beta/models/{model}:generateContent`, and `:streamGenerateContent?alt=sse` for a stream
 /// of the same response shape, the last chunk carrying `finishReason` and the full `usageMetadata`.
@@ -25,20 +26,24 @@ public struct GeminiClient: TextProvider {
     }
 
     public func stream(
-        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
+        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void
     ) async throws -> TextGeneration {
-        var answer = Answer(choices: request.choices)
+        let answer = Locked(Answer(choices: request.choices))
         let headers = try await self.transport.stream(
             path: "/v1beta/models/\(request.model):streamGenerateContent?alt=sse", headers: self.headers, body: Self.body(request)
         ) { event, headers in
             guard let json = JSONValue.parse(event.data) else { throw self.transport.malformed("a chunk that is not JSON", headers: headers) }
             if json["error"] != nil { throw self.transport.classifier.streamError(json, headers: headers) }
-            for (index, piece) in answer.pieces(of: json) { try await onDelta(TextDelta(choice: index, text: piece)) }
-            guard answer.add(json) else { throw self.transport.malformed("a chunk without candidates", headers: headers) }
-            // The stream has no end marker of its own: the chunk with a finish reason is the last.
-            return answer.isFinished
+            return try answer.withLock { answer in
+                for (index, piece) in answer.pieces(of: json) { try onDelta(TextDelta(choice: index, text: piece)) }
+                guard answer.add(json) else { throw self.transport.malformed("a chunk without candidates", headers: headers) }
+                // The stream has no end marker of its own: the chunk with a finish reason is the last.
+                return answer.isFinished
+            }
         }
-        return answer.generation(provider: self.name, model: request.model, requestID: ProviderFailureClassifier.requestID(headers))
+        return answer.withLock {
+            $0.generation(provider: self.name, model: request.model, requestID: ProviderFailureClassifier.requestID(headers))
+        }
     }
 
     private var headers: HTTPHeaders {

@@ -1,6 +1,7 @@
 public import CurlClient
 import Foundation
 import KilnJSON
+import Locking
 
 /// OpenAI's chat completions (`POST /v1/chat/completions`) and the servers that copy it: xAI Grok, llama.cpp,
 /// vLLM, Ollama. Whole or streamed; several choices with `n`; JSON answers with `response_format`.
@@ -51,12 +52,9 @@ public struct OpenAIChatClient: TextProvider {
     }
 
     public func stream(
-        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
+        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void
     ) async throws -> TextGeneration {
-        var texts = [String](repeating: "", count: max(1, request.choices))
-        var reasons = [String?](repeating: nil, count: texts.count)
-        var usage = TokenUsage()
-        var model = request.model
+        let streamed = Locked(StreamedChoices(count: max(1, request.choices), model: request.model))
         let headers = try await self.transport.stream(
             path: "/v1/chat/completions", headers: self.headers, body: Self.body(request, stream: true, lengthField: self.lengthField)
         ) {
@@ -69,30 +67,47 @@ public struct OpenAIChatClient: TextProvider {
             if json["error"] != nil {
                 throw self.transport.classifier.streamError(json, headers: headers)
             }
-            model = json["model"]?.stringValue ?? model
-            if let counted = json["usage"], counted != .null { usage = Self.usage(counted) }
-            // vLLM sends `choices: null` in the usage chunk, so a missing list is no error.
-            for choice in json["choices"]?.arrayValue ?? [] {
-                let index = choice["index"]?.intValue ?? 0
-                guard texts.indices.contains(index) else { continue }
-                if let reason = choice["finish_reason"]?.stringValue { reasons[index] = reason }
-                if let refusal = choice["delta"]?["refusal"]?.stringValue, !refusal.isEmpty {
-                    throw ProviderError(
-                        kind: .contentRefused, provider: self.name, code: "refusal", message: "the model refused",
-                        requestID: ProviderFailureClassifier.requestID(headers), isRetryable: false)
-                }
-                if let piece = choice["delta"]?["content"]?.stringValue, !piece.isEmpty {
-                    texts[index] += piece
-                    try await onDelta(TextDelta(choice: index, text: piece))
+            try streamed.withLock { streamed in
+                streamed.model = json["model"]?.stringValue ?? streamed.model
+                if let counted = json["usage"], counted != .null { streamed.usage = Self.usage(counted) }
+                // vLLM sends `choices: null` in the usage chunk, so a missing list is no error.
+                for choice in json["choices"]?.arrayValue ?? [] {
+                    let index = choice["index"]?.intValue ?? 0
+                    guard streamed.texts.indices.contains(index) else { continue }
+                    if let reason = choice["finish_reason"]?.stringValue { streamed.reasons[index] = reason }
+                    if let refusal = choice["delta"]?["refusal"]?.stringValue, !refusal.isEmpty {
+                        throw ProviderError(
+                            kind: .contentRefused, provider: self.name, code: "refusal", message: "the model refused",
+                            requestID: ProviderFailureClassifier.requestID(headers), isRetryable: false)
+                    }
+                    if let piece = choice["delta"]?["content"]?.stringValue, !piece.isEmpty {
+                        streamed.texts[index] += piece
+                        try onDelta(TextDelta(choice: index, text: piece))
+                    }
                 }
             }
             return false
         }
+        let answered = streamed.withLock { $0 }
         var answer = TextGeneration(
-            choices: texts, finishReason: Self.finishReason(reasons[0]), usage: usage, provider: self.name, model: model,
-            requestID: ProviderFailureClassifier.requestID(headers))
+            choices: answered.texts, finishReason: Self.finishReason(answered.reasons[0]), usage: answered.usage, provider: self.name,
+            model: answered.model, requestID: ProviderFailureClassifier.requestID(headers))
         answer.rateLimitWait = RateLimitHeaders.exhaustedFor(headers)
         return answer
+    }
+
+    /// What a streamed answer has brought so far, by choice.
+    private struct StreamedChoices {
+        var texts: [String]
+        var reasons: [String?]
+        var usage = TokenUsage()
+        var model: String
+
+        init(count: Int, model: String) {
+            texts = Array(repeating: "", count: count)
+            reasons = Array(repeating: nil, count: count)
+            self.model = model
+        }
     }
 
     private var headers: HTTPHeaders {

@@ -40,13 +40,13 @@ public final class ProviderRouter: TextProvider {
     /// Streams from the first provider that answers. Once a delta has reached `onDelta`, a failure is not retried
     /// here, since starting again would repeat text the listeners already have: the error goes to the job's own retry.
     public func stream(
-        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void
+        _ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void
     ) async throws -> TextGeneration {
         try await self.walker.walk(
             { index, delivered in
                 try await self.models[index].provider.stream(request.asking(self.models[index].model)) { delta in
                     delivered.markDelivered()
-                    try await onDelta(delta)
+                    try onDelta(delta)
                 }
             }, rateLimitWait: \.rateLimitWait)
     }

@@ -1,6 +1,7 @@
 public import CurlClient
 import Foundation
 public import KilnJSON
+import Locking
 
 /// Sends a provider's JSON requests through libcurl and turns whatever comes back into an answer or a
 /// ``ProviderError``: the part every provider client shares.
@@ -56,36 +57,37 @@ public struct ProviderTransport: Sendable {
 
     /// Sends `body` and reads the answer as Server-Sent Events, handing each to `onEvent` in order until it returns
     /// `true` for the stream's closing event. A stream that ends before that is truncated, even when the transfer
-    /// itself ended cleanly.
+    /// itself ended cleanly. `onEvent` runs on the HTTP client's transfer thread as each piece of the stream arrives
+    /// (no task is woken for it), so it must not block; an error it throws ends the call with it.
     /// - Returns: the response's header fields.
     @discardableResult
     public func stream(
-        path: String, headers: HTTPHeaders, body: JSONValue, onEvent: (ServerSentEvent, HTTPHeaders) async throws -> Bool
+        path: String, headers: HTTPHeaders, body: JSONValue, onEvent: @escaping @Sendable (ServerSentEvent, HTTPHeaders) throws -> Bool
     ) async throws -> HTTPHeaders {
         var headers = headers
         headers.add(name: "Accept", value: "text/event-stream")
         let request = self.request("POST", url: self.endpoint.baseURL + path, headers: headers, body: Array(body.canonicalJSON().utf8))
+        let reading = Locked(EventStreamReading())
+        let head: HTTPResponseHead
         do {
-            let response = try await self.http.stream(request, timeout: self.endpoint.totalTimeout)
-            guard (200..<300).contains(response.status) else {
-                var errorBody: [UInt8] = []
-                for try await chunk in response.body { errorBody += chunk }
-                throw self.classifier.error(status: response.status, headers: response.headers, body: errorBody)
+            head = try await self.http.stream(request, timeout: self.endpoint.totalTimeout) { head, bytes in
+                reading.withLock { $0.take(bytes, of: head, onEvent: onEvent) }
             }
-            var parser = ServerSentEventParser()
-            for try await chunk in response.body {
-                for event in parser.parse(chunk) {
-                    // The closing event: leaving the loop drops the body, which ends the transfer.
-                    if try await onEvent(event, response.headers) { return response.headers }
-                }
-            }
-            throw ProviderError(
-                kind: .truncatedStream, provider: self.classifier.provider, status: response.status,
-                message: "the stream ended without its closing event", requestID: ProviderFailureClassifier.requestID(response.headers),
-                isRetryable: true)
         } catch let failure as HTTPClientError {
             throw self.classifier.error(failure)
         }
+        let read = reading.withLock { $0 }
+        guard (200..<300).contains(head.status) else {
+            throw self.classifier.error(status: head.status, headers: head.headers, body: read.errorBody)
+        }
+        if let failure = read.failure { throw failure }
+        guard read.closed else {
+            throw ProviderError(
+                kind: .truncatedStream, provider: self.classifier.provider, status: head.status,
+                message: "the stream ended without its closing event", requestID: ProviderFailureClassifier.requestID(head.headers),
+                isRetryable: true)
+        }
+        return head.headers
     }
 
     /// An answer that arrived but is not in the provider's documented format.

@@ -23,5 +23,6 @@ public protocol TextProvider: Sendable {
 
     /// Generates the answer as a stream: `onDelta` receives each piece in order as it arrives, and the call returns
     /// the whole answer once the stream has closed properly. An error thrown by `onDelta` ends the call with it.
-    func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration
+    /// `onDelta` runs where the piece was read (the HTTP client's transfer thread), so it must not block.
+    func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void) async throws -> TextGeneration
 }

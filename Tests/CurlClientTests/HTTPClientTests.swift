@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import Locking
 import Testing
 
 @Suite("HTTPClient against a loopback server")
@@ -207,6 +208,51 @@ struct HTTPClientTests {
             }
             let echo = try Echo(HTTPResponse(status: response.status, headers: response.headers, body: body))
             #expect(echo.bodyBytes == [1, 2, 3])
+        }
+    }
+
+    @Test func aReceiverGetsTheBodyAsItArrivesAndEndsTheTransferWhenItHasEnough() async throws {
+        try await withFixture { server, client in
+            let openStreams = {
+                let response = try await client.execute(HTTPRequest(url: server.url("/streams")))
+                return try JSONDecoder().decode([String: Int].self, from: Data(response.body))["open"]
+            }
+            let received = Locked((text: "", statuses: Set<Int>()))
+            // An endless stream: the transfer ends because the receiver says it has had enough, and that is no error.
+            let head = try await client.stream(HTTPRequest(url: server.url("/stream"))) { head, bytes in
+                received.withLock { received in
+                    received.text += String(decoding: bytes, as: UTF8.self)
+                    received.statuses.insert(head.status)
+                    return !received.text.contains("data: 2\n\n")
+                }
+            }
+            #expect(head.status == 200)
+            #expect(head.headers["content-type"] == "text/event-stream")
+            #expect(received.withLock { $0.statuses } == [200])
+            #expect(received.withLock { $0.text }.hasPrefix("data: 0\n\ndata: 1\n\ndata: 2\n\n"))
+            // The bound only stops a hung test: on two loaded cores the server may take seconds to notice.
+            let deadline = ContinuousClock.now + .seconds(30)
+            var open = try await openStreams()
+            while open != 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(50))
+                open = try await openStreams()
+            }
+            #expect(open == 0)
+        }
+    }
+
+    @Test func aReceiversTransferThatFailsThrows() async throws {
+        try await withFixture { server, client in
+            let request = HTTPRequest(url: server.url("/stall?seconds=10"), idleTimeout: .milliseconds(400))
+            let received = Locked("")
+            let error = await #expect(throws: HTTPClientError.self) {
+                try await client.stream(request, timeout: .seconds(30)) { _, bytes in
+                    received.withLock { $0 += String(decoding: bytes, as: UTF8.self) }
+                    return true
+                }
+            }
+            #expect(received.withLock { $0 } == "data: 0\n\n")
+            #expect(error?.kind == .timeout)
         }
     }
 

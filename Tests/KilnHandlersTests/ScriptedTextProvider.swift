@@ -32,11 +32,11 @@ final class ScriptedTextProvider: TextProvider {
         return answer(to: request)
     }
 
-    func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration {
+    func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void) async throws -> TextGeneration {
         asked.withLock { $0.append(request) }
         if let failure { throw failure }
         for piece in pieces {
-            try await onDelta(TextDelta(choice: 0, text: piece))
+            try onDelta(TextDelta(choice: 0, text: piece))
         }
         return answer(to: request)
     }

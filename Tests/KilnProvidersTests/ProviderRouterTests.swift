@@ -25,7 +25,7 @@ import Testing
             return try await self.inner.generate(request)
         }
 
-        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration {
+        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void) async throws -> TextGeneration {
             self.calls.withLock { $0 += 1 }
             return try await self.inner.stream(request, onDelta: onDelta)
         }
@@ -166,7 +166,7 @@ import Testing
             return answer
         }
 
-        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) async throws -> Void) async throws -> TextGeneration {
+        func stream(_ request: TextGenerationRequest, onDelta: @escaping @Sendable (TextDelta) throws -> Void) async throws -> TextGeneration {
             var answer = try await self.inner.stream(request, onDelta: onDelta)
             answer.rateLimitWait = self.wait
             return answer
