@@ -104,13 +104,14 @@ import Testing
 
     @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
         let source = MemoryWorkSource()
-        // One step: the handler sleeps, writes its progress (slowly), and succeeds.
+        // One step: the handler sleeps, writes its progress (held until the lease is found lost), and succeeds.
         let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.05,"progress_steps":1}"#)
-        source.slowEmits(by: .milliseconds(300))
+        source.holdEmits()
         try await Self.withWorker(source) {
             try await Self.eventually("the progress being written") { source.isEmitting(id) }
             source.loseLease(id)
             try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            source.releaseEmits()
             try await Self.eventually("the attempt ended") { !source.isEmitting(id) }
             try await Task.sleep(for: .milliseconds(100))
         }

@@ -28,6 +28,8 @@ public final class MemoryWorkSource: WorkSource {
         var cancelReported: Set<JobID> = []
         /// How long each event takes to be taken, whatever happens meanwhile (a slow Redis).
         var emitDelay: Duration = .zero
+        /// Events held until the test lets them be taken (nil when events are not held).
+        var heldEmits: [@Sendable () -> Void]?
         /// The jobs whose event is being taken right now.
         var emitting: Set<JobID> = []
         /// How many of its events the queue had taken when each job's attempt settled.
@@ -86,6 +88,16 @@ public final class MemoryWorkSource: WorkSource {
     public var pokeCount: Int { state.withLock { $0.pokeCount } }
     /// Makes every event take `delay` to be taken, cancelled or not: an attempt stopped while it writes one ends late.
     public func slowEmits(by delay: Duration) { state.withLock { $0.emitDelay = delay } }
+    /// Holds every event being written until ``releaseEmits()``, however long the test takes to look.
+    public func holdEmits() { state.withLock { $0.heldEmits = $0.heldEmits ?? [] } }
+    /// Takes the events held since ``holdEmits()``, and those that come later at once.
+    public func releaseEmits() {
+        let held = state.withLock { state in
+            defer { state.heldEmits = nil }
+            return state.heldEmits ?? []
+        }
+        for take in held { take() }
+    }
 
     public func settleAndClaim(
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
@@ -123,10 +135,6 @@ public final class MemoryWorkSource: WorkSource {
         _ type: String, data: String, job: JobID, attempt: Int, progress: String?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
-        let delay = state.withLock { state in
-            state.emitting.insert(job)
-            return state.emitDelay
-        }
         let take: @Sendable () -> Void = {
             completion(
                 .success(
@@ -137,6 +145,12 @@ public final class MemoryWorkSource: WorkSource {
                         return true
                     }))
         }
+        let delay = state.withLock { state in
+            state.emitting.insert(job)
+            state.heldEmits?.append(take)
+            return state.heldEmits == nil ? state.emitDelay : nil
+        }
+        guard let delay else { return }
         guard delay > .zero else { return take() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.milliseconds)), execute: take)
     }
