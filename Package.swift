@@ -582,6 +582,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "LockingTests",
+            dependencies: ["Locking"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "KilnStoreTests",
             dependencies: ["KilnStore", "PostgresClient", "KilnCore", "KilnJSON", "S3Client", "CurlClient", "S3Fixtures"],
             swiftSettings: swiftSettings

@@ -2,8 +2,8 @@ import KilnCore
 import Locking
 import RedisClient
 
-/// The events running attempts append, on their way to Redis: one script call at a time per shard, and the events
-/// that arrive while it is out go together in the next.
+/// The events running attempts append, on their way to Redis: one script call at a time per shard (a ``CallLane``
+/// each), and the events that arrive while it is out go together in the next.
 ///
 /// A streaming job appends an event for every delta, and with many streaming at once each event in a call of its own
 /// cost Redis the call's fixed part again and again (a script's setup, its reply, often a read and a write of its
@@ -27,32 +27,23 @@ final class EventWrites: Sendable {
     /// What a caller is answered with: whether its event was appended (false: its attempt lost its lease).
     typealias Completion = @Sendable (Result<Bool, any Error>) -> Void
 
-    private struct Waiting {
-        let event: Event
-        let completion: Completion
-    }
-
-    /// One shard's calls: whether one is out, and the events waiting for the next (none while none is out).
-    private struct Lane {
-        var sending = false
-        var waiting: [Waiting] = []
-    }
-
     /// The most events one call carries: a script holds Redis for its whole run.
     static let mostPerCall = 100
 
-    private let redis: RedisPool
-    private let script: RedisScript
     private let shards: QueueShards
-    private let configuration: QueueConfiguration
-    private let lanes: [Locked<Lane>]
+    /// One lane of calls per shard.
+    private let lanes: [CallLane<Event, Bool>]
 
     init(redis: RedisPool, script: RedisScript, shards: QueueShards, configuration: QueueConfiguration) {
-        self.redis = redis
-        self.script = script
         self.shards = shards
-        self.configuration = configuration
-        lanes = shards.all.map { _ in Locked(Lane()) }
+        lanes = shards.all.map { keys in
+            CallLane(mostPerCall: Self.mostPerCall) { events, answered in
+                let call = EventCall(keySpace: keys, items: events, configuration: configuration)
+                redis.evaluate(call.call(script)) { reply in
+                    answered(reply.flatMap { reply in Result { try EventCall.appended(reply, count: events.count) } })
+                }
+            }
+        }
     }
 
     /// Appends `event` to its job's stream and calls `completion` with whether it was appended: false when the attempt
@@ -60,32 +51,6 @@ final class EventWrites: Sendable {
     /// shard, else with the next call.
     func append(_ event: Event, completion: @escaping Completion) {
         guard shards.keys(of: event.job) != nil else { return completion(.success(false)) }
-        let shard = event.job.shard
-        let sendsNow = lanes[shard].withLock { lane in
-            guard lane.sending else {
-                lane.sending = true
-                return true
-            }
-            lane.waiting.append(Waiting(event: event, completion: completion))
-            return false
-        }
-        if sendsNow { send([Waiting(event: event, completion: completion)], shard: shard) }
-    }
-
-    /// Sends `batch` in one call; when it returns, answers its callers, then sends what queued meanwhile (up to
-    /// ``mostPerCall``) or leaves the lane free.
-    private func send(_ batch: [Waiting], shard: Int) {
-        let call = EventCall(keySpace: shards.all[shard], items: batch.map(\.event), configuration: configuration)
-        redis.evaluate(call.call(script)) { reply in
-            let outcome = reply.flatMap { reply in Result { try EventCall.appended(reply, count: batch.count) } }
-            for (index, waiting) in batch.enumerated() { waiting.completion(outcome.map { $0[index] }) }
-            let next = self.lanes[shard].withLock { lane in
-                let taken = Array(lane.waiting.prefix(Self.mostPerCall))
-                lane.waiting.removeFirst(taken.count)
-                lane.sending = !taken.isEmpty
-                return taken
-            }
-            if !next.isEmpty { self.send(next, shard: shard) }
-        }
+        lanes[event.job.shard].add(event, answered: completion)
     }
 }
