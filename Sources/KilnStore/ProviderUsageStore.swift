@@ -1,5 +1,6 @@
 public import Foundation
 public import KilnCore
+import Locking
 public import PostgresClient
 
 /// What one provider call consumed, as the provider counted it.
@@ -30,20 +31,53 @@ public struct ProviderUsageRecord: Sendable, Equatable {
 /// Token and image usage per job in PostgreSQL, one row per provider answer (`migrations/0004_provider_usage.sql`).
 public struct ProviderUsageStore: Sendable {
     private let pool: PostgresPool
+    /// The rows on their way in: one `INSERT` at a time, and the rows recorded while it runs go together in the next.
+    private let inserts: CallLane<ProviderUsageRecord, Result<Void, any Error>>
 
     public init(pool: PostgresPool) {
         self.pool = pool
+        inserts = CallLane(mostPerCall: 200) { records, answered in
+            Task { answered(.success(await Self.insert(records, into: pool))) }
+        }
     }
 
+    /// Records what one provider answer consumed, and returns once it is stored. A worker ending many streaming calls
+    /// at once writes their rows in a few statements rather than one transaction each.
     public func record(_ usage: ProviderUsageRecord) async throws {
-        _ = try await self.pool.execute(
+        try await inserts.add(usage).get()
+    }
+
+    /// Inserts the rows in one statement; when it fails, each row alone, so a row the table refuses fails its own
+    /// answer only. - Returns: each row's outcome, in order.
+    private static func insert(_ records: [ProviderUsageRecord], into pool: PostgresPool) async -> [Result<Void, any Error>] {
+        do {
+            try await insertTogether(records, into: pool)
+            return records.map { _ in .success(()) }
+        } catch {
+            guard records.count > 1 else { return [.failure(error)] }
+            var outcomes: [Result<Void, any Error>] = []
+            for record in records {
+                do {
+                    try await insertTogether([record], into: pool)
+                    outcomes.append(.success(()))
+                } catch {
+                    outcomes.append(.failure(error))
+                }
+            }
+            return outcomes
+        }
+    }
+
+    /// One array per column, unnested into rows by the server: one round trip and one plan for any number of rows.
+    private static func insertTogether(_ records: [ProviderUsageRecord], into pool: PostgresPool) async throws {
+        _ = try await pool.execute(
             """
             INSERT INTO provider_usage (job_id, tenant_id, attempt, provider, model, input_tokens, output_tokens, images)
-            VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8)
+            SELECT * FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::text[], $6::int[], $7::int[], $8::int[])
             """,
             [
-                usage.job.rawValue, usage.tenant.rawValue, usage.attempt, usage.provider, usage.model, usage.inputTokens, usage.outputTokens,
-                usage.images,
+                records.map(\.job.rawValue), records.map(\.tenant.rawValue), records.map(\.attempt), records.map(\.provider),
+                records.map(\.model), records.map(\.inputTokens), records.map(\.outputTokens), records.map(\.images),
             ])
     }
 
