@@ -169,10 +169,6 @@ struct HTTPClientTests {
 
     @Test func streamDeliversChunksAndEndsTheTransferWhenDropped() async throws {
         try await withFixture { server, client in
-            let openStreams = {
-                let response = try await client.execute(HTTPRequest(url: server.url("/streams")))
-                return try JSONDecoder().decode([String: Int].self, from: Data(response.body))["open"]
-            }
             do {
                 let response = try await client.stream(HTTPRequest(url: server.url("/stream")))
                 #expect(response.status == 200)
@@ -185,17 +181,10 @@ struct HTTPClientTests {
                     if chunks == 3 { break }
                 }
                 #expect(text.hasPrefix("data: 0\n\ndata: 1\n\n"))
-                #expect(try await openStreams() == 1)
+                #expect(try await Self.openStreams(server, client) == 1)
             }
-            // The response is gone, so the client drops the connection and the server's next write fails. The bound only
-            // stops a hung test: on two loaded cores the server may take seconds to be scheduled.
-            let deadline = ContinuousClock.now + .seconds(30)
-            var open = try await openStreams()
-            while open != 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                open = try await openStreams()
-            }
-            #expect(open == 0)
+            // The response is gone, so the client drops the connection and the server's next write fails.
+            try await Self.expectEveryStreamClosed(server, client)
         }
     }
 
@@ -213,10 +202,6 @@ struct HTTPClientTests {
 
     @Test func aReceiverGetsTheBodyAsItArrivesAndEndsTheTransferWhenItHasEnough() async throws {
         try await withFixture { server, client in
-            let openStreams = {
-                let response = try await client.execute(HTTPRequest(url: server.url("/streams")))
-                return try JSONDecoder().decode([String: Int].self, from: Data(response.body))["open"]
-            }
             let received = Locked((text: "", statuses: Set<Int>()))
             // An endless stream: the transfer ends because the receiver says it has had enough, and that is no error.
             let head = try await client.stream(HTTPRequest(url: server.url("/stream"))) { head, bytes in
@@ -230,15 +215,27 @@ struct HTTPClientTests {
             #expect(head.headers["content-type"] == "text/event-stream")
             #expect(received.withLock { $0.statuses } == [200])
             #expect(received.withLock { $0.text }.hasPrefix("data: 0\n\ndata: 1\n\ndata: 2\n\n"))
-            // The bound only stops a hung test: on two loaded cores the server may take seconds to notice.
-            let deadline = ContinuousClock.now + .seconds(30)
-            var open = try await openStreams()
-            while open != 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(50))
-                open = try await openStreams()
-            }
-            #expect(open == 0)
+            try await Self.expectEveryStreamClosed(server, client)
         }
+    }
+
+    /// How many streams the fixture server is writing.
+    private static func openStreams(_ server: FixtureServer, _ client: HTTPClient) async throws -> Int? {
+        let response = try await client.execute(HTTPRequest(url: server.url("/streams")))
+        return try JSONDecoder().decode([String: Int].self, from: Data(response.body))["open"]
+    }
+
+    /// Waits for the fixture server to have no stream open, as it does once the client closed their connections and
+    /// its next write failed. The bound only stops a hung test: on two loaded cores the server may take seconds to be
+    /// scheduled.
+    private static func expectEveryStreamClosed(_ server: FixtureServer, _ client: HTTPClient) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        var open = try await openStreams(server, client)
+        while open != 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            open = try await openStreams(server, client)
+        }
+        #expect(open == 0)
     }
 
     @Test func aReceiversTransferThatFailsThrows() async throws {

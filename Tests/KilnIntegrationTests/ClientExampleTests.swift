@@ -43,7 +43,7 @@ import Testing
                 downloading: { downloading.append($0) })
             defer { try? FileManager.default.removeItem(at: file) }
             #expect(!rendering.isEmpty, "the render reported its progress")
-            #expect(rendering == rendering.sorted() && rendering.allSatisfy { (0...1).contains($0) })
+            #expect(rendering == rendering.sorted() && rendering.allSatisfy { (0...1).contains($0) }, "rendering: \(rendering)")
             #expect(downloading.last == 1)
             let video = try Data(contentsOf: file)
             #expect(video.count > 1000)

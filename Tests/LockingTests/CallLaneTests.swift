@@ -40,11 +40,17 @@ import Testing
         var count: Int { answers.withLock { $0.count } }
     }
 
-    @Test func anItemGoesAtOnceAndThoseThatComeMeanwhileGoTogetherInTheNext() {
+    /// A lane whose calls the test answers, with `items` added in order.
+    private static func lane(mostPerCall: Int, adding items: ClosedRange<Int>) -> (CallLane<Int, String>, HeldCalls, Answers) {
         let calls = HeldCalls()
         let answers = Answers()
-        let lane = calls.lane(mostPerCall: 10)
-        lane.add(1, answered: answers.record(1))
+        let lane = calls.lane(mostPerCall: mostPerCall)
+        for item in items { lane.add(item, answered: answers.record(item)) }
+        return (lane, calls, answers)
+    }
+
+    @Test func anItemGoesAtOnceAndThoseThatComeMeanwhileGoTogetherInTheNext() {
+        let (lane, calls, answers) = Self.lane(mostPerCall: 10, adding: 1...1)
         #expect(calls.made == [[1]])
         for item in 2...4 { lane.add(item, answered: answers.record(item)) }
         #expect(calls.made == [[1]], "one call out at a time")
@@ -59,10 +65,7 @@ import Testing
     }
 
     @Test func aCallCarriesNoMoreThanItsMost() {
-        let calls = HeldCalls()
-        let answers = Answers()
-        let lane = calls.lane(mostPerCall: 2)
-        for item in 1...6 { lane.add(item, answered: answers.record(item)) }
+        let (_, calls, _) = Self.lane(mostPerCall: 2, adding: 1...6)
         calls.answer(0)
         calls.answer(1)
         calls.answer(2)
@@ -70,12 +73,7 @@ import Testing
     }
 
     @Test func aFailedCallFailsItsOwnItemsOnlyAndTheLaneGoesOn() {
-        let calls = HeldCalls()
-        let answers = Answers()
-        let lane = calls.lane(mostPerCall: 10)
-        lane.add(1, answered: answers.record(1))
-        lane.add(2, answered: answers.record(2))
-        lane.add(3, answered: answers.record(3))
+        let (_, calls, answers) = Self.lane(mostPerCall: 10, adding: 1...3)
         calls.answer(0, failing: Refused())
         #expect(answers.failed(1))
         #expect(answers.count == 1)
@@ -85,12 +83,7 @@ import Testing
     }
 
     @Test func aCallAnsweringForFewerItemsFailsThem() {
-        let calls = HeldCalls()
-        let answers = Answers()
-        let lane = calls.lane(mostPerCall: 10)
-        lane.add(1, answered: answers.record(1))
-        lane.add(2, answered: answers.record(2))
-        lane.add(3, answered: answers.record(3))
+        let (_, calls, answers) = Self.lane(mostPerCall: 10, adding: 1...3)
         calls.answer(0)
         calls.answerShort(1)
         #expect(answers.failed(2))
