@@ -6,8 +6,10 @@ import Locking
 /// The progress and text events of one attempt, on their way to the job's stream: best-effort and coalesced, so that
 /// Redis out of reach for a moment never fails a job that reports progress.
 ///
-/// An event joins the ones not yet written: a progress replaces a progress waiting just before it, a delta joins the
-/// text of one of the same answer. Sending never waits: the events are written one at a time, in order, each from the
+/// A delta joins the text of one of the same answer waiting just before it: listeners read the same text, in fewer
+/// events. Every progress report is written while Redis keeps up; once ``crowded`` events wait (Redis away or far
+/// behind), a progress replaces a progress waiting just before it, so the waiting stays bounded and the latest report
+/// still goes out. Sending never waits: the events are written one at a time, in order, each from the
 /// previous one's answer (on the Redis connection's event loop), so a streaming handler hands its text over without
 /// waking a task of its own. A write that fails leaves the events waiting for the next ``send(_:)`` (or ``flush()``),
 /// and the handler goes on as if they had been written: the attempt's listeners learn of them late, or, if Redis stays
@@ -36,16 +38,20 @@ final class AttemptEvents: Sendable {
             }
         }
 
-        /// `next` folded into this event, when one event can say both.
-        func merged(with next: Event) -> Event? {
+        /// `next` folded into this event, when one event can say both: the text of one answer joined, or, when too many
+        /// events wait (`crowded`), the later progress instead of the earlier.
+        func merged(with next: Event, crowded: Bool) -> Event? {
             switch (self, next) {
-            case (.progress, .progress): next
+            case (.progress, .progress) where crowded: next
             case (.delta(let text, let choice), .delta(let more, let nextChoice)) where choice == nextChoice:
                 .delta(text: text + more, choice: choice)
             default: nil
             }
         }
     }
+
+    /// How many events may wait before a progress report replaces the one before it.
+    static let crowded = 16
 
     private struct State {
         var waiting: [Event] = []
@@ -72,7 +78,7 @@ final class AttemptEvents: Sendable {
     func send(_ event: Event) {
         let first = state.withLock { state -> Event? in
             guard !state.fenced else { return nil }
-            if let last = state.waiting.last, let merged = last.merged(with: event) {
+            if let last = state.waiting.last, let merged = last.merged(with: event, crowded: state.waiting.count >= Self.crowded) {
                 state.waiting[state.waiting.count - 1] = merged
             } else {
                 state.waiting.append(event)

@@ -102,6 +102,19 @@ import Testing
         #expect(events.last?.data == #"{"fraction":1}"#)
     }
 
+    /// Progress never waits for Redis, yet every report reaches the stream, in order, while a few wait behind a slow
+    /// write: a listener sees each step, not only the last.
+    @Test func everyProgressReportIsWrittenThoughWritesAreSlowerThanTheReports() async throws {
+        let source = MemoryWorkSource()
+        source.slowEmits(by: .milliseconds(100))
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.06,"progress_steps":6}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
+        }
+        let fractions = source.events(of: id).compactMap { JSONValue.parse($0.data)?["fraction"]?.numberValue }
+        #expect(fractions == (1...6).map { Double($0) / 6 })
+    }
+
     @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
         let source = MemoryWorkSource()
         // One step: the handler sleeps, writes its progress (held until the lease is found lost), and succeeds.
