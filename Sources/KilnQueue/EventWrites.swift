@@ -40,7 +40,7 @@ final class EventWrites: Sendable {
             CallLane(mostPerCall: Self.mostPerCall) { events, answered in
                 let call = EventCall(keySpace: keys, items: events, configuration: configuration)
                 redis.evaluate(call.call(script)) { reply in
-                    answered(reply.flatMap { reply in Result { try EventCall.appended(reply, count: events.count) } })
+                    answered(reply.flatMap { reply in Result { try EventCall.appended(reply) } })
                 }
             }
         }

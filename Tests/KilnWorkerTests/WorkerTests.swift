@@ -88,31 +88,19 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
-    /// A handler's progress never waits for Redis, but what it reported reaches the job's stream before its last
-    /// status: the attempt settles only once its events are written, however slowly Redis takes them.
-    @Test func anAttemptsEventsAreWrittenBeforeItSettles() async throws {
-        let source = MemoryWorkSource()
-        source.slowEmits(by: .milliseconds(100))
-        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.04,"progress_steps":4}"#)
-        try await Self.withWorker(source) {
-            try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
-        }
-        let events = source.events(of: id)
-        #expect(source.eventCountAtSettlement(id) == events.count)
-        #expect(events.last?.data == #"{"fraction":1}"#)
-    }
-
-    /// Progress never waits for Redis, yet every report reaches the stream, in order, while a few wait behind a slow
-    /// write: a listener sees each step, not only the last.
-    @Test func everyProgressReportIsWrittenThoughWritesAreSlowerThanTheReports() async throws {
+    /// A handler's progress never waits for Redis, yet every report reaches the job's stream, in order, while a few
+    /// wait behind a slow write, and before its last status: the attempt settles only once its events are written.
+    @Test func everyProgressReportIsWrittenBeforeTheAttemptSettlesThoughWritesAreSlow() async throws {
         let source = MemoryWorkSource()
         source.slowEmits(by: .milliseconds(100))
         let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.06,"progress_steps":6}"#)
         try await Self.withWorker(source) {
             try await Self.eventually("the attempt settled") { !source.settlements.isEmpty }
         }
-        let fractions = source.events(of: id).compactMap { JSONValue.parse($0.data)?["fraction"]?.numberValue }
-        #expect(fractions == (1...6).map { Double($0) / 6 })
+        let events = source.events(of: id)
+        #expect(source.eventCountAtSettlement(id) == events.count)
+        #expect(events.last?.data == #"{"fraction":1}"#)
+        #expect(events.compactMap { JSONValue.parse($0.data)?["fraction"]?.numberValue } == (1...6).map { Double($0) / 6 })
     }
 
     @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
