@@ -82,11 +82,9 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                     "delta latency, leaving the simulator → reaching an SSE client of the API (\(run.followed.count) followed jobs): "
                         + Self.describe(latency.all))
                 let window = allOpen.map { String(format: " (%.1f s)", Double($0.upperBound - $0.lowerBound) / 1e9) } ?? ""
-                print("  sent while all \(streams) calls were open\(window): \(Self.describe(latency.allOpen))")
-                print("    leaving the simulator → appended to the job's stream: \(Self.describe(latency.toStream))")
-                print("    appended to the job's stream → reaching the client: \(Self.describe(latency.fromStream))")
-                print("  sent while calls were starting: \(Self.describe(latency.starting))")
-                print("  sent while calls were ending: \(Self.describe(latency.ending))")
+                Self.printPhase("sent while all \(streams) calls were open\(window)", latency.allOpen)
+                Self.printPhase("sent while calls were starting", latency.starting)
+                Self.printPhase("sent while calls were ending", latency.ending)
             }
             try await runtime.namespace.deleteAll()
         }
@@ -212,16 +210,29 @@ struct ProviderBenchCommand: AsyncParsableCommand {
     /// The delta latencies of the followed jobs: all of them, and split by whether the simulator sent the delta while
     /// every call was open, while calls were still starting (their submissions, claims and first requests; all of them,
     /// when the calls were never all open at once), or while they were already ending (their settlements and records).
-    /// Those sent while all were open are also split where Redis appended them to the job's stream: before it, the
-    /// simulator's write, the worker and Redis; after it, the API and the client. The appending is known to the
-    /// millisecond (its entry id), so each part is off by up to half of one.
     struct DeltaLatencies {
         var all = Histogram<UInt64>(highestTrackableValue: 600_000_000)
-        var allOpen = Histogram<UInt64>(highestTrackableValue: 600_000_000)
-        var starting = Histogram<UInt64>(highestTrackableValue: 600_000_000)
-        var ending = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+        var allOpen = PhaseLatencies()
+        var starting = PhaseLatencies()
+        var ending = PhaseLatencies()
+    }
+
+    /// The delta latencies of one phase of the run, also split where Redis appended them to the job's stream: before
+    /// it, the simulator's write, the worker and Redis; after it, the API and the client. The appending is known to the
+    /// millisecond (its entry id), so each part is off by up to half of one.
+    struct PhaseLatencies {
+        var whole = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var toStream = Histogram<UInt64>(highestTrackableValue: 600_000_000)
         var fromStream = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+
+        mutating func record(sentAt: UInt64, appendedAt: UInt64?, arrivedAt: UInt64) {
+            _ = whole.record((arrivedAt - sentAt) / 1000)
+            guard let appendedAt else { return }
+            // Known to the millisecond only: held between the write and the arrival.
+            let appended = min(max(appendedAt, sentAt), arrivedAt)
+            _ = toStream.record((appended - sentAt) / 1000)
+            _ = fromStream.record((arrivedAt - appended) / 1000)
+        }
     }
 
     /// Pairs each delta the simulator wrote to a followed job's answer (found by the provider's request id in the job's
@@ -251,25 +262,24 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                     arrivedBytes += arrival?.textBytes ?? 0
                 }
                 guard let arrival, sent.at >= follow.openedAt, arrival.at >= sent.at else { continue }
-                let (sentAt, arrivedAt) = (sent.at, arrival.at)
-                let microseconds = (arrivedAt - sentAt) / 1000
-                _ = latencies.all.record(microseconds)
-                if let allOpen, allOpen.contains(sentAt) {
-                    _ = latencies.allOpen.record(microseconds)
-                    if let appendedAt = arrival.appendedAt {
-                        // Known to the millisecond only: held between the write and the arrival.
-                        let appended = min(max(appendedAt, sentAt), arrivedAt)
-                        _ = latencies.toStream.record((appended - sentAt) / 1000)
-                        _ = latencies.fromStream.record((arrivedAt - appended) / 1000)
-                    }
-                } else if let allOpen, sentAt > allOpen.upperBound {
-                    _ = latencies.ending.record(microseconds)
+                _ = latencies.all.record((arrival.at - sent.at) / 1000)
+                if let allOpen, allOpen.contains(sent.at) {
+                    latencies.allOpen.record(sentAt: sent.at, appendedAt: arrival.appendedAt, arrivedAt: arrival.at)
+                } else if let allOpen, sent.at > allOpen.upperBound {
+                    latencies.ending.record(sentAt: sent.at, appendedAt: arrival.appendedAt, arrivedAt: arrival.at)
                 } else {
-                    _ = latencies.starting.record(microseconds)
+                    latencies.starting.record(sentAt: sent.at, appendedAt: arrival.appendedAt, arrivedAt: arrival.at)
                 }
             }
         }
         return latencies
+    }
+
+    /// A phase's latencies as the benchmark prints them: the whole, then its two parts.
+    private static func printPhase(_ name: String, _ phase: PhaseLatencies) {
+        print("  \(name): \(describe(phase.whole))")
+        print("    leaving the simulator → appended to the job's stream: \(describe(phase.toStream))")
+        print("    appended to the job's stream → reaching the client: \(describe(phase.fromStream))")
     }
 
     /// A latency histogram as the benchmark prints it: its count, p50, p99 and max.
