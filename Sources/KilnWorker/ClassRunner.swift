@@ -67,11 +67,14 @@ final class ClassRunner: Sendable {
         var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
-            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue.
+            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue. Each handler's task starts here,
+            // as the claim's answer resumes the loop; the group's child only waits for it and settles. Started from the
+            // child, a handler waited for a second thread to take that child up first (p99 0.2 ms more at 500 jobs/s).
             func start(_ batch: ClaimBatch, asked: Int) {
                 for job in batch.jobs {
                     inFlight += 1
-                    group.addTask { await self.execute(job) }
+                    let attempt = self.begin(job)
+                    group.addTask { await self.execute(job, attempt) }
                 }
                 mayHoldMore = batch.jobs.count == asked
                 nextWake = batch.nextWakeIn.map { .now + $0 }
@@ -156,12 +159,8 @@ final class ClassRunner: Sendable {
         }
     }
 
-    private func execute(_ job: ClaimedJob) async {
-        let started = ContinuousClock.now
-        let outcome = await attempt(job)
-        let elapsed = ContinuousClock.now - started
-        Timer(label: "kiln_job_duration_seconds", dimensions: [("kind", job.kind)])
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+    private func execute(_ job: ClaimedJob, _ attempt: Attempt?) async {
+        let outcome = await settlement(of: attempt, job)
         let settlesItself = state.withLock { state in
             state.freed += 1
             // A lost lease settles nothing (the attempt is another worker's now); only the slot comes back.
@@ -184,24 +183,43 @@ final class ClassRunner: Sendable {
         }
     }
 
-    /// Runs the handler under the kind's deadline; nil when the lease was lost.
-    private func attempt(_ job: ClaimedJob) async -> Settlement? {
-        let settle = { (outcome: Settlement.Outcome) in Settlement(job: job.id, attempt: job.attempt, outcome: outcome) }
+    /// An attempt whose handler runs in a task of its own.
+    private struct Attempt {
+        let task: Task<String, any Error>
+        let context: JobContext
+        let policy: RetryPolicy
+        let started: ContinuousClock.Instant
+    }
+
+    /// Starts the handler of a claimed job, under the kind's deadline; nil when no handler serves the kind.
+    private func begin(_ job: ClaimedJob) -> Attempt? {
         guard let served = handlers[job.kind] else {
+            logger.error("claimed a job of a kind no handler serves", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)"])
+            return nil
+        }
+        let handler = served.handler
+        let context = JobContext(queue: queue, records: records, job: job)
+        let started = ContinuousClock.now
+        let task = Task { try await handler.run(job, context: context) }
+        running.add(job, of: jobClass, task: task)
+        return Attempt(task: task, context: context, policy: served.kind.retry, started: started)
+    }
+
+    /// Waits for the attempt's handler and says how to settle it; nil when the lease was lost.
+    private func settlement(of attempt: Attempt?, _ job: ClaimedJob) async -> Settlement? {
+        let settle = { (outcome: Settlement.Outcome) in Settlement(job: job.id, attempt: job.attempt, outcome: outcome) }
+        guard let attempt else {
             // A worker offers every kind of the classes it claims (it refuses to start otherwise), so no worker of this
             // build serves it: handing it back would bring it round every few seconds for ever. An operator can
             // replay it from the dead letters once a worker that knows the kind runs.
-            logger.error("claimed a job of a kind no handler serves", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)"])
             return settle(.failed(code: "unknown_kind", message: "no worker serves the kind \(job.kind)"))
         }
-        let handler = served.handler
-        let policy = served.kind.retry
-        let context = JobContext(queue: queue, records: records, job: job)
-        let task = Task { try await handler.run(job, context: context) }
-        running.add(job, of: jobClass, task: task)
-        let result = await task.result
+        let result = await attempt.task.result
+        let elapsed = ContinuousClock.now - attempt.started
+        Timer(label: "kiln_job_duration_seconds", dimensions: [("kind", job.kind)])
+            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         // What the attempt streamed while Redis was away goes before its last status.
-        await context.events.flush()
+        await attempt.context.events.flush()
         let reason = running.remove(job)
         switch (result, reason) {
         case (_, .leaseLost?):
@@ -216,15 +234,16 @@ final class ClassRunner: Sendable {
             return settle(.released)
         case (_, .deadline?):
             return retry(
-                job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"), policy: policy)
+                job, JobFailure.retryable(code: "deadline_exceeded", message: "the attempt ran past its deadline of \(job.timeout)"),
+                policy: attempt.policy)
         case (.failure(let error), nil):
             guard let failure = error as? JobFailure else {
                 // The error's own words go to the operator's log only; the job's owner sees the generic failure below.
                 logger.warning(
                     "handler threw an untyped error", metadata: ["job.id": "\(job.id)", "job.kind": "\(job.kind)", "error": "\(error)"])
-                return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"), policy: policy)
+                return retry(job, JobFailure.retryable(code: "handler_error", message: "the handler failed"), policy: attempt.policy)
             }
-            return retry(job, failure, policy: policy)
+            return retry(job, failure, policy: attempt.policy)
         }
     }
 
