@@ -43,25 +43,43 @@ struct AcrossHostsTests {
         try await HostFleet.with { fleet in
             let partitioned = fleet.network.workers[2]
             let cutOff = try await fleet.startWorker(on: 2, io: 8)
+            let tenant = fleet.client.tenant.id
             // Four jobs end while the host is cut off, four run on past its healing (and so do their second attempts).
             let short = #"{"kind":"diag.sleep","input":{"seconds":2,"progress_steps":1}}"#
             let long = #"{"kind":"diag.sleep","input":{"seconds":12,"progress_steps":3}}"#
-            let ids = try await fleet.submit(4, short) + fleet.submit(4, long)
-            let jobIDs = try ids.map { try #require(JobID(validating: $0)) }
-            for id in jobIDs { _ = try await fleet.harness.awaitRunning(id, fleet.client.tenant.id) }
-            let others = [try await fleet.startWorker(on: 0, io: 8), try await fleet.startWorker(on: 1, io: 8)]
-
+            // A short attempt that ended before the cut would be settled at its first attempt and never taken again: on a
+            // loaded machine the submissions, the waits and the cut alone outlast 2 s (four of eight were, once). So the
+            // short jobs go last, the cut-off worker is frozen as soon as they run, and it goes on only once cut off.
+            let longIDs = try await fleet.submit(4, long)
+            for id in longIDs { _ = try await fleet.harness.awaitRunning(try #require(JobID(validating: id)), tenant) }
+            let shortIDs = try await fleet.submit(4, short)
+            for id in shortIDs { _ = try await fleet.harness.awaitRunning(try #require(JobID(validating: id)), tenant) }
+            cutOff.kill(SIGSTOP)
             try await fleet.network.partition(partitioned)
             let partitionedAt = ContinuousClock.now
+            cutOff.kill(SIGCONT)
+            let ids = shortIDs + longIDs
+            let jobIDs = try ids.map { try #require(JobID(validating: $0)) }
+            // Nothing the cut-off host does reaches Redis now: every job still at its first attempt must be taken again.
+            for id in jobIDs {
+                let job = try #require(try await fleet.harness.queue.snapshot(id, tenant: tenant))
+                try #require(job.state == .running && job.attempt == 1, "job \(id) was \(job.state) at attempt \(job.attempt) when cut off")
+            }
+            let others = [try await fleet.startWorker(on: 0, io: 8), try await fleet.startWorker(on: 1, io: 8)]
+
             // The leases (5 s) run out, and the other hosts' workers take the jobs again.
             let deadline = partitionedAt + .seconds(120)
-            var reclaimed = 0
-            while reclaimed < jobIDs.count {
-                guard ContinuousClock.now < deadline else { throw TestFailure("\(reclaimed) of \(jobIDs.count) jobs taken again") }
+            var notTakenAgain = jobIDs.map { "\($0)" }
+            while !notTakenAgain.isEmpty {
+                guard ContinuousClock.now < deadline else {
+                    throw TestFailure("\(jobIDs.count - notTakenAgain.count) of \(jobIDs.count) jobs taken again; not: \(notTakenAgain)")
+                }
                 try await Task.sleep(for: .milliseconds(100))
-                reclaimed = 0
+                notTakenAgain = []
                 for id in jobIDs {
-                    if let job = try await fleet.harness.queue.snapshot(id, tenant: fleet.client.tenant.id), job.attempt >= 2 { reclaimed += 1 }
+                    let job = try await fleet.harness.queue.snapshot(id, tenant: tenant)
+                    if let job, job.attempt >= 2 { continue }
+                    notTakenAgain.append("\(id): " + (job.map { "\($0.state) at attempt \($0.attempt)" } ?? "gone"))
                 }
             }
             let reclaimedAfter = ContinuousClock.now - partitionedAt
@@ -72,7 +90,7 @@ struct AcrossHostsTests {
             }
             var rerunning = 0
             for id in jobIDs {
-                if try await fleet.harness.queue.snapshot(id, tenant: fleet.client.tenant.id)?.state == .running { rerunning += 1 }
+                if try await fleet.harness.queue.snapshot(id, tenant: tenant)?.state == .running { rerunning += 1 }
             }
             try await fleet.network.heal(partitioned)
             let healedAfter = ContinuousClock.now - partitionedAt
@@ -96,7 +114,7 @@ struct AcrossHostsTests {
             #expect(fenced.settlements + fenced.leases == jobIDs.count)
             #expect(others.allSatisfy { $0.isRunning } && cutOff.isRunning)
             print(
-                "across hosts: partitioned a worker host running \(jobIDs.count) jobs; all \(reclaimed) taken again by the other hosts "
+                "across hosts: partitioned a worker host running \(jobIDs.count) jobs; all \(jobIDs.count) taken again by the other hosts "
                     + "\(String(format: "%.1f", Self.seconds(reclaimedAfter))) s later (lease 5 s); healed after "
                     + "\(String(format: "%.1f", Self.seconds(healedAfter))) s with \(rerunning) of them still running again, its "
                     + "\(fenced.settlements) late settlements were fenced off and \(fenced.leases) leases found lost; PostgreSQL: "
