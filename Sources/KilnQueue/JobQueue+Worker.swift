@@ -198,10 +198,14 @@ extension JobQueue {
     /// shard (a token another shard's wait took as it stopped is not lost: that claim finds the work).
     ///
     /// With a single shard, up to `count` jobs are claimed the moment the wait ends, by a claim sent behind the `BLPOP`
-    /// in the same write: the job a submission woke the worker for costs no round trip of its own.
-    /// - Returns: that claim, or nil when it was not made (several shards, `count` 0, Redis without the script after a
-    ///   restart): the caller claims.
-    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch? {
+    /// in the same write: the job a submission woke the worker for costs no round trip of its own. `start` gets that
+    /// claim on the Redis connection's event loop as its answer arrives, before the caller resumes.
+    /// - Returns: what `start` made of that claim, or nil when it was not made (several shards, `count` 0, Redis without
+    ///   the script after a restart): the caller claims.
+    public func waitForWork<Started: Sendable>(
+        _ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int,
+        starting start: @escaping @Sendable (ClaimBatch) -> Started
+    ) async throws -> Started? {
         let seconds = String(format: "%.3f", Double(max(timeout.milliseconds, 1)) / 1000)
         func wait(_ keys: KeySpace) -> [String] { ["BLPOP", keys.wake(jobClass), keys.wake(jobClass, worker: worker), seconds] }
         guard shards.count > 1 else {
@@ -212,10 +216,12 @@ extension JobQueue {
             }
             let claim = ClaimCall(
                 keySpace: keys, jobClass: jobClass, count: count, worker: worker, configuration: configuration, reportsBacklog: false)
-            let (woken, claimed) = try await redis.sendBlocking(wait(keys), blockFor: timeout, then: claim.call(scripts.claim))
-            // The claim's jobs are read even when the wait failed: jobs it claimed must not be dropped. A claim answered
-            // with an error (out of memory) claimed nothing; the caller's own claim meets that error.
-            if let claimed, let batch = try? ClaimCall.batch(of: claimed) { return batch }
+            let (woken, started) = try await redis.sendBlocking(wait(keys), blockFor: timeout, then: claim.call(scripts.claim)) { woken, claimed in
+                // The claim's jobs are read even when the wait failed: jobs it claimed must not be dropped. A claim
+                // answered with an error (out of memory) claimed nothing; the caller's own claim meets that error.
+                (woken, claimed.flatMap { try? ClaimCall.batch(of: $0) }.map(start))
+            }
+            if let started { return started }
             if case .error(let message) = woken { throw RedisError.server(message) }
             return nil
         }

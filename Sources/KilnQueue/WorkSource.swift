@@ -17,8 +17,11 @@ public protocol WorkSource: Sendable {
     /// Whether `attempt` is the job's running attempt.
     func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool
     /// Blocks until work for `jobClass` or a token for `worker` arrives, or `timeout` passes; then claims up to `count`
-    /// jobs in the same exchange where it can. - Returns: that claim, nil when the caller must claim.
-    func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch?
+    /// jobs in the same exchange where it can, and hands that claim to `start` as soon as it is read (on whatever thread
+    /// read it). - Returns: what `start` made of it, nil when the caller must claim.
+    func waitForWork<Started: Sendable>(
+        _ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int, starting start: @escaping @Sendable (ClaimBatch) -> Started
+    ) async throws -> Started?
     /// Wakes `worker`, or any idle worker of the class when nil.
     func poke(_ jobClass: JobClass, worker: String?) async throws
     /// Finished jobs that no worker has written to PostgreSQL for `age`.

@@ -38,11 +38,16 @@ final class RedisBlockingConnections: Sendable {
     }
 
     /// Sends a blocking command and the commands after it in one write, on a connection of their own: Redis holds a
-    /// blocked client's later commands and runs them the moment the block ends. Error replies come back as `.error`
-    /// values; the replies may take `blockFor` plus the command timeout.
-    func exchange(_ request: ByteBuffer, replyCount: Int, blockFor: Duration) async throws -> [RedisValue] {
+    /// blocked client's later commands and runs them the moment the block ends. `read` gets the replies (error replies
+    /// as `.error` values) on the connection's event loop as they arrive, before the caller resumes, and what it returns
+    /// is the caller's; the replies may take `blockFor` plus the command timeout.
+    func exchange<Read: Sendable>(
+        _ request: ByteBuffer, replyCount: Int, blockFor: Duration, reading read: @escaping @Sendable ([RedisValue]) -> Read
+    ) async throws -> Read {
         try await onLentConnection(blockFor: blockFor) { connection, timeout in
-            try await connection.exchange(request, replyCount: replyCount, timeout: timeout)
+            try await withCheckedThrowingContinuation { continuation in
+                connection.exchange(request, replyCount: replyCount, timeout: timeout) { continuation.resume(with: $0.map(read)) }
+            }
         }
     }
 

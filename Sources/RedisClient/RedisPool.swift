@@ -111,20 +111,24 @@ public final class RedisPool: Sendable {
 
     /// Runs a blocking command, then `call` the moment it returns, with no round trip in between: both go in one write
     /// on the command's own connection, and Redis runs a blocked client's next command as soon as the block ends.
-    /// - Returns: the command's reply and the call's, error replies as `.error` values. The call's is nil when it was
-    ///   not sent (its script not loaded yet by this pool, or on a cluster) or did not run (`NOSCRIPT`, after Redis
-    ///   restarted): making it is then the caller's.
-    public func sendBlocking(
-        _ arguments: [String], blockFor: Duration, then call: RedisScriptCall
-    ) async throws -> (reply: RedisValue, then: RedisValue?) {
+    /// `read` gets the command's reply and the call's, error replies as `.error` values, and what it returns is the
+    /// caller's. The call's is nil when it was not sent (its script not loaded yet by this pool, or on a cluster) or did
+    /// not run (`NOSCRIPT`, after Redis restarted): making it is then the caller's. When the call was sent, `read` runs
+    /// on the connection's event loop as the replies arrive, before the caller resumes: what it starts from there does
+    /// not wait for the caller's task to wake on a thread of its own.
+    public func sendBlocking<Read: Sendable>(
+        _ arguments: [String], blockFor: Duration, then call: RedisScriptCall,
+        reading read: @escaping @Sendable (_ reply: RedisValue, _ then: RedisValue?) -> Read
+    ) async throws -> Read {
         guard case .single(let node) = servers, let digest = scripts.digest(of: call.script) else {
-            return (try await sendBlocking(arguments, blockFor: blockFor), nil)
+            return read(try await sendBlocking(arguments, blockFor: blockFor), nil)
         }
         var request = ByteBuffer()
         try request.writeRedisCommand(arguments)
         try request.writeScriptCall(call, digest: digest)
-        let replies = try await node.blocking.exchange(request, replyCount: 2, blockFor: blockFor)
-        return (replies[0], replies[1].isNoScript ? nil : replies[1])
+        return try await node.blocking.exchange(request, replyCount: 2, blockFor: blockFor) { replies in
+            read(replies[0], replies[1].isNoScript ? nil : replies[1])
+        }
     }
 
     /// Sends one command to every master of a cluster (to the single Redis otherwise), in parallel: `INFO` to sum a

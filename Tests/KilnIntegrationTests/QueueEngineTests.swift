@@ -57,7 +57,7 @@ import Testing
     /// claim went behind its `BLPOP`. Over several shards or a cluster, the wake-up leaves the claim to the worker.
     @Test func aWaitingWorkerIsWokenWithTheSubmittedJobClaimed() async throws {
         try await Harness.with { harness in
-            async let woken = harness.queue.waitForWork(.io, worker: "w", timeout: .seconds(30), thenClaim: 4)
+            async let woken = harness.queue.waitForWork(.io, worker: "w", timeout: .seconds(30), thenClaim: 4) { $0 }
             guard case .created(let id, _) = try await harness.queue.enqueue(Self.submission("a")) else { throw TestFailure("not created") }
             let claimedBehindTheWait = try await woken
             let isOneRedis = harness.redisNamespace.shards.count == 1 && harness.redis.configuration.clusterSeeds.isEmpty

@@ -125,6 +125,9 @@ import Testing
         let rest = RedisScript(name: "test-rest", source: "return redis.call('LRANGE', KEYS[1], 0, -1)")
         try await redis.load([rest])
         async let woken = redis.sendBlocking(["BLPOP", list, "10"], blockFor: .seconds(10), then: RedisScriptCall(rest, keys: [list], arguments: []))
+        {
+            ($0, $1)
+        }
         try await redis.send(["RPUSH", list, "first", "second"])
         let (reply, then) = try await woken
         #expect(reply == .array([.bulk(Array(list.utf8)), .bulk(Array("first".utf8))]))
@@ -138,7 +141,8 @@ import Testing
         let redis = try Self.pool()
         let never = RedisScript(name: "test-never-loaded", source: "return '\(UUID().uuidString)'")
         let (reply, then) = try await redis.sendBlocking(
-            ["BLPOP", "test-empty-\(UUID().uuidString)", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(never, keys: [], arguments: []))
+            ["BLPOP", "test-empty-\(UUID().uuidString)", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(never, keys: [], arguments: [])
+        ) { ($0, $1) }
         #expect(reply.isNull)
         #expect(then == nil)
         try await redis.close()
@@ -152,7 +156,8 @@ import Testing
         try await redis.load([Self.push])
         try await redis.send(["SCRIPT", "FLUSH"])
         let (reply, then) = try await redis.sendBlocking(
-            ["BLPOP", "empty", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(Self.push, keys: ["pushed"], arguments: ["x"]))
+            ["BLPOP", "empty", "0.1"], blockFor: .milliseconds(100), then: RedisScriptCall(Self.push, keys: ["pushed"], arguments: ["x"])
+        ) { ($0, $1) }
         #expect(reply.isNull)
         #expect(then == nil)
         #expect(try await redis.send(["EXISTS", "pushed"]).int == 0)

@@ -160,7 +160,9 @@ public final class MemoryWorkSource: WorkSource {
     }
 
     /// Returns soon, or at a poke when waits hold, then claims as the Redis queue does behind its `BLPOP`.
-    public func waitForWork(_ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int) async throws -> ClaimBatch? {
+    public func waitForWork<Started: Sendable>(
+        _ jobClass: JobClass, worker: String, timeout: Duration, thenClaim count: Int, starting start: @escaping @Sendable (ClaimBatch) -> Started
+    ) async throws -> Started? {
         if state.withLock({ $0.holdsWaits }) {
             await withCheckedContinuation { (woken: CheckedContinuation<Void, Never>) in
                 let token = state.withLock { state in
@@ -176,7 +178,7 @@ public final class MemoryWorkSource: WorkSource {
         } else {
             try await Task.sleep(for: min(timeout, .milliseconds(5)))
         }
-        return try await settleAndClaim([], jobClass: jobClass, count: count, worker: worker).claimed
+        return start(try await settleAndClaim([], jobClass: jobClass, count: count, worker: worker).claimed)
     }
 
     public func poke(_ jobClass: JobClass, worker: String?) async throws {
