@@ -17,6 +17,8 @@ final class EventWrites: Sendable {
     struct Event: Sendable {
         let job: JobID
         let attempt: Int
+        /// Numbers the attempt's events from 1, in the order it writes them: Redis appends each number once.
+        let sequence: Int
         let type: String
         /// JSON text.
         let data: String

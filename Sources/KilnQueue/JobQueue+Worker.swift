@@ -178,12 +178,14 @@ extension JobQueue {
 
     /// Appends a `progress` or `delta` event for a running attempt and calls `completion` with whether it was appended
     /// (false when the attempt lost its lease), usually on a Redis connection's event loop. Events of many jobs share
-    /// script calls (``EventWrites``).
+    /// script calls (``EventWrites``). `sequence` numbers the attempt's events from 1 in the order it writes them: an
+    /// event sent again under the number it had (its write failed, perhaps after Redis had appended it) is appended once.
     public func emit(
-        _ type: String, data: String, job: JobID, attempt: Int, progress: String? = nil,
+        _ type: String, data: String, job: JobID, attempt: Int, sequence: Int, progress: String? = nil,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
-        namespace.events.append(EventWrites.Event(job: job, attempt: attempt, type: type, data: data, progress: progress), completion: completion)
+        let event = EventWrites.Event(job: job, attempt: attempt, sequence: sequence, type: type, data: data, progress: progress)
+        namespace.events.append(event, completion: completion)
     }
 
     /// Whether `attempt` is the job's running attempt: a worker that lost its lease must not write on the job's behalf.

@@ -11,8 +11,9 @@ public protocol WorkSource: Sendable {
     func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>)
     /// Appends an event for a running attempt and calls `completion` with whether it was appended: false when the
     /// attempt lost its lease. Never waits: `completion` runs once the event is written, on whatever thread wrote it.
+    /// `sequence` numbers the attempt's events from 1, in order; an event sent again under its number is appended once.
     func emit(
-        _ type: String, data: String, job: JobID, attempt: Int, progress: String?,
+        _ type: String, data: String, job: JobID, attempt: Int, sequence: Int, progress: String?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void)
     /// Whether `attempt` is the job's running attempt.
     func holdsLease(_ id: JobID, attempt: Int) async throws -> Bool

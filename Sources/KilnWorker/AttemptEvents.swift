@@ -13,7 +13,10 @@ import Locking
 /// previous one's answer (on the Redis connection's event loop), so a streaming handler hands its text over without
 /// waking a task of its own. A write that fails leaves the events waiting for the next ``send(_:)`` (or ``flush()``),
 /// and the handler goes on as if they had been written: the attempt's listeners learn of them late, or, if Redis stays
-/// away until the attempt ends, from its result alone. An attempt that lost its lease writes nothing more.
+/// away until the attempt ends, from its result alone. The event whose write failed may have been appended all the same
+/// (Redis ran it, its answer timed out): it goes again as it was, under the number it was sent with, which Redis
+/// appends once, and nothing joins it meanwhile, so a listener never reads its text twice. An attempt that lost its
+/// lease writes nothing more.
 final class AttemptEvents: Sendable {
     enum Event: Sendable {
         case progress(fraction: Double, message: String?)
@@ -53,8 +56,17 @@ final class AttemptEvents: Sendable {
     /// How many events may wait before a progress report replaces the one before it.
     static let crowded = 16
 
+    /// An event waiting to be written, with its number once it was sent.
+    private struct Waiting {
+        var event: Event
+        /// Set by its first write: a write that failed may have been appended, so the event goes again as it was.
+        var sequence: Int?
+    }
+
     private struct State {
-        var waiting: [Event] = []
+        var waiting: [Waiting] = []
+        /// The number the last event sent took: an attempt's events are numbered from 1 in the order they are written.
+        var lastSequence = 0
         /// An event is being written: the others wait for its answer.
         var writing = false
         /// The attempt lost its lease: its events are fenced off.
@@ -76,12 +88,14 @@ final class AttemptEvents: Sendable {
 
     /// Adds `event` to those waiting and, unless one is being written, starts writing them.
     func send(_ event: Event) {
-        let first = state.withLock { state -> Event? in
+        let first = state.withLock { state -> Numbered? in
             guard !state.fenced else { return nil }
-            if let last = state.waiting.last, let merged = last.merged(with: event, crowded: state.waiting.count >= Self.crowded) {
-                state.waiting[state.waiting.count - 1] = merged
+            if let last = state.waiting.last, last.sequence == nil,
+                let merged = last.event.merged(with: event, crowded: state.waiting.count >= Self.crowded)
+            {
+                state.waiting[state.waiting.count - 1].event = merged
             } else {
-                state.waiting.append(event)
+                state.waiting.append(Waiting(event: event))
             }
             return Self.startWriting(&state)
         }
@@ -92,7 +106,7 @@ final class AttemptEvents: Sendable {
     /// streamed goes before its last status. Events still waiting then met a failed write.
     func flush() async {
         await withCheckedContinuation { continuation in
-            let first = state.withLock { state -> Event? in
+            let first = state.withLock { state -> Numbered? in
                 let first = Self.startWriting(&state)
                 if state.writing {
                     state.flushing.append(continuation)
@@ -105,22 +119,30 @@ final class AttemptEvents: Sendable {
         }
     }
 
-    /// The first waiting event, taken out to be written, when none is being written.
-    private static func startWriting(_ state: inout State) -> Event? {
+    /// An event on its way, with its number.
+    private typealias Numbered = (event: Event, sequence: Int)
+
+    /// The first waiting event, taken out to be written and numbered if it never was, when none is being written.
+    private static func startWriting(_ state: inout State) -> Numbered? {
         guard !state.writing, !state.fenced, !state.waiting.isEmpty else { return nil }
         state.writing = true
-        return state.waiting.removeFirst()
+        let first = state.waiting.removeFirst()
+        if let sequence = first.sequence { return (first.event, sequence) }
+        state.lastSequence += 1
+        return (first.event, state.lastSequence)
     }
 
-    /// Writes `event`, then the next one waiting. The event being written is out of the list, so nothing joins it on the
-    /// way; one that fails goes back to the front, and the writing stops until the next ``send(_:)`` or ``flush()``.
-    private func write(_ event: Event) {
-        let written = event.written
-        queue.emit(written.type, data: written.data, job: job, attempt: attempt, progress: written.progress) { outcome in
-            let (next, flushed) = self.state.withLock { state -> (Event?, [CheckedContinuation<Void, Never>]) in
+    /// Writes `numbered`, then the next one waiting. The event being written is out of the list, so nothing joins it on
+    /// the way; one that fails goes back to the front, with its number, and the writing stops until the next
+    /// ``send(_:)`` or ``flush()``.
+    private func write(_ numbered: Numbered) {
+        let written = numbered.event.written
+        queue.emit(written.type, data: written.data, job: job, attempt: attempt, sequence: numbered.sequence, progress: written.progress) {
+            outcome in
+            let (next, flushed) = self.state.withLock { state -> (Numbered?, [CheckedContinuation<Void, Never>]) in
                 switch outcome {
                 case .success(let appended): state.fenced = state.fenced || !appended
-                case .failure: state.waiting.insert(event, at: 0)
+                case .failure: state.waiting.insert(Waiting(event: numbered.event, sequence: numbered.sequence), at: 0)
                 }
                 state.writing = false
                 if case .success = outcome, let next = Self.startWriting(&state) { return (next, []) }

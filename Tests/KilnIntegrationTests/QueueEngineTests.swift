@@ -126,7 +126,7 @@ import Testing
                         for delta in 0..<10 {
                             appended.append(
                                 try await withCheckedThrowingContinuation { answered in
-                                    harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt) {
+                                    harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt, sequence: delta + 1) {
                                         answered.resume(with: $0)
                                     }
                                 })
@@ -146,6 +146,37 @@ import Testing
                     #expect(deltas == (0..<10).map { #"{"text":"\#($0)"}"# })
                 }
             }
+        }
+    }
+
+    /// An event whose write timed out after Redis had appended it is sent again under its number: it is answered as
+    /// appended, and the job's stream holds it once. A later attempt numbers its events afresh.
+    @Test func anEventSentAgainUnderItsNumberIsAppendedOnce() async throws {
+        var configuration = QueueConfiguration()
+        configuration.leaseDuration = .milliseconds(200)
+        try await Harness.with(configuration) { harness in
+            _ = try await harness.queue.enqueue(Self.submission("a"))
+            let job = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            func emit(_ text: String, attempt: Int, sequence: Int) async throws -> Bool {
+                try await withCheckedThrowingContinuation { answered in
+                    harness.queue.emit("delta", data: #"{"text":"\#(text)"}"#, job: job.id, attempt: attempt, sequence: sequence) {
+                        answered.resume(with: $0)
+                    }
+                }
+            }
+            #expect(try await emit("Hello", attempt: job.attempt, sequence: 1))
+            #expect(try await emit("Hello", attempt: job.attempt, sequence: 1))
+            #expect(try await emit(", world", attempt: job.attempt, sequence: 2))
+            var deltas = try await harness.queue.events(of: job.id, after: nil).filter { $0.type == "delta" }.map(\.data)
+            #expect(deltas == [#"{"text":"Hello"}"#, #"{"text":", world"}"#])
+
+            // The lease runs out and the job is claimed again: its second attempt's first event is number 1 again.
+            try await Task.sleep(for: .milliseconds(400))
+            let second = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
+            #expect(second.attempt == job.attempt + 1)
+            #expect(try await emit("Again", attempt: second.attempt, sequence: 1))
+            deltas = try await harness.queue.events(of: job.id, after: nil).filter { $0.type == "delta" }.map(\.data)
+            #expect(deltas.last == #"{"text":"Again"}"#)
         }
     }
 

@@ -103,6 +103,19 @@ import Testing
         #expect(events.compactMap { JSONValue.parse($0.data)?["fraction"]?.numberValue } == (1...6).map { Double($0) / 6 })
     }
 
+    /// A delta whose write failed after the queue had appended it (its answer lost to a timeout) goes again alone,
+    /// under its number: the next delta does not join it, and the job's stream holds each text once.
+    @Test func aDeltaWhoseAnswerWasLostIsWrittenOnceAndNothingJoinsIt() async throws {
+        let source = MemoryWorkSource()
+        let job = try MemoryWorkSource.job(kind: "diag.echo")
+        let context = JobContext(queue: source, records: MemoryRecords(), job: job)
+        source.loseAnswers(1)
+        context.delta("Hello")
+        context.delta(", world")
+        try await Self.eventually("the writes ended") { !source.isEmitting(job.id) }
+        #expect(source.events(of: job.id).map(\.data) == [#"{"text":"Hello"}"#, #"{"text":", world"}"#])
+    }
+
     @Test func anAttemptThatSucceedsAfterItsLeaseWasFoundLostSettlesNothing() async throws {
         let source = MemoryWorkSource()
         // One step: the handler sleeps, writes its progress (held until the lease is found lost), and succeeds.

@@ -26,6 +26,10 @@ public final class MemoryWorkSource: WorkSource {
         var lossReports: [JobID: Int] = [:]
         /// The jobs a renewal reported their owner asked to cancel.
         var cancelReported: Set<JobID> = []
+        /// The last number each attempt's events were appended under.
+        var lastSequences: [JobAttempt: Int] = [:]
+        /// Events still to be appended with their writes failing, as if their answers were lost.
+        var answersToLose = 0
         /// How long each event takes to be taken, whatever happens meanwhile (a slow Redis).
         var emitDelay: Duration = .zero
         /// Events held until the test lets them be taken (nil when events are not held).
@@ -45,6 +49,14 @@ public final class MemoryWorkSource: WorkSource {
     }
 
     private let state = Locked(State())
+
+    private struct JobAttempt: Hashable {
+        let job: JobID
+        let attempt: Int
+    }
+
+    /// The failure of an event write whose answer was lost.
+    public struct LostAnswer: Error {}
 
     public init() {}
 
@@ -88,6 +100,8 @@ public final class MemoryWorkSource: WorkSource {
     public var pokeCount: Int { state.withLock { $0.pokeCount } }
     /// Makes every event take `delay` to be taken, cancelled or not: an attempt stopped while it writes one ends late.
     public func slowEmits(by delay: Duration) { state.withLock { $0.emitDelay = delay } }
+    /// Appends the next `count` events, but fails their writes, as a write whose answer timed out after Redis ran it.
+    public func loseAnswers(_ count: Int) { state.withLock { $0.answersToLose = count } }
     /// Holds every event being written until ``releaseEmits()``, however long the test takes to look.
     public func holdEmits() { state.withLock { $0.heldEmits = $0.heldEmits ?? [] } }
     /// Takes the events held since ``holdEmits()``, and those that come later at once.
@@ -131,19 +145,27 @@ public final class MemoryWorkSource: WorkSource {
         }
     }
 
+    /// Appends the event as `event.lua` does: once for each number of the attempt's (an event sent again is answered as
+    /// appended), nothing for an attempt whose lease was taken away.
     public func emit(
-        _ type: String, data: String, job: JobID, attempt: Int, progress: String?,
+        _ type: String, data: String, job: JobID, attempt: Int, sequence: Int, progress: String?,
         completion: @escaping @Sendable (Result<Bool, any Error>) -> Void
     ) {
         let take: @Sendable () -> Void = {
-            completion(
-                .success(
-                    self.state.withLock { state in
-                        state.emitting.remove(job)
-                        guard !state.lost.contains(job) else { return false }
-                        state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
-                        return true
-                    }))
+            let answer = self.state.withLock { state -> Result<Bool, any Error> in
+                state.emitting.remove(job)
+                guard !state.lost.contains(job) else { return .success(false) }
+                if sequence > state.lastSequences[JobAttempt(job: job, attempt: attempt), default: 0] {
+                    state.lastSequences[JobAttempt(job: job, attempt: attempt)] = sequence
+                    state.events.append(Event(type: type, data: data, job: job, attempt: attempt))
+                }
+                guard state.answersToLose == 0 else {
+                    state.answersToLose -= 1
+                    return .failure(LostAnswer())
+                }
+                return .success(true)
+            }
+            completion(answer)
         }
         let delay = state.withLock { state in
             state.emitting.insert(job)

@@ -21,6 +21,7 @@ struct EventCall: RedisScriptContract {
     static let itemArguments: [RedisScriptField<EventWrites.Event>] = [
         .init("id") { $0.job.rawValue },
         .init("attempt") { String($0.attempt) },
+        .init("seq") { String($0.sequence) },
         .init("kind") { $0.type },
         .init("data") { $0.data },
         .init("progress") { $0.progress ?? "" },
