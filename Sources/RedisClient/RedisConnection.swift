@@ -44,9 +44,16 @@ final class RedisConnection: Sendable {
         } catch {
             throw RedisError.connect("\(configuration.host):\(configuration.port): \(RedisError.reason(error))")
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RedisChannelHandler.self), eventLoop: channel.eventLoop)
-        }.get()
+        let handler: NIOLoopBound<RedisChannelHandler>
+        do {
+            handler = try await channel.eventLoop.submit {
+                NIOLoopBound(try channel.pipeline.syncOperations.handler(type: RedisChannelHandler.self), eventLoop: channel.eventLoop)
+            }.get()
+        } catch {
+            // The server closed the connection as it opened (a node going down), and the handler left with the pipeline.
+            channel.close(promise: nil)
+            throw RedisError.connect("\(configuration.host):\(configuration.port): closed as it opened")
+        }
         let connection = RedisConnection(channel: channel, handler: handler, outstanding: outstanding, configuration: configuration)
         do {
             if let password = configuration.password {
