@@ -67,14 +67,19 @@ final class ClassRunner: Sendable {
         var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
-            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue. Their handlers' tasks were begun
-            // as the claim's answer arrived (`begun`, after a wait), or begin here; the group's children only wait for
-            // them and settle. Begun from the children, a handler waited for a thread to resume this loop and then for
-            // another to take its child up (at 500 jobs/s, p99 0.7–0.9 ms and 0.4–0.6 ms).
+            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue. The jobs a wait brought were begun
+            // as the claim's answer arrived (`begun`): begun from the group's children, a handler waited for a thread to
+            // resume this loop and then for another to take its child up (at 500 jobs/s, p99 0.7–0.9 ms and 0.4–0.6
+            // ms). The children begin the jobs of a claim made while busy, which come hundreds at a time: begun here,
+            // one after another, they held up the loop's next settle and claim (no-op jobs 13–20% fewer a second).
             func start(_ batch: ClaimBatch, asked: Int, begun: [Attempt?]? = nil) {
-                for (job, attempt) in zip(batch.jobs, begun ?? batch.jobs.map(self.begin)) {
+                for (index, job) in batch.jobs.enumerated() {
                     inFlight += 1
-                    group.addTask { await self.execute(job, attempt) }
+                    if let begun {
+                        group.addTask { await self.execute(job, begun[index]) }
+                    } else {
+                        group.addTask { await self.execute(job, self.begin(job)) }
+                    }
                 }
                 mayHoldMore = batch.jobs.count == asked
                 nextWake = batch.nextWakeIn.map { .now + $0 }
