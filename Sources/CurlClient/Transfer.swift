@@ -45,7 +45,7 @@ final class Transfer: @unchecked Sendable {
     private var headers = HTTPHeaders()
     private var headComplete = false
     private var body: [UInt8] = []
-    /// The head handed to a receiver with each piece of the body, made at its first piece.
+    /// The head handed to a receiver with each piece of the body, made once (``receiverHead()``).
     private var receivedHead: HTTPResponseHead?
     /// A receiver ended the transfer: it ends without an error.
     private var stoppedByReceiver = false
@@ -180,9 +180,7 @@ final class Transfer: @unchecked Sendable {
             if case .terminated = continuation.yield(Array(bytes)) { return false }
             return true
         case .receiving(_, let receive):
-            let head = self.receivedHead ?? HTTPResponseHead(status: self.status, headers: self.headers)
-            self.receivedHead = head
-            self.stoppedByReceiver = !receive(head, bytes)
+            self.stoppedByReceiver = !receive(self.receiverHead(), bytes)
             return !self.stoppedByReceiver
         case .awaitingHead, nil:
             return false
@@ -215,9 +213,17 @@ final class Transfer: @unchecked Sendable {
             if let error, !self.stoppedByReceiver {
                 continuation.resume(throwing: error)
             } else {
-                continuation.resume(returning: self.receivedHead ?? HTTPResponseHead(status: self.status, headers: self.headers))
+                continuation.resume(returning: self.receiverHead())
             }
         }
+    }
+
+    /// The response head a receiver gets, made at its first use (the head is complete once the body starts).
+    private func receiverHead() -> HTTPResponseHead {
+        if let receivedHead { return receivedHead }
+        let head = HTTPResponseHead(status: self.status, headers: self.headers)
+        self.receivedHead = head
+        return head
     }
 
     /// Hands a streaming caller its response head, once; the body follows through the stream.

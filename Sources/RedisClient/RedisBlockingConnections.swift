@@ -45,9 +45,7 @@ final class RedisBlockingConnections: Sendable {
         _ request: ByteBuffer, replyCount: Int, blockFor: Duration, reading read: @escaping @Sendable ([RedisValue]) -> Read
     ) async throws -> Read {
         try await onLentConnection(blockFor: blockFor) { connection, timeout in
-            try await withCheckedThrowingContinuation { continuation in
-                connection.exchange(request, replyCount: replyCount, timeout: timeout) { continuation.resume(with: $0.map(read)) }
-            }
+            try await connection.exchange(request, replyCount: replyCount, timeout: timeout, reading: read)
         }
     }
 

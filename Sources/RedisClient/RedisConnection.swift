@@ -105,8 +105,16 @@ final class RedisConnection: Sendable {
 
     /// Sends RESP-encoded commands together; error replies come back as `.error` values.
     func exchange(_ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil) async throws -> [RedisValue] {
+        try await exchange(request, replyCount: replyCount, timeout: timeout) { $0 }
+    }
+
+    /// Sends RESP-encoded commands together; `read` gets their replies (error replies as `.error` values) on the
+    /// connection's event loop as they arrive, before the caller resumes, and what it returns is the caller's.
+    func exchange<Read: Sendable>(
+        _ request: ByteBuffer, replyCount: Int, timeout: Duration? = nil, reading read: @escaping @Sendable ([RedisValue]) -> Read
+    ) async throws -> Read {
         try await withCheckedThrowingContinuation { continuation in
-            exchange(request, replyCount: replyCount, timeout: timeout) { continuation.resume(with: $0) }
+            exchange(request, replyCount: replyCount, timeout: timeout) { continuation.resume(with: $0.map(read)) }
         }
     }
 
