@@ -224,7 +224,7 @@ extension JobQueue {
                 (woken, claimed.flatMap { try? ClaimCall.batch(of: $0) }.map(start))
             }
             if let started { return started }
-            if case .error(let message) = woken { throw RedisError.server(message) }
+            if let error = woken.serverError { throw error }
             return nil
         }
         defer { namespace.balancer.woke(jobClass, worker: worker) }
@@ -268,8 +268,6 @@ extension JobQueue {
             keys.map { RecordedCall(keySpace: $0, items: jobs, configuration: configuration).call(scripts.recorded) }
         }
         guard !calls.isEmpty else { return }
-        for reply in try await redis.evaluate(calls) {
-            if case .error(let message) = reply { throw RedisError.server(message) }
-        }
+        for reply in try await redis.evaluate(calls) { _ = try reply.checked() }
     }
 }

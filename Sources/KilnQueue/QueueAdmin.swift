@@ -13,9 +13,7 @@ public struct QueueAdmin: NamespaceRole {
 
     /// Whether Redis answers, on every shard (one pipeline; over a cluster, every shard's master at once).
     public func ping() async throws {
-        for reply in try await redis.pipeline(shards.all.map { ["EXISTS", $0.dead] }) {
-            if case .error(let message) = reply { throw RedisError.server(message) }
-        }
+        for reply in try await redis.pipeline(shards.all.map { ["EXISTS", $0.dead] }) { _ = try reply.checked() }
     }
 
     /// Depth by tenant, class and priority with the oldest wait, the sizes of the in-flight, delayed, dead and
@@ -131,7 +129,6 @@ public struct QueueAdmin: NamespaceRole {
     private func heldByTenant() async throws -> [String: Int] {
         var held: [String: Int] = [:]
         for reply in try await redis.evaluate(shards.all.map { HeldCall(keySpace: $0).call(scripts.held) }) {
-            if case .error(let message) = reply { throw RedisError.server(message) }
             held.merge(try HeldCall.counts(of: reply), uniquingKeysWith: +)
         }
         return held
@@ -175,7 +172,6 @@ public struct QueueAdmin: NamespaceRole {
     public func resume(_ lane: QueueLane) async throws -> Bool {
         var resumed = false
         for reply in try await redis.evaluate(shards.all.map { ResumeCall(keySpace: $0, lane: lane).call(scripts.resume) }) {
-            if case .error(let message) = reply { throw RedisError.server(message) }
             resumed = try ResumeCall.read(reply).int("resumed") == 1 || resumed
         }
         return resumed

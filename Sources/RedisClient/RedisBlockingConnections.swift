@@ -31,9 +31,7 @@ final class RedisBlockingConnections: Sendable {
     func send(_ arguments: [String], blockFor: Duration, asking: Bool = false) async throws -> RedisValue {
         try await onLentConnection(blockFor: blockFor) { connection, timeout in
             guard asking else { return try await connection.send(arguments, timeout: timeout) }
-            let reply = try await connection.exchange(commands: [arguments], asking: true, timeout: timeout)[0]
-            if case .error(let message) = reply { throw RedisError.server(message) }
-            return reply
+            return try await connection.exchange(commands: [arguments], asking: true, timeout: timeout)[0].checked()
         }
     }
 

@@ -48,7 +48,7 @@ final class RedisCluster: Sendable {
     }
 
     func send(_ arguments: [String]) async throws -> RedisValue {
-        try Self.thrown(try await pipeline([arguments])[0])
+        try await pipeline([arguments])[0].checked()
     }
 
     func pipeline(_ commands: [[String]]) async throws -> [RedisValue] {
@@ -73,7 +73,7 @@ final class RedisCluster: Sendable {
                 return [.error(error.message)]
             }
         }
-        return try Self.thrown(replies[0])
+        return try replies[0].checked()
     }
 
     func sendToEveryMaster(_ arguments: [String]) async throws -> [RedisNodeAddress: RedisValue] {
@@ -182,7 +182,7 @@ final class RedisCluster: Sendable {
                         case .ask(_, let importing)?:
                             pending.append((index, Batch(node: importing, asking: true)))
                         case .retryLater?:
-                            if case .error(let message) = reply { refusal = RedisError.server(message) }
+                            refusal = reply.serverError ?? refusal
                             refused = true
                             pending.append((index, batch.asking ? batch : nil))
                         case nil:
@@ -322,11 +322,5 @@ final class RedisCluster: Sendable {
         } catch {
             return .failure(error)
         }
-    }
-
-    /// A single reply, its error thrown.
-    private static func thrown(_ reply: RedisValue) throws -> RedisValue {
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        return reply
     }
 }

@@ -85,9 +85,7 @@ final class RedisConnection: Sendable {
     func send(_ arguments: [String], timeout: Duration? = nil) async throws -> RedisValue {
         var request = channel.allocator.buffer(capacity: 64)
         try request.writeRedisCommand(arguments)
-        let reply = try await exchange(request, replyCount: 1, timeout: timeout)[0]
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        return reply
+        return try await exchange(request, replyCount: 1, timeout: timeout)[0].checked()
     }
 
     /// Sends commands together; error replies come back as `.error` values. With `asking`, each is preceded by `ASKING`,

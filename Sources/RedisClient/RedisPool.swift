@@ -58,9 +58,7 @@ public final class RedisPool: Sendable {
 
     /// Runs one script; its error reply is thrown as a server ``RedisError``.
     public func evaluate(_ call: RedisScriptCall) async throws -> RedisValue {
-        let reply = try await evaluate([call])[0]
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        return reply
+        try await evaluate([call])[0].checked()
     }
 
     /// Runs one script and calls `completion` with its reply (its error reply as a server ``RedisError``), without a
@@ -75,8 +73,7 @@ public final class RedisPool: Sendable {
         connection.exchange(request, replyCount: 1) { replies in
             switch replies.map({ $0[0] }) {
             case .success(let reply) where reply.isNoScript: self.evaluateInTask(call, completion: completion)
-            case .success(.error(let message)): completion(.failure(RedisError.server(message)))
-            case let outcome: completion(outcome)
+            case let outcome: completion(outcome.flatMap { reply in Result { try reply.checked() } })
             }
         }
     }

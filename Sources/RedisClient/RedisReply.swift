@@ -8,8 +8,7 @@ public struct RedisReply: Sendable {
     private let script: String
 
     init(_ reply: RedisValue, script: String, shapes: [RedisReplyShape]) throws {
-        if case .error(let message) = reply { throw RedisError.server(message) }
-        let values = reply.array ?? [reply]
+        let values = try reply.checked().array ?? [reply]
         let tag = values.first?.string
         guard let shape = shapes.first(where: { $0.tag == nil || $0.tag == tag }) else {
             throw RedisError.server("ERR \(script) answered with an unknown reply \(tag ?? "")")

@@ -13,8 +13,7 @@ final class RedisScriptRegistry: Sendable {
         let replies = try await connection.exchange(request, replyCount: scripts.count)
         var loaded: [RedisScript: String] = [:]
         for (script, reply) in zip(scripts, replies) {
-            if case .error(let message) = reply { throw RedisError.server(message) }
-            guard let digest = reply.string else { throw RedisError.protocolViolation("SCRIPT LOAD answered without a digest") }
+            guard let digest = try reply.checked().string else { throw RedisError.protocolViolation("SCRIPT LOAD answered without a digest") }
             loaded[script] = digest
         }
         digests.withLock { $0.merge(loaded) { $1 } }

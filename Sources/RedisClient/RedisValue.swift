@@ -33,4 +33,16 @@ public enum RedisValue: Sendable, Hashable {
     }
 
     public var isNull: Bool { self == .null }
+
+    /// An error reply's message as a server ``RedisError``; nil for any other reply.
+    public var serverError: RedisError? {
+        if case .error(let message) = self { return .server(message) }
+        return nil
+    }
+
+    /// The reply itself; an error reply is thrown as a server ``RedisError``.
+    public func checked() throws -> RedisValue {
+        if let serverError { throw serverError }
+        return self
+    }
 }
