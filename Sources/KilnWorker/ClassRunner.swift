@@ -67,20 +67,9 @@ final class ClassRunner: Sendable {
         var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
         try await withThrowingDiscardingTaskGroup { group in
-            // Runs the jobs a claim of `asked` took, and keeps what it said of the queue. The jobs a wait brought were begun
-            // as the claim's answer arrived (`begun`): begun from the group's children, a handler waited for a thread to
-            // resume this loop and then for another to take its child up (at 500 jobs/s, p99 0.7–0.9 ms and 0.4–0.6
-            // ms). The children begin the jobs of a claim made while busy, which come hundreds at a time: begun here,
-            // one after another, they held up the loop's next settle and claim (no-op jobs 13–20% fewer a second).
-            func start(_ batch: ClaimBatch, asked: Int, begun: [Attempt?]? = nil) {
-                for (index, job) in batch.jobs.enumerated() {
-                    inFlight += 1
-                    if let begun {
-                        group.addTask { await self.execute(job, begun[index]) }
-                    } else {
-                        group.addTask { await self.execute(job, self.begin(job)) }
-                    }
-                }
+            // Counts the jobs a claim of `asked` took as running, and keeps what it said of the queue.
+            func took(_ batch: ClaimBatch, asked: Int) {
+                inFlight += batch.jobs.count
                 mayHoldMore = batch.jobs.count == asked
                 nextWake = batch.nextWakeIn.map { .now + $0 }
             }
@@ -119,7 +108,10 @@ final class ClassRunner: Sendable {
                         continue
                     }
                     report(finished, settled)
-                    start(batch, asked: free)
+                    took(batch, asked: free)
+                    // The group's children begin these jobs, which come hundreds at a time: begun here, one after
+                    // another, they held up the loop's next settle and claim (no-op jobs 13–20% fewer a second).
+                    for job in batch.jobs { group.addTask { await self.execute(job, self.begin(job)) } }
                     continue
                 }
                 if free == 0 {
@@ -131,13 +123,18 @@ final class ClassRunner: Sendable {
                     mayHoldMore = true
                     continue
                 }
-                guard let begun = claimed.begun else {
+                switch claimed {
+                case .begun(let batch, let attempts):
+                    // Begun as the claim's answer arrived: begun from the group's children, a handler waited for a
+                    // thread to resume this loop and then for another to take its child up (at 500 jobs/s, p99 0.7–0.9
+                    // ms and 0.4–0.6 ms).
+                    took(batch, asked: free)
+                    for (job, attempt) in zip(batch.jobs, attempts) { group.addTask { await self.execute(job, attempt) } }
+                case .handedBack(let batch):
                     // Claimed as the drain woke the loop: handed back unspent, at the head of their lists.
-                    let released = claimed.batch.jobs.map { ($0, Settlement(job: $0.id, attempt: $0.attempt, outcome: .released)) }
+                    let released = batch.jobs.map { ($0, Settlement(job: $0.id, attempt: $0.attempt, outcome: .released)) }
                     state.withLock { $0.finished += released }
-                    continue
                 }
-                start(claimed.batch, asked: free, begun: begun)
             }
         }
     }
@@ -158,7 +155,7 @@ final class ClassRunner: Sendable {
         defer { state.withLock { $0.blocked = false } }
         do {
             return try await queue.waitForWork(jobClass, worker: configuration.id, timeout: timeout, thenClaim: count) { batch in
-                WokenClaim(batch: batch, begun: self.draining.withLock { $0 } ? nil : batch.jobs.map(self.begin))
+                self.draining.withLock { $0 } ? .handedBack(batch) : .begun(batch, batch.jobs.map(self.begin))
             }
         } catch {
             logger.error("waiting for work failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
@@ -191,11 +188,12 @@ final class ClassRunner: Sendable {
         }
     }
 
-    /// A claim made as the loop's wait ended, with its jobs' attempts begun where its answer was read; none when the
-    /// runner was draining by then (the jobs go back).
-    private struct WokenClaim: Sendable {
-        let batch: ClaimBatch
-        let begun: [Attempt?]?
+    /// A claim made as the loop's wait ended.
+    private enum WokenClaim: Sendable {
+        /// Its jobs' attempts, begun where the claim's answer was read (nil where no handler serves a job's kind).
+        case begun(ClaimBatch, [Attempt?])
+        /// The runner was draining by then: the jobs go back.
+        case handedBack(ClaimBatch)
     }
 
     /// An attempt whose handler runs in a task of its own.
