@@ -316,6 +316,12 @@ let package = Package(
             dependencies: ["KilnClient"],
             swiftSettings: swiftSettings
         ),
+        // HTTP/1.1 for the load generators, on one epoll thread: cheap a request, since they share the cores they measure.
+        .target(
+            name: "LoadGeneration",
+            dependencies: ["EventPolling", "Locking"],
+            swiftSettings: swiftSettings
+        ),
         // The quota load test's plan and audit, without I/O, so the audit's rules are tested without servers.
         .target(
             name: "LoadTesting",
@@ -390,7 +396,8 @@ let package = Package(
             dependencies: [
                 "Locking", "KilnCommandLine", "KilnCore", "KilnJSON", "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker", "KilnProviders",
                 "ProviderSimulator",
-                "LoadTesting", "ChatTaleInputs", "TalevoniaInputs", "ChatVideo", "Documents", "Drawing", "CurlClient", "RedisClient", "Spawning",
+                "LoadTesting", "LoadGeneration", "ChatTaleInputs", "TalevoniaInputs", "ChatVideo", "Documents", "Drawing", "CurlClient",
+                "RedisClient", "Spawning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -511,6 +518,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "LoadGenerationTests",
+            dependencies: [
+                "LoadGeneration", .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

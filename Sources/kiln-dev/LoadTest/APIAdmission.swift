@@ -1,10 +1,17 @@
 import CurlClient
 import Foundation
+import LoadGeneration
 import LoadTesting
 
 /// Asks the API: `POST /v1/jobs` as the request's identity, device and tier (`Kiln-Identity`, `Kiln-Device`,
-/// `Kiln-Tier`), vouched for by the tenant's key, as a tenant's own server does.
+/// `Kiln-Tier`), vouched for by the tenant's key, as a tenant's own server does. Over plain HTTP it sends with
+/// ``LoadClient`` (the generators share the cores they measure); a deployment's `https://` API through libcurl.
 struct APIAdmission: AdmissionDecider {
+    private enum Transport {
+        case plain(LoadClient)
+        case tls(HTTPClient)
+    }
+
     /// Every job is due this long after it is admitted, so that no worker of the deployment finishes one during the run:
     /// nothing finishes, and the audit can read the running cap and the quota from what was admitted.
     static let delaySeconds = 3600
@@ -12,13 +19,16 @@ struct APIAdmission: AdmissionDecider {
     /// The inputs the load test's kinds accept.
     private static let inputs = ["diag.echo": "{}", "diag.sleep": #"{"seconds":0}"#]
 
-    private let client: HTTPClient
+    private let transport: Transport
     private let apiURL: String
     private let key: String
     private let bodies: [String: [UInt8]]
 
     init(apiURL: String, key: String, kinds: [String], connections: Int) throws {
-        client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connections))
+        transport =
+            apiURL.hasPrefix("https://")
+            ? .tls(try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connections)))
+            : .plain(try LoadClient(url: apiURL, connections: connections))
         self.apiURL = apiURL
         self.key = key
         bodies = Dictionary(
@@ -28,11 +38,15 @@ struct APIAdmission: AdmissionDecider {
     }
 
     func warmUp(connections: Int) async throws {
-        let request = HTTPRequest(method: "GET", url: "\(apiURL)/healthz")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<connections {
                 group.addTask {
-                    let status = try await client.execute(request, timeout: .seconds(10)).status
+                    let status =
+                        switch transport {
+                        case .plain(let client): try await client.send(client.request("GET", "/healthz")).status
+                        case .tls(let client):
+                            try await client.execute(HTTPRequest(method: "GET", url: "\(apiURL)/healthz"), timeout: .seconds(10)).status
+                        }
                     guard status == 200 else { throw LoadRunError("GET \(apiURL)/healthz answered \(status)") }
                 }
             }
@@ -43,23 +57,34 @@ struct APIAdmission: AdmissionDecider {
     /// The answer comes on the HTTP client's thread, which sends the next request from there: no other thread is woken
     /// for it. Resuming a task with each answer took about a fifth of a generator's CPU.
     func decide(_ request: PlannedRequest, answer: @escaping @Sendable (AdmissionAnswer) -> Void) {
-        let headers: HTTPHeaders = [
-            "Authorization": "Bearer \(key)", "Content-Type": "application/json", "Kiln-Identity": request.identity,
-            "Kiln-Device": request.device, "Kiln-Tier": request.tier,
+        let headers: [(name: String, value: String)] = [
+            ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"), ("Kiln-Identity", request.identity),
+            ("Kiln-Device", request.device), ("Kiln-Tier", request.tier),
         ]
-        let post = HTTPRequest(method: "POST", url: "\(apiURL)/v1/jobs", headers: headers, body: bodies[request.kind])
-        client.execute(post, timeout: .seconds(30)) { result in
-            switch result {
-            case .success(let response): answer(Self.answer(response))
-            case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
+        let body = bodies[request.kind] ?? []
+        switch transport {
+        case .plain(let client):
+            client.send(client.request("POST", "/v1/jobs", headers: headers, body: body)) { result in
+                switch result {
+                case .success(let response): answer(Self.answer(status: response.status, body: response.body))
+                case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
+                }
+            }
+        case .tls(let client):
+            let post = HTTPRequest(
+                method: "POST", url: "\(apiURL)/v1/jobs", headers: HTTPHeaders(headers), body: body)
+            client.execute(post, timeout: .seconds(30)) { result in
+                switch result {
+                case .success(let response): answer(Self.answer(status: response.status, body: response.body))
+                case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
+                }
             }
         }
     }
 
-    private static func answer(_ response: HTTPResponse) -> AdmissionAnswer {
-        if response.status == 202 { return AdmissionAnswer(status: 202) }
-        let body = response.body
-        guard response.status == 429 else { return AdmissionAnswer(status: response.status, reason: member("code", of: body) ?? "") }
+    private static func answer(status: Int, body: [UInt8]) -> AdmissionAnswer {
+        if status == 202 { return AdmissionAnswer(status: 202) }
+        guard status == 429 else { return AdmissionAnswer(status: status, reason: member("code", of: body) ?? "") }
         let remaining = member("remaining", of: body).flatMap { Int($0) }
         return AdmissionAnswer(status: 429, reason: member("reason", of: body) ?? "", remaining: remaining)
     }
@@ -78,6 +103,9 @@ struct APIAdmission: AdmissionDecider {
     }
 
     func close() async throws {
-        client.shutdown()
+        switch transport {
+        case .plain(let client): client.shutdown()
+        case .tls(let client): client.shutdown()
+        }
     }
 }
