@@ -7,6 +7,8 @@ import KilnCore
 import KilnJSON
 import KilnQueue
 import KilnStore
+import LoadGeneration
+import Locking
 import RedisClient
 
 /// `kiln-dev bench`: prints HTTP submissions per second as a ratio of the bare framework's floor measured beside them,
@@ -50,15 +52,17 @@ struct BenchCommand: AsyncParsableCommand {
             let floor = try await floorSubmissions(key: key)
             print(
                 String(
-                    format: "bare hummingbird POST (the floor): %.0f/s (%d concurrent requests, %.0f s); server cpu %.1f µs a request",
-                    floor.rate, connectionsCount, seconds, floor.serverMicroseconds))
+                    format:
+                        "bare hummingbird POST (the floor): %.0f/s (%d concurrent requests, %.0f s); server cpu %.1f µs a request (the generator %.1f µs)",
+                    floor.rate, connectionsCount, seconds, floor.serverMicroseconds, floor.generatorMicroseconds))
             let submissions = try await httpSubmissions(runtime, namespace: namespace, key: key)
             print(
                 String(
                     format:
-                        "http submissions: %.0f/s = %.2f× the floor (%d concurrent requests, %.0f s); cpu per submission: api %.1f µs, redis %.1f µs",
+                        "http submissions: %.0f/s = %.2f× the floor (%d concurrent requests, %.0f s); cpu per submission: api %.1f µs, redis %.1f µs = %.2f× the floor's (the generator %.1f µs)",
                     submissions.rate, submissions.rate / floor.rate, connectionsCount, seconds, submissions.serverMicroseconds,
-                    submissions.redisMicroseconds))
+                    submissions.redisMicroseconds, (submissions.serverMicroseconds + submissions.redisMicroseconds) / floor.serverMicroseconds,
+                    submissions.generatorMicroseconds))
             try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
@@ -102,11 +106,15 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
+    private static let submitBody = Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8)
+
+    private static func submitHeaders(key: String) -> [(name: String, value: String)] {
+        [("Authorization", "Bearer \(key)"), ("Kiln-Identity", "bench-user"), ("Content-Type", "application/json")]
+    }
+
     private func submitRequest(key: String, port: Int) -> HTTPRequest {
         HTTPRequest(
-            method: "POST", url: "http://127.0.0.1:\(port)/v1/jobs",
-            headers: ["Authorization": "Bearer \(key)", "Kiln-Identity": "bench-user", "Content-Type": "application/json"],
-            body: Array(#"{"kind":"diag.echo","input":{"message":"bench"}}"#.utf8))
+            method: "POST", url: "http://127.0.0.1:\(port)/v1/jobs", headers: HTTPHeaders(Self.submitHeaders(key: key)), body: Self.submitBody)
     }
 
     /// Enqueues `count` `diag.echo` jobs straight into the queue, 32 at a time, over 16 identities of each tenant.
@@ -130,11 +138,22 @@ struct BenchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Submissions per second and the CPU each cost the server (and Redis).
+    /// Submissions per second and the CPU each cost the server (and Redis) and the generator (this process).
     private struct SubmissionFigures {
         var rate: Double
         var serverMicroseconds: Double
         var redisMicroseconds = 0.0
+        var generatorMicroseconds: Double
+    }
+
+    /// What ``measureSubmissions(_:)`` saw.
+    private struct Generated {
+        var rate: Double
+        var accepted: Int
+        /// Seconds of CPU this process used meanwhile: the generator's, on the same cores as the server's.
+        var cpuSeconds: Double
+
+        func microseconds(_ seconds: Double) -> Double { seconds * 1_000_000 / Double(max(accepted, 1)) }
     }
 
     /// The same requests, from the same generator, to a bare Hummingbird route that reads the body and answers 202.
@@ -146,8 +165,10 @@ struct BenchCommand: AsyncParsableCommand {
                 throw ValidationError("the floor server did not start; see \(logDirectory)/bench-floor.log")
             }
             let cpuBefore = server.cpuSeconds
-            let (rate, count) = try await measureSubmissions(submitRequest(key: key, port: floorPort))
-            return SubmissionFigures(rate: rate, serverMicroseconds: (server.cpuSeconds - cpuBefore) * 1_000_000 / Double(max(count, 1)))
+            let generated = try await measureSubmissions(port: floorPort, key: key)
+            return SubmissionFigures(
+                rate: generated.rate, serverMicroseconds: generated.microseconds(server.cpuSeconds - cpuBefore),
+                generatorMicroseconds: generated.microseconds(generated.cpuSeconds))
         }
     }
 
@@ -156,34 +177,48 @@ struct BenchCommand: AsyncParsableCommand {
         return try await stack.stopping([api]) {
             let cpuBefore = api.cpuSeconds
             let redisBefore = try await runtime.redis.serverCPUSeconds()
-            let (rate, count) = try await measureSubmissions(submitRequest(key: key, port: port))
-            let perSubmission = 1_000_000 / Double(max(count, 1))
+            let generated = try await measureSubmissions(port: port, key: key)
             return SubmissionFigures(
-                rate: rate, serverMicroseconds: (api.cpuSeconds - cpuBefore) * perSubmission,
-                redisMicroseconds: (try await runtime.redis.serverCPUSeconds() - redisBefore) * perSubmission)
+                rate: generated.rate, serverMicroseconds: generated.microseconds(api.cpuSeconds - cpuBefore),
+                redisMicroseconds: generated.microseconds(try await runtime.redis.serverCPUSeconds() - redisBefore),
+                generatorMicroseconds: generated.microseconds(generated.cpuSeconds))
         }
     }
 
-    /// Sends `request` from ``connectionsCount`` concurrent loops for ``seconds``. - Returns: accepted requests per
-    /// second, and how many were accepted.
-    private func measureSubmissions(_ request: HTTPRequest) async throws -> (rate: Double, accepted: Int) {
-        let client = try HTTPClient(configuration: HTTPClientConfiguration(maxConnectionsPerHost: connectionsCount))
+    /// Posts `diag.echo` submissions to the server on `port` for ``seconds``, ``connectionsCount`` at a time: each of as
+    /// many lanes sends its next from the answer to the one before, on the load client's thread (a generator as cheap a
+    /// request as it can be, since it shares the cores with the server it measures).
+    private func measureSubmissions(port: Int, key: String) async throws -> Generated {
+        let client = try LoadClient(url: "http://127.0.0.1:\(port)", connections: connectionsCount)
         defer { client.shutdown() }
+        let request = client.request("POST", "/v1/jobs", headers: Self.submitHeaders(key: key), body: Self.submitBody)
+        let cpuBefore = ProcessCPU.seconds(pid: getpid())
         let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
         let started = ContinuousClock.now
-        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<connectionsCount {
-                group.addTask {
-                    var count = 0
-                    while ContinuousClock.now < deadline {
-                        if try await client.execute(request).status == 202 { count += 1 }
+        let tally = Locked((accepted: 0, lanesRunning: connectionsCount, failure: String?.none))
+        let (accepted, failure) = await withCheckedContinuation { (continuation: CheckedContinuation<(Int, String?), Never>) in
+            @Sendable func send() {
+                client.send(request) { result in
+                    let ended = ContinuousClock.now >= deadline
+                    let done = tally.withLock { tally -> (Int, String?)? in
+                        switch result {
+                        case .success(let response) where response.status == 202: tally.accepted += 1
+                        case .success(let response): tally.failure = tally.failure ?? "a submission was answered \(response.status)"
+                        case .failure(let error): tally.failure = tally.failure ?? "\(error)"
+                        }
+                        guard ended else { return nil }
+                        tally.lanesRunning -= 1
+                        return tally.lanesRunning == 0 ? (tally.accepted, tally.failure) : nil
                     }
-                    return count
+                    if let done { continuation.resume(returning: done) } else if !ended { send() }
                 }
             }
-            return try await group.reduce(0, +)
+            for _ in 0..<connectionsCount { send() }
         }
-        return (Double(accepted) / (ContinuousClock.now - started).seconds, accepted)
+        if let failure { throw ValidationError("the submissions did not all go through: \(failure)") }
+        return Generated(
+            rate: Double(accepted) / (ContinuousClock.now - started).seconds, accepted: accepted,
+            cpuSeconds: ProcessCPU.seconds(pid: getpid()) - cpuBefore)
     }
 
     /// Microseconds of CPU per job that each party used.
