@@ -9,8 +9,6 @@ import KilnPolicy
 import KilnPrivacy
 import KilnQueue
 import KilnStore
-import NIOCore
-import NIOPosix
 import PostgresClient
 import ServiceLifecycle
 import UnixSignals
@@ -33,7 +31,7 @@ struct APICommand: AsyncParsableCommand {
         // loop it is on: a request is read, sent to Redis, answered and written on one thread, with no hand-off to
         // Swift's cooperative pool and back at each step. Kiln runs blocking work on threads of its own
         // (`BlockingExecutor`), never in a task, so no task holds a loop.
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.install()
         let policySet = try policyOptions.load()
         let identities: IdentityVerifierSet
         do {

@@ -3,8 +3,6 @@ import CurlClient
 import Dispatch
 import Foundation
 import Histogram
-import NIOCore
-import NIOPosix
 import KilnCommandLine
 import KilnCore
 import KilnJSON
@@ -32,7 +30,7 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         // The benchmark's own tasks (the simulator's answers, the followers' reads) run on SwiftNIO's event loops, as the
         // API node's do. On Swift's cooperative pool each delta written and each arrival timed first waited for a pool
         // thread to wake, and that wait was counted as Kiln's latency.
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        EventLoopExecutor.install()
         guard streams > 0, (0...min(streams, 60)).contains(listeners) else {
             throw ValidationError("--streams must be positive and --listeners between 0 and the smaller of --streams and 60")
         }
