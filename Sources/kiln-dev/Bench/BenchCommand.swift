@@ -146,7 +146,7 @@ struct BenchCommand: AsyncParsableCommand {
         var generatorMicroseconds: Double
     }
 
-    /// What ``measureSubmissions(_:)`` saw.
+    /// What ``measureSubmissions(port:key:)`` saw.
     private struct Generated {
         var rate: Double
         var accepted: Int

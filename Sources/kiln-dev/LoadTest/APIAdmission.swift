@@ -43,7 +43,7 @@ struct APIAdmission: AdmissionDecider {
                 group.addTask {
                     let status =
                         switch transport {
-                        case .plain(let client): try await client.send(client.request("GET", "/healthz")).status
+                        case .plain(let client): try await client.send(client.request("GET", "/healthz"), timeout: .seconds(10)).status
                         case .tls(let client):
                             try await client.execute(HTTPRequest(method: "GET", url: "\(apiURL)/healthz"), timeout: .seconds(10)).status
                         }
@@ -65,24 +65,21 @@ struct APIAdmission: AdmissionDecider {
         switch transport {
         case .plain(let client):
             client.send(client.request("POST", "/v1/jobs", headers: headers, body: body)) { result in
-                switch result {
-                case .success(let response): answer(Self.answer(status: response.status, body: response.body))
-                case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
-                }
+                answer(Self.answer(result.map { ($0.status, $0.body) }.mapError { $0 }))
             }
         case .tls(let client):
-            let post = HTTPRequest(
-                method: "POST", url: "\(apiURL)/v1/jobs", headers: HTTPHeaders(headers), body: body)
-            client.execute(post, timeout: .seconds(30)) { result in
-                switch result {
-                case .success(let response): answer(Self.answer(status: response.status, body: response.body))
-                case .failure(let error): answer(AdmissionAnswer(status: 0, reason: "\(error)"))
-                }
-            }
+            let post = HTTPRequest(method: "POST", url: "\(apiURL)/v1/jobs", headers: HTTPHeaders(headers), body: body)
+            client.execute(post, timeout: .seconds(30)) { result in answer(Self.answer(result.map { ($0.status, $0.body) }.mapError { $0 })) }
         }
     }
 
-    private static func answer(status: Int, body: [UInt8]) -> AdmissionAnswer {
+    /// What the API's answer (its status and body), or the failure to get one, says of the request.
+    private static func answer(_ result: Result<(status: Int, body: [UInt8]), any Error>) -> AdmissionAnswer {
+        let (status, body): (Int, [UInt8])
+        switch result {
+        case .success(let answer): (status, body) = answer
+        case .failure(let error): return AdmissionAnswer(status: 0, reason: "\(error)")
+        }
         if status == 202 { return AdmissionAnswer(status: 202) }
         guard status == 429 else { return AdmissionAnswer(status: status, reason: member("code", of: body) ?? "") }
         let remaining = member("remaining", of: body).flatMap { Int($0) }
