@@ -65,7 +65,7 @@ struct JobRoutes<Context: CallerRequestContext> {
     }
 
     /// Server-Sent Events: everything after `Last-Event-ID` (or from the start), then new events as they come,
-    /// until the job finishes.
+    /// until the job finishes, or until the node begins to shut down (the client resumes elsewhere).
     @Sendable func events(_ request: Request, context: Context) async throws -> Response {
         let caller = try context.requireCaller()
         let id = try jobID(context)
@@ -101,7 +101,12 @@ struct JobRoutes<Context: CallerRequestContext> {
                         return
                     }
                 }
-                backlog = try await queue.waitForEvents(of: id, after: cursor ?? "0-0", timeout: heartbeat)
+                let after = cursor ?? "0-0"
+                guard let next = try await unlessShuttingDown({ try await queue.waitForEvents(of: id, after: after, timeout: heartbeat) }) else {
+                    try await writer.finish(nil)
+                    return
+                }
+                backlog = next
                 if backlog.isEmpty { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
             }
         }

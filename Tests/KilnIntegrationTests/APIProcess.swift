@@ -34,6 +34,15 @@ final class APIProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    func kill(_ signal: Int32) {
+        process.signal(signal)
+    }
+
+    /// Waits for the process to exit; false when it is still running after `limit`.
+    func waitForExit(within limit: Duration) async throws -> Bool {
+        try await process.exited(within: limit)
+    }
+
     /// The status `path` answers with, or nil while nothing listens.
     func status(_ path: String, http: HTTPClient) async -> Int? {
         try? await http.execute(HTTPRequest(method: "GET", url: url + path), timeout: .seconds(5)).status

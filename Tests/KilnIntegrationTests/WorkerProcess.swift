@@ -42,9 +42,7 @@ final class WorkerProcess {
 
     /// Waits for the process to exit; false when it is still running after `limit`.
     func waitForExit(within limit: Duration) async throws -> Bool {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-        return !process.isRunning
+        try await process.exited(within: limit)
     }
 
     deinit {

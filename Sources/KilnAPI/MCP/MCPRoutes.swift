@@ -119,11 +119,11 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         let sessions = dependencies.mcpSessions
         guard let lastEventID = request.headers[.lastEventID] else {
             // The server's own stream: Kiln sends nothing there unprompted; it stays open, with keep-alives, while the
-            // session lives.
+            // session lives and the node runs.
             return Self.eventStream(session: session.id) { writer in
                 while try await sessions.touch(session.id) != nil {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                    try await Task.sleep(for: Self.heartbeat)
+                    guard try await unlessShuttingDown({ try await Task.sleep(for: Self.heartbeat) }) != nil else { return }
                 }
             }
         }
@@ -133,7 +133,12 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         return Self.eventStream(session: session.id) { writer in
             var after = cursor.position
             while true {
-                let messages = try await sessions.messages(session: session.id, stream: cursor.stream, after: after, timeout: Self.heartbeat)
+                let position = after
+                guard
+                    let messages = try await unlessShuttingDown({
+                        try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: Self.heartbeat)
+                    })
+                else { return }
                 if messages.isEmpty {
                     guard try await sessions.touch(session.id) != nil else { return }
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
