@@ -17,6 +17,13 @@ import Testing
             bodyHash: key == nil ? "" : "body-\(input)")
     }
 
+    /// Writes a `delta` event with `text` for the attempt, numbered `sequence`. - Returns: whether it was appended.
+    static func emitDelta(_ text: String, on queue: JobQueue, job: JobID, attempt: Int, sequence: Int) async throws -> Bool {
+        try await withCheckedThrowingContinuation { answered in
+            queue.emit("delta", data: #"{"text":"\#(text)"}"#, job: job, attempt: attempt, sequence: sequence) { answered.resume(with: $0) }
+        }
+    }
+
     @Test func fiftyConcurrentSubmissionsWithOneKeyMakeOneJob() async throws {
         try await Harness.with { harness in
             let outcomes = try await withThrowingTaskGroup(of: EnqueueOutcome.self) { group in
@@ -125,11 +132,7 @@ import Testing
                         var appended: [Bool] = []
                         for delta in 0..<10 {
                             appended.append(
-                                try await withCheckedThrowingContinuation { answered in
-                                    harness.queue.emit("delta", data: #"{"text":"\#(delta)"}"#, job: job.id, attempt: attempt, sequence: delta + 1) {
-                                        answered.resume(with: $0)
-                                    }
-                                })
+                                try await Self.emitDelta(String(delta), on: harness.queue, job: job.id, attempt: attempt, sequence: delta + 1))
                         }
                         return (job.id, appended)
                     }
@@ -158,11 +161,7 @@ import Testing
             _ = try await harness.queue.enqueue(Self.submission("a"))
             let job = try #require(try await harness.queue.settleAndClaim([], jobClass: .io, count: 1, worker: "w").claimed.jobs.first)
             func emit(_ text: String, attempt: Int, sequence: Int) async throws -> Bool {
-                try await withCheckedThrowingContinuation { answered in
-                    harness.queue.emit("delta", data: #"{"text":"\#(text)"}"#, job: job.id, attempt: attempt, sequence: sequence) {
-                        answered.resume(with: $0)
-                    }
-                }
+                try await Self.emitDelta(text, on: harness.queue, job: job.id, attempt: attempt, sequence: sequence)
             }
             #expect(try await emit("Hello", attempt: job.attempt, sequence: 1))
             #expect(try await emit("Hello", attempt: job.attempt, sequence: 1))
