@@ -279,3 +279,12 @@ struct MultipartFormTests {
         #expect(throws: MultipartForm.ParseError.self) { try MultipartForm(body: Array("nothing".utf8), boundary: "b") }
     }
 }
+
+@Suite("Pauses between streamed pieces")
+struct EventLoopPauseTests {
+    @Test func cancellingTheTaskEndsALongPauseWithCancellationError() async {
+        let pause = Task { try await EventLoopPause.wait(for: .seconds(600)) }
+        pause.cancel()
+        await #expect(throws: CancellationError.self) { try await pause.value }
+    }
+}

@@ -19,7 +19,7 @@ extension Transmission {
                     try await writer.write(ByteBuffer(bytes: bytes))
                     afterWrite?(bytes)
                 case .pause(let duration):
-                    try await Task.sleep(for: duration)
+                    try await EventLoopPause.wait(for: duration)
                 case .stall:
                     try await Self.holdUntilClientLeaves(requestBody)
                     throw DeliberateDisconnect()
