@@ -7,9 +7,11 @@ import Locking
 /// each answer answers) to a log: so a benchmark can time what Kiln makes of each piece, on one clock.
 struct BenchSimulator {
     let port: Int
-    private let task: Task<Void, any Error>
 
-    static func start(deltaInterval: Duration, log: StreamWriteLog) async throws -> BenchSimulator {
+    /// Runs `body` with the simulator serving, then shuts it down as a server is shut down, whether `body` succeeded or
+    /// not: it stops accepting and ends once its connections have. Cancelling its task instead made Hummingbird log the
+    /// cancelled accept loop as an error at the end of a run that went well.
+    static func serving<T>(deltaInterval: Duration, log: StreamWriteLog, _ body: (BenchSimulator) async throws -> T) async throws -> T {
         var configuration = SimulatorConfiguration()
         configuration.port = 0
         configuration.deltaInterval = deltaInterval
@@ -20,13 +22,23 @@ struct BenchSimulator {
         let simulator = ProviderSimulator.application(configuration: configuration, logger: logger) { port in bound.withLock { $0 = port } }
         let group = ServiceGroup(services: [simulator], gracefulShutdownSignals: [], logger: logger)
         let task = Task { try await group.run() }
-        while true {
-            if let port = bound.withLock({ $0 }) { return BenchSimulator(port: port, task: task) }
-            try await Task.sleep(for: .milliseconds(10))
+        func stop() async {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
         }
-    }
-
-    func stop() {
-        task.cancel()
+        func boundPort() async throws -> Int {
+            while true {
+                if let port = bound.withLock({ $0 }) { return port }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        do {
+            let value = try await body(BenchSimulator(port: try await boundPort()))
+            await stop()
+            return value
+        } catch {
+            await stop()
+            throw error
+        }
     }
 }

@@ -36,44 +36,46 @@ struct MCPBenchCommand: AsyncParsableCommand {
         options.namespace = namespace
         let stack = BenchStack(connections: options, port: port, logDirectory: logDirectory)
         let log = StreamWriteLog()
-        let simulator = try await BenchSimulator.start(deltaInterval: .milliseconds(deltaIntervalMs), log: log)
-        defer { simulator.stop() }
-        let endpoint = "http://127.0.0.1:\(port)/mcp/bench"
-        let secret = UUID().uuidString + UUID().uuidString
-        setenv(Self.secretVariable, secret, 1)
-        let policies = try writePolicies(resource: endpoint)
-        let providers = try writeProviders(simulatorPort: simulator.port)
+        try await BenchSimulator.serving(deltaInterval: .milliseconds(deltaIntervalMs), log: log) { simulator in
+            let endpoint = "http://127.0.0.1:\(port)/mcp/bench"
+            let secret = UUID().uuidString + UUID().uuidString
+            setenv(Self.secretVariable, secret, 1)
+            let policies = try writePolicies(resource: endpoint)
+            let providers = try writeProviders(simulatorPort: simulator.port)
 
-        try await Runtime.with(options) { runtime in
-            try await runtime.namespace.prepare()
-            _ = try await stack.tenant(runtime)
-            let api = try await stack.startAPI(namespace: namespace, options: ["--policies", policies])
-            let worker = try ChildProcess(
-                stack.childArguments("worker", namespace: namespace) + ["--io", String(sessions * 2 + 16), "--cpu", "0", "--providers", providers],
-                logTo: "\(logDirectory)/bench-worker-mcp.log")
-            try await stack.stopping([api, worker]) {
-                let started = ContinuousClock.now
-                let turns = try await self.playTurns(endpoint: endpoint, secret: secret)
-                let elapsed = (ContinuousClock.now - started).seconds
-                var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000)
-                for turn in turns {
-                    guard let requestID = log.requestID(answering: turn.action), let sent = Self.firstNarrativeWrite(log.deltas(requestID)) else {
-                        continue
+            try await Runtime.with(options) { runtime in
+                try await runtime.namespace.prepare()
+                _ = try await stack.tenant(runtime)
+                let api = try await stack.startAPI(namespace: namespace, options: ["--policies", policies])
+                let worker = try ChildProcess(
+                    stack.childArguments("worker", namespace: namespace) + [
+                        "--io", String(sessions * 2 + 16), "--cpu", "0", "--providers", providers,
+                    ],
+                    logTo: "\(logDirectory)/bench-worker-mcp.log")
+                try await stack.stopping([api, worker]) {
+                    let started = ContinuousClock.now
+                    let turns = try await self.playTurns(endpoint: endpoint, secret: secret)
+                    let elapsed = (ContinuousClock.now - started).seconds
+                    var histogram = Histogram<UInt64>(highestTrackableValue: 600_000_000)
+                    for turn in turns {
+                        guard let requestID = log.requestID(answering: turn.action), let sent = Self.firstNarrativeWrite(log.deltas(requestID)) else {
+                            continue
+                        }
+                        _ = histogram.record((turn.firstProgressAt &- sent) / 1000)
                     }
-                    _ = histogram.record((turn.firstProgressAt &- sent) / 1000)
+                    print(
+                        String(
+                            format: "mcp: %d sessions, each opening a campaign and playing a streamed turn: %d turns streamed, in %.1f s",
+                            sessions, turns.count, elapsed))
+                    print(
+                        String(
+                            format:
+                                "first words of a turn, leaving the simulator → a progress notification at the MCP client (%llu turns): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
+                            histogram.totalCount, Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000,
+                            Double(histogram.max) / 1000))
                 }
-                print(
-                    String(
-                        format: "mcp: %d sessions, each opening a campaign and playing a streamed turn: %d turns streamed, in %.1f s",
-                        sessions, turns.count, elapsed))
-                print(
-                    String(
-                        format:
-                            "first words of a turn, leaving the simulator → a progress notification at the MCP client (%llu turns): p50 %.2f ms, p99 %.2f ms, max %.2f ms",
-                        histogram.totalCount, Double(histogram.valueAtPercentile(50)) / 1000, Double(histogram.valueAtPercentile(99)) / 1000,
-                        Double(histogram.max) / 1000))
+                try await runtime.namespace.deleteAll()
             }
-            try await runtime.namespace.deleteAll()
         }
     }
 

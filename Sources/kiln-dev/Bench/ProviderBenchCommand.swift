@@ -40,51 +40,53 @@ struct ProviderBenchCommand: AsyncParsableCommand {
         options.namespace = namespace
         let stack = BenchStack(connections: options, port: port, logDirectory: logDirectory)
         let writes = StreamWriteLog()
-        let simulator = try await BenchSimulator.start(deltaInterval: .milliseconds(deltaIntervalMs), log: writes)
-        defer { simulator.stop() }
-        let providersFile = try Self.writeProviders(simulatorPort: simulator.port, directory: logDirectory)
+        try await BenchSimulator.serving(deltaInterval: .milliseconds(deltaIntervalMs), log: writes) { simulator in
+            let providersFile = try Self.writeProviders(simulatorPort: simulator.port, directory: logDirectory)
 
-        try await Runtime.with(options) { runtime in
-            try await runtime.namespace.prepare()
-            let tenant = try await stack.tenant(runtime)
-            let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
-            let api = try await stack.startAPI(namespace: namespace)
-            let worker = try ChildProcess(
-                stack.childArguments("worker", namespace: namespace) + ["--io", String(streams + 16), "--cpu", "0", "--providers", providersFile],
-                logTo: "\(logDirectory)/bench-worker-providers.log")
-            try await stack.stopping([api, worker]) {
-                let cpuBefore = worker.cpuSeconds
-                let ownCPUBefore = ProcessCPU.seconds(pid: getpid())
-                let started = ContinuousClock.now
-                let run = try await self.submitAndFollow(key: key)
-                let outcomes = try await Self.awaitFinished(run.jobs, runtime: runtime, tenant: tenant.id)
-                let elapsed = (ContinuousClock.now - started).seconds
-                let cpu = worker.cpuSeconds - cpuBefore
-                // The simulator stands in for providers elsewhere, but here it shares the two cores with Kiln.
-                let ownCPU = ProcessCPU.seconds(pid: getpid()) - ownCPUBefore
-                let allOpen = writes.allOpen()
-                let latency = try await self.deltaLatency(run.followed, writes: writes, allOpen: allOpen, key: key)
-                print(
-                    String(
-                        format: "provider streams: %d diag.generate jobs through one worker process: %d succeeded, %d failed, in %.1f s",
-                        streams, outcomes.succeeded, outcomes.failed, elapsed))
-                print(
-                    String(
-                        format: "most streaming calls the simulator served at once: %d; deltas written: %d",
-                        writes.mostConcurrent(), writes.deltaCount()))
-                print(
-                    String(
-                        format: "worker cpu: %.2f s in all, %.2f ms per streaming call; this process (the simulator and the clients): %.2f s",
-                        cpu, cpu * 1000 / Double(streams), ownCPU))
-                print(
-                    "delta latency, leaving the simulator → reaching an SSE client of the API (\(run.followed.count) followed jobs): "
-                        + Self.describe(latency.all))
-                let window = allOpen.map { String(format: " (%.1f s)", Double($0.upperBound - $0.lowerBound) / 1e9) } ?? ""
-                Self.printPhase("sent while all \(streams) calls were open\(window)", latency.allOpen)
-                Self.printPhase("sent while calls were starting", latency.starting)
-                Self.printPhase("sent while calls were ending", latency.ending)
+            try await Runtime.with(options) { runtime in
+                try await runtime.namespace.prepare()
+                let tenant = try await stack.tenant(runtime)
+                let key = try await APIKeyStore(pool: runtime.database).create(tenant: tenant.id).1
+                let api = try await stack.startAPI(namespace: namespace)
+                let worker = try ChildProcess(
+                    stack.childArguments("worker", namespace: namespace) + [
+                        "--io", String(streams + 16), "--cpu", "0", "--providers", providersFile,
+                    ],
+                    logTo: "\(logDirectory)/bench-worker-providers.log")
+                try await stack.stopping([api, worker]) {
+                    let cpuBefore = worker.cpuSeconds
+                    let ownCPUBefore = ProcessCPU.seconds(pid: getpid())
+                    let started = ContinuousClock.now
+                    let run = try await self.submitAndFollow(key: key)
+                    let outcomes = try await Self.awaitFinished(run.jobs, runtime: runtime, tenant: tenant.id)
+                    let elapsed = (ContinuousClock.now - started).seconds
+                    let cpu = worker.cpuSeconds - cpuBefore
+                    // The simulator stands in for providers elsewhere, but here it shares the two cores with Kiln.
+                    let ownCPU = ProcessCPU.seconds(pid: getpid()) - ownCPUBefore
+                    let allOpen = writes.allOpen()
+                    let latency = try await self.deltaLatency(run.followed, writes: writes, allOpen: allOpen, key: key)
+                    print(
+                        String(
+                            format: "provider streams: %d diag.generate jobs through one worker process: %d succeeded, %d failed, in %.1f s",
+                            streams, outcomes.succeeded, outcomes.failed, elapsed))
+                    print(
+                        String(
+                            format: "most streaming calls the simulator served at once: %d; deltas written: %d",
+                            writes.mostConcurrent(), writes.deltaCount()))
+                    print(
+                        String(
+                            format: "worker cpu: %.2f s in all, %.2f ms per streaming call; this process (the simulator and the clients): %.2f s",
+                            cpu, cpu * 1000 / Double(streams), ownCPU))
+                    print(
+                        "delta latency, leaving the simulator → reaching an SSE client of the API (\(run.followed.count) followed jobs): "
+                            + Self.describe(latency.all))
+                    let window = allOpen.map { String(format: " (%.1f s)", Double($0.upperBound - $0.lowerBound) / 1e9) } ?? ""
+                    Self.printPhase("sent while all \(streams) calls were open\(window)", latency.allOpen)
+                    Self.printPhase("sent while calls were starting", latency.starting)
+                    Self.printPhase("sent while calls were ending", latency.ending)
+                }
+                try await runtime.namespace.deleteAll()
             }
-            try await runtime.namespace.deleteAll()
         }
     }
 
