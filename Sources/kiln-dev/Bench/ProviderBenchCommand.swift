@@ -54,15 +54,12 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                     ],
                     logTo: "\(logDirectory)/bench-worker-providers.log")
                 try await stack.stopping([api, worker]) {
-                    let cpuBefore = worker.cpuSeconds
-                    let ownCPUBefore = ProcessCPU.seconds(pid: getpid())
+                    let cpuBefore = try await PartyCPU.read(worker: worker, api: api, runtime: runtime)
                     let started = ContinuousClock.now
                     let run = try await self.submitAndFollow(key: key)
                     let outcomes = try await Self.awaitFinished(run.jobs, runtime: runtime, tenant: tenant.id)
                     let elapsed = (ContinuousClock.now - started).seconds
-                    let cpu = worker.cpuSeconds - cpuBefore
-                    // The simulator stands in for providers elsewhere, but here it shares the two cores with Kiln.
-                    let ownCPU = ProcessCPU.seconds(pid: getpid()) - ownCPUBefore
+                    let cpu = try await PartyCPU.read(worker: worker, api: api, runtime: runtime) - cpuBefore
                     let allOpen = writes.allOpen()
                     let latency = try await self.deltaLatency(run.followed, writes: writes, allOpen: allOpen, key: key)
                     print(
@@ -75,8 +72,15 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                             writes.mostConcurrent(), writes.deltaCount()))
                     print(
                         String(
-                            format: "worker cpu: %.2f s in all, %.2f ms per streaming call; this process (the simulator and the clients): %.2f s",
-                            cpu, cpu * 1000 / Double(streams), ownCPU))
+                            format:
+                                "cpu: worker %.2f s in all, %.2f ms per streaming call; api %.2f s; redis %.2f s; this process (the simulator and the clients) %.2f s",
+                            cpu.worker, cpu.worker * 1000 / Double(streams), cpu.api, cpu.redis, cpu.benchmark))
+                    let perDelta = 1_000_000 / Double(max(writes.deltaCount(), 1))
+                    print(
+                        String(
+                            format:
+                                "  a delta written, the whole run's cpu shared out: worker %.1f µs, api %.1f µs, redis %.1f µs, this process %.1f µs",
+                            cpu.worker * perDelta, cpu.api * perDelta, cpu.redis * perDelta, cpu.benchmark * perDelta))
                     print(
                         "delta latency, leaving the simulator → reaching an SSE client of the API (\(run.followed.count) followed jobs): "
                             + Self.describe(latency.all))
@@ -87,6 +91,27 @@ struct ProviderBenchCommand: AsyncParsableCommand {
                 }
                 try await runtime.namespace.deleteAll()
             }
+        }
+    }
+
+    /// Seconds of CPU each party has used: the worker, the API node, Redis, and this process (the simulator stands in
+    /// for providers elsewhere, but here it shares the two cores with Kiln).
+    private struct PartyCPU {
+        var worker: Double
+        var api: Double
+        var redis: Double
+        var benchmark: Double
+
+        static func read(worker: ChildProcess, api: ChildProcess, runtime: Runtime) async throws -> PartyCPU {
+            PartyCPU(
+                worker: worker.cpuSeconds, api: api.cpuSeconds, redis: try await runtime.redis.serverCPUSeconds(),
+                benchmark: ProcessCPU.seconds(pid: getpid()))
+        }
+
+        static func - (after: PartyCPU, before: PartyCPU) -> PartyCPU {
+            PartyCPU(
+                worker: after.worker - before.worker, api: after.api - before.api, redis: after.redis - before.redis,
+                benchmark: after.benchmark - before.benchmark)
         }
     }
 
