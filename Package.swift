@@ -567,7 +567,8 @@ let package = Package(
             name: "ProviderSimulatorTests",
             dependencies: [
                 "ProviderSimulator", "CurlClient", "RenderingFixtures", "KilnJSON", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,7 @@
 import Foundation
 import KilnJSON
+import NIOCore
+import NIOPosix
 import RenderingFixtures
 import Testing
 
@@ -286,5 +288,16 @@ struct EventLoopPauseTests {
         let pause = Task { try await EventLoopPause.wait(for: .seconds(600)) }
         pause.cancel()
         await #expect(throws: CancellationError.self) { try await pause.value }
+    }
+
+    @Test func cancellingOnePauseOfAQueueEndsItAloneAndTheOthersStillEnd() async throws {
+        let queue = PauseQueue.on(MultiThreadedEventLoopGroup.singleton.next(), lasting: .seconds(2))
+        let pauses = (0..<3).map { _ in Task { try await queue.wait() } }
+        // Most likely waiting by now, so the cancellation takes the middle one out of the queue.
+        try await Task.sleep(for: .milliseconds(100))
+        pauses[1].cancel()
+        await #expect(throws: CancellationError.self) { try await pauses[1].value }
+        try await pauses[0].value
+        try await pauses[2].value
     }
 }
