@@ -2,6 +2,7 @@ import CurlClient
 import Foundation
 import Glibc
 import Spawning
+import Testing
 
 /// A `kiln api` process, for tests that read what only the program sets up (its Prometheus metrics, its start-up),
 /// with its log in a file of its own.
@@ -60,5 +61,14 @@ final class APIProcess {
 
     deinit {
         try? FileManager.default.removeItem(at: log)
+    }
+}
+
+extension Harness {
+    /// A `kiln api` process on the harness's servers and namespace, started and answering `/readyz`.
+    func readyAPI() async throws -> APIProcess {
+        let api = try APIProcess(try kilnCommand([]))
+        try #require(try await api.waitUntilReady(within: .seconds(60), http: http))
+        return api
     }
 }

@@ -10,8 +10,7 @@ import Testing
     @Test func sigtermEndsAnOpenEventStreamCleanlyAndTheNodeExits() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
-            let api = try APIProcess(try harness.kilnCommand([]))
-            #expect(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            let api = try await harness.readyAPI()
             // A job due in an hour: its stream has nothing more to say for an hour.
             let submit = try harness.request(
                 "POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"message":"later"},"delay_seconds":3600}"#, base: api.url)

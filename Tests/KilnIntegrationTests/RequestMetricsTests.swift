@@ -8,8 +8,7 @@ import Testing
     @Test func refusedRequestsCountByTheirStatusAndNotAsErrors() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
-            let api = try APIProcess(try harness.kilnCommand([]))
-            #expect(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            let api = try await harness.readyAPI()
             let refusals: [(request: HTTPRequest, status: Int)] = [
                 (try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"no.such_kind","input":{}}"#, base: api.url), 400),
                 (try harness.request("POST", "/v1/jobs", as: client, body: "not json", base: api.url), 400),
@@ -35,8 +34,7 @@ import Testing
     @Test func answersAndEventStreamsAreCountedAndTimedOnceEach() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
-            let api = try APIProcess(try harness.kilnCommand([]))
-            #expect(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            let api = try await harness.readyAPI()
             harness.startWorker()
             let submitted = try await harness.send(
                 try harness.request("POST", "/v1/jobs", as: client, body: #"{"kind":"diag.echo","input":{"message":"hi"}}"#, base: api.url))
