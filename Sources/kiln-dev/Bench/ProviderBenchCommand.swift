@@ -6,9 +6,9 @@ import Histogram
 import KilnCommandLine
 import KilnCore
 import KilnJSON
-import KilnProviders
 import KilnQueue
 import KilnStore
+import Locking
 
 /// `kiln-dev bench providers`: many concurrent streaming `diag.generate` jobs through one worker process against the
 /// provider simulator. Prints how many succeeded, the most calls the simulator served at once, the worker's CPU per
@@ -27,9 +27,9 @@ struct ProviderBenchCommand: AsyncParsableCommand {
     @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
 
     func run() async throws {
-        // The benchmark's own tasks (the simulator's answers, the followers' reads) run on SwiftNIO's event loops, as the
-        // API node's do. On Swift's cooperative pool each delta written and each arrival timed first waited for a pool
-        // thread to wake, and that wait was counted as Kiln's latency.
+        // The benchmark's own tasks (the simulator's answers) run on SwiftNIO's event loops, as the API node's do. On
+        // Swift's cooperative pool each delta written first waited for a pool thread to wake, and that wait was counted
+        // as Kiln's latency. The followers time each arrival on the HTTP client's own thread (`FollowedStream`).
         EventLoopExecutor.install()
         guard streams > 0, (0...min(streams, 60)).contains(listeners) else {
             throw ValidationError("--streams must be positive and --listeners between 0 and the smaller of --streams and 60")
@@ -181,36 +181,13 @@ struct ProviderBenchCommand: AsyncParsableCommand {
 
     /// Reads a job's event stream until its final status, noting when each delta arrives.
     private static func follow(_ id: String, client: HTTPClient, headers: HTTPHeaders, port: Int) async throws -> Followed {
-        let response = try await client.stream(
-            HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600))
-        let openedAt = DispatchTime.now().uptimeNanoseconds
-        // An event's id is its stream entry's, which starts with Redis's clock in milliseconds when it appended the entry.
-        let wallMinusMonotonic = Int64(Date().timeIntervalSince1970 * 1e9) - Int64(openedAt)
-        var parser = ServerSentEventParser()
-        var deltas: [Arrival] = []
-        stream: for try await chunk in response.body {
+        let stream = Locked(FollowedStream())
+        _ = try await client.stream(HTTPRequest(url: "http://127.0.0.1:\(port)/v1/jobs/\(id)/events", headers: headers), timeout: .seconds(600)) {
+            _, bytes in
             let now = DispatchTime.now().uptimeNanoseconds
-            for event in parser.parse(chunk) {
-                if event.event == "delta" {
-                    let appendedAt = event.id.flatMap { Self.appendTime(ofEntry: $0, wallMinusMonotonic: wallMinusMonotonic) }
-                    let text = JSONValue.parse(event.data)?["text"]?.stringValue ?? ""
-                    deltas.append(Arrival(at: now, appendedAt: appendedAt, textBytes: text.utf8.count))
-                } else if event.event == "status", let state = JSONValue.parse(event.data)?["state"]?.stringValue,
-                    ["succeeded", "failed", "dead", "cancelled"].contains(state)
-                {
-                    break stream
-                }
-            }
+            return stream.withLock { $0.read(bytes, at: now) }
         }
-        return Followed(job: id, openedAt: openedAt, deltas: deltas)
-    }
-
-    /// When Redis appended a stream entry, from its id (`<milliseconds>-<sequence>`, by Redis's clock): the middle of
-    /// that millisecond, on this process's monotonic clock.
-    private static func appendTime(ofEntry id: String, wallMinusMonotonic: Int64) -> UInt64? {
-        guard let milliseconds = id.split(separator: "-").first.flatMap({ Int64($0) }) else { return nil }
-        let wall: Int64 = milliseconds * 1_000_000 + 500_000
-        return UInt64(clamping: wall - wallMinusMonotonic)
+        return stream.withLock { Followed(job: id, openedAt: $0.openedAt ?? 0, deltas: $0.deltas) }
     }
 
     private static func awaitFinished(_ jobs: [String], runtime: Runtime, tenant: TenantID) async throws -> (succeeded: Int, failed: Int) {
