@@ -55,6 +55,12 @@ struct BenchCommand: AsyncParsableCommand {
                     format:
                         "bare hummingbird POST (the floor): %.0f/s (%d concurrent requests, %.0f s); server cpu %.1f µs a request (the generator %.1f µs)",
                     floor.rate, connectionsCount, seconds, floor.serverMicroseconds, floor.generatorMicroseconds))
+            let roundTrip = try await floorSubmissions(key: key, redisURL: connections.redisURL)
+            print(
+                String(
+                    format:
+                        "  the floor with the api's redis round trip (a PING through kiln's client, tasks on the event loops): %.0f/s; server cpu %.1f µs a request",
+                    roundTrip.rate, roundTrip.serverMicroseconds))
             let submissions = try await httpSubmissions(runtime, namespace: namespace, key: key)
             print(
                 String(
@@ -63,6 +69,10 @@ struct BenchCommand: AsyncParsableCommand {
                     submissions.rate, submissions.rate / floor.rate, connectionsCount, seconds, submissions.serverMicroseconds,
                     submissions.redisMicroseconds, (submissions.serverMicroseconds + submissions.redisMicroseconds) / floor.serverMicroseconds,
                     submissions.generatorMicroseconds))
+            print(
+                String(
+                    format: "  kiln's own work in the api (its cpu a submission less the floor's with the round trip): %.1f µs",
+                    submissions.serverMicroseconds - roundTrip.serverMicroseconds))
             try await runtime.namespace.deleteAll()
 
             let costs = try await ScriptCosts.measure(runtime: runtime, tenant: tenant, jobs: 10_000)
@@ -156,10 +166,12 @@ struct BenchCommand: AsyncParsableCommand {
         func microseconds(_ seconds: Double) -> Double { seconds * 1_000_000 / Double(max(accepted, 1)) }
     }
 
-    /// The same requests, from the same generator, to a bare Hummingbird route that reads the body and answers 202.
-    private func floorSubmissions(key: String) async throws -> SubmissionFigures {
+    /// The same requests, from the same generator, to a bare Hummingbird route that reads the body and answers 202 (with
+    /// `redisURL`, after a PING through Kiln's Redis client).
+    private func floorSubmissions(key: String, redisURL: String? = nil) async throws -> SubmissionFigures {
         let server = try ChildProcess(
-            ["bench", "floor-server", "--port", String(floorPort)], program: .kilnDev, logTo: "\(logDirectory)/bench-floor.log")
+            ["bench", "floor-server", "--port", String(floorPort)] + (redisURL.map { ["--redis-url", $0] } ?? []), program: .kilnDev,
+            logTo: "\(logDirectory)/bench-floor.log")
         return try await stack.stopping([server]) {
             guard try await APIReadiness.wait(for: "http://127.0.0.1:\(floorPort)", within: .seconds(10), every: .milliseconds(100)) else {
                 throw ValidationError("the floor server did not start; see \(logDirectory)/bench-floor.log")
