@@ -21,6 +21,9 @@ public struct APIConfiguration: Sendable {
     public var clientAddressHeader: String? = nil
     /// How often an idle event stream sends a comment, so proxies keep it open.
     public var eventHeartbeat: Duration = .seconds(15)
+    /// How long the node writing an MCP answer is taken to be alive without renewing its lease on it (it renews it every
+    /// third of that): a client resuming the answer of a node gone for longer gets an error instead of waiting.
+    public var mcpAnswerLease: Duration = .seconds(30)
     /// How long a connection may send nothing, before its request is whole or between requests, before it is closed:
     /// a client that opens connections and sends half a request cannot hold them for ever. A response being written
     /// (an event stream too) is never cut.

@@ -110,6 +110,9 @@ public struct KeySpace: Sendable, Hashable {
     public func mcpStream(_ session: String, _ stream: String) -> String { KeyPattern.mcpStream.render(base, [session, stream]) }
     /// The job a session's request runs, so a cancellation reaching any node finds it.
     public func mcpRequest(_ session: String, _ request: String) -> String { KeyPattern.mcpRequest.render(base, [session, request]) }
+    /// The lease of the node writing an SSE answer of a session, renewed while it runs: a resumed answer whose lease
+    /// lapsed before its response ends with an error rather than waiting for ever.
+    public func mcpProducer(_ session: String, _ stream: String) -> String { KeyPattern.mcpProducer.render(base, [session, stream]) }
 
     /// The Lua helpers of every pattern, put in front of each script.
     public static let luaHelpers = KeyPattern.all.map(\.luaFunction).joined(separator: "\n")
@@ -152,15 +155,17 @@ extension KeyPattern {
     static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
     static let paused = KeyPattern("paused", .word("paused"))
     static let holders = KeyPattern("holders", .word("holders"))
-    // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption, and the jobs of requests in flight.
+    // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption and their writers' leases, and the jobs of
+    // requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
     static let mcpStream = KeyPattern("mcp_stream", .word("mcp"), .word("stream"), .value("session"), .value("stream"))
     static let mcpRequest = KeyPattern("mcp_request", .word("mcp"), .word("request"), .value("session"), .value("request"))
+    static let mcpProducer = KeyPattern("mcp_producer", .word("mcp"), .word("producer"), .value("session"), .value("stream"))
 
     /// Every pattern, each a family of keys no other pattern's keys can be mistaken for.
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, paused, holders, mcpSession, mcpStream, mcpRequest,
+        worker, workers, throughput, paused, holders, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

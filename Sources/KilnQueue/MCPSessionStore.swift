@@ -66,24 +66,58 @@ public struct MCPSessionStore: NamespaceRole {
         _ = try await redis.send(["DEL", keys.mcpSession(id)])
     }
 
-    /// Appends a message to an answer's stream.
+    /// Opens an answer's stream for `request` (its JSON-RPC id, as JSON) and takes the lease of the node writing it for
+    /// `lease`. The stream's first entry names the request and holds no message.
+    public func begin(request: String, session: String, stream: String, lease: Duration) async throws {
+        let key = keys.mcpStream(session, stream)
+        _ = try await redis.pipeline([
+            ["XADD", key, "*", "m", "", "f", "0", "r", request],
+            ["EXPIRE", key, lifetime],
+            ["SET", keys.mcpProducer(session, stream), "1", "PX", String(lease.milliseconds)],
+        ])
+    }
+
+    /// Renews the lease of the node writing the answer (``begin(request:session:stream:lease:)``) for `lease`.
+    public func renewProducer(session: String, stream: String, lease: Duration) async throws {
+        _ = try await redis.send(["SET", keys.mcpProducer(session, stream), "1", "PX", String(lease.milliseconds)])
+    }
+
+    /// The request of an answer whose writer let its lease lapse before the response (a node that died): its JSON-RPC
+    /// id, as JSON. Nil while the writer lives, once the response is kept, and for a stream ``begin`` did not open (or
+    /// whose first entry the cap trimmed).
+    public func abandoned(session: String, stream: String) async throws -> String? {
+        let key = keys.mcpStream(session, stream)
+        let replies = try await redis.pipeline([
+            ["EXISTS", keys.mcpProducer(session, stream)],
+            ["XREVRANGE", key, "+", "-", "COUNT", "1"],
+            ["XRANGE", key, "-", "+", "COUNT", "1"],
+        ])
+        // The response is kept before the lease is given back, so a lease gone with no response kept is a writer gone.
+        guard replies.count == 3, replies[0].int == 0, let last = Self.parse(replies[1]).first, !last.isFinal else { return nil }
+        return Self.field("r", ofFirstEntry: replies[2])
+    }
+
+    /// Appends a message to an answer's stream; the response (`isFinal`) gives the writer's lease back.
     /// - Returns: its id in the stream.
     public func append(_ json: String, isFinal: Bool, session: String, stream: String) async throws -> String {
         let key = keys.mcpStream(session, stream)
-        let replies = try await redis.pipeline([
+        var commands = [
             ["XADD", key, "MAXLEN", "~", String(Self.streamCap), "*", "m", json, "f", isFinal ? "1" : "0"],
             ["EXPIRE", key, lifetime],
-        ])
+        ]
+        if isFinal { commands.append(["DEL", keys.mcpProducer(session, stream)]) }
+        let replies = try await redis.pipeline(commands)
         guard let id = replies.first?.string else { throw RedisError.server("ERR XADD answered without an id") }
         return id
     }
 
-    /// The stream's messages after `after` ("0-0" for all), waiting up to `timeout` when there are none yet.
+    /// The stream's messages after `after` ("0-0" for all), waiting up to `timeout` when there are none yet (not at all
+    /// for a zero `timeout`).
     public func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [StreamedMessage] {
         let key = keys.mcpStream(session, stream)
         let kept = try await redis.send(["XRANGE", key, "(" + after, "+", "COUNT", "500"])
         let messages = Self.parse(kept)
-        guard messages.isEmpty else { return messages }
+        guard messages.isEmpty, timeout > .zero else { return messages }
         let reply = try await redis.sendBlocking(
             ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, after], blockFor: timeout)
         guard let streams = reply.array, let first = streams.first?.array, first.count == 2 else { return [] }
@@ -98,6 +132,12 @@ public struct MCPSessionStore: NamespaceRole {
     /// The job the session's request runs, if it runs one.
     public func job(of request: String, session: String) async throws -> JobID? {
         try await redis.send(["GET", keys.mcpRequest(session, request)]).string.flatMap(JobID.init(validating:))
+    }
+
+    /// A field of the first entry of an `XRANGE` reply.
+    private static func field(_ name: String, ofFirstEntry reply: RedisValue) -> String? {
+        guard let fields = reply.array?.first?.array?.last?.array else { return nil }
+        return stride(from: 0, to: fields.count - 1, by: 2).first { fields[$0].string == name }.flatMap { fields[$0 + 1].string }
     }
 
     private static func parse(_ reply: RedisValue) -> [StreamedMessage] {

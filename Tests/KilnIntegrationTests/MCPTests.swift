@@ -2,15 +2,20 @@ import CurlClient
 import Foundation
 import FoundationNetworking
 import IdentityFixtures
+import KilnAPI
 import KilnJSON
+import KilnKeys
 import KilnProviders
+import KilnQueue
 import MCP
+import RedisClient
 import Spawning
 import Testing
 
 /// WorldArchitect over MCP (docs/mcp.md), end to end on the provider simulator: the official Python SDK
 /// (`Tests/MCPClient/mcp_flow.py`) as an independent client plays a campaign, resumes a dropped answer, and goes
-/// through two API nodes in turn; raw requests check each refusal is the spec's answer.
+/// through two API nodes in turn; raw requests (`RawMCPSession`) check each refusal is the spec's answer, a cancellation,
+/// and how a resumed answer ends when its writing node lives on or is gone.
 @Suite struct MCPTests {
     static let secretVariable = "KILN_TEST_MCP_SECRET"
     static let secret = "an-mcp-test-secret-of-at-least-32-bytes!"
@@ -66,6 +71,27 @@ import Testing
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         try #require(termination.succeeded, "mcp_flow.py \(command) exited \(termination.shellStatus): \(output)")
         return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+    }
+
+    /// The simulator with deltas `deltaInterval` apart, a worker, the policy, an API node (`configure`d) and a raw
+    /// session with a campaign opened in it.
+    static func campaignWithSlowTurns(
+        _ harness: Harness, deltaInterval: Duration, configure: (inout APIConfiguration) -> Void = { _ in }
+    ) async throws -> (session: RawMCPSession, campaign: String) {
+        try await ProviderJobTests.startProviders(harness, deltaInterval: deltaInterval)
+        try harness.usePolicies(policies(resource: resource), environment: [secretVariable: secret])
+        _ = try await harness.tenant("worldarchitect")
+        let endpoint = try await harness.startAPI(configure) + "/mcp/worldarchitect"
+        let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: try token(audience: resource))
+        let opened = try await session.post(
+            #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_campaign","arguments":{"setting":"A salt desert.","character":{"name":"Ona"}}}}"#
+        )
+        return (session, try #require(opened?["result"]?["structuredContent"]?["campaign"]?["id"]?.stringValue))
+    }
+
+    /// `process_action` in `campaign` as request `turn-1`, with a progress token: answered with SSE.
+    static func turn(in campaign: String) -> String {
+        #"{"jsonrpc":"2.0","id":"turn-1","method":"tools/call","params":{"name":"process_action","arguments":{"campaign_id":"\#(campaign)","action":"Walk on."},"_meta":{"progressToken":"p"}}}"#
     }
 
     @Test func aPlayerPlaysACampaignThroughTheOfficialPythonClient() async throws {
@@ -152,46 +178,17 @@ import Testing
     @Test func aCancelledRequestCancelsItsTurnAndEndsWithoutAResponse() async throws {
         try await Harness.with { harness in
             // Deltas slow enough that the turn is still being written when the cancellation comes.
-            try await ProviderJobTests.startProviders(harness, deltaInterval: .milliseconds(20))
-            try harness.usePolicies(Self.policies(resource: Self.resource), environment: [Self.secretVariable: Self.secret])
-            _ = try await harness.tenant("worldarchitect")
-            let endpoint = try await harness.startAPI() + "/mcp/worldarchitect"
-            var headers: HTTPHeaders = [
-                "Authorization": "Bearer \(try Self.token(audience: Self.resource))", "Content-Type": "application/json",
-                "Accept": "application/json, text/event-stream",
-            ]
-            func post(_ body: String) async throws -> JSONValue? {
-                let response = try await harness.http.execute(
-                    HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(body.utf8)), timeout: .seconds(120))
-                if let session = response.headers["Mcp-Session-Id"], headers["Mcp-Session-Id"] == nil {
-                    headers.add(name: "Mcp-Session-Id", value: session)
-                }
-                return JSONValue.parse(String(decoding: response.body, as: UTF8.self))
-            }
-            _ = try await post(
-                #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
-            )
-            let opened = try await post(
-                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_campaign","arguments":{"setting":"A salt desert.","character":{"name":"Ona"}}}}"#
-            )
-            let campaign = try #require(opened?["result"]?["structuredContent"]?["campaign"]?["id"]?.stringValue)
-            let turn =
-                #"{"jsonrpc":"2.0","id":"turn-1","method":"tools/call","params":{"name":"process_action","arguments":{"campaign_id":"\#(campaign)","action":"Walk on."},"_meta":{"progressToken":"p"}}}"#
-            let response = try await harness.http.stream(
-                HTTPRequest(method: "POST", url: endpoint, headers: headers, body: Array(turn.utf8)), timeout: .seconds(120))
-            var parser = ServerSentEventParser()
+            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(20))
             var events: [JSONValue] = []
-            var cancelled = false
-            for try await chunk in response.body {
-                for event in parser.parse(chunk) { if let json = JSONValue.parse(event.data) { events.append(json) } }
-                if events.count == 1, !cancelled {
-                    cancelled = true
-                    _ = try await post(
+            try await RawMCPSession.read(try await session.stream(Self.turn(in: campaign))) { message in
+                events.append(message)
+                if events.count == 1 {
+                    _ = try await session.post(
                         #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"turn-1","reason":"the player left"}}"#)
                 }
             }
             #expect(!events.isEmpty && events.allSatisfy { $0["method"] == "notifications/progress" }, "no response after the cancellation")
-            let state = try await post(
+            let state = try await session.post(
                 #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_campaign_state","arguments":{"campaign_id":"\#(campaign)"}}}"#)
             let view = state?["result"]?["structuredContent"]
             #expect(view?["scene_count"] == 1 && view?["status"] == "ready", "the turn was not applied: \(String(describing: view))")
@@ -210,6 +207,80 @@ import Testing
             #expect(seen["final"]?.arrayValue == [.number(3)], "the response came once")
             #expect(seen["deleted"] == 200)
             #expect(seen["after_delete"] == 404, "an ended session is not found")
+        }
+    }
+
+    @Test func aTurnLongerThanItsAnswersLeaseResumesToItsResponse() async throws {
+        try await Harness.with { harness in
+            // Deltas slow enough that the turn goes on for seconds, many times the lease: its node must keep renewing it.
+            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(10)) {
+                $0.mcpAnswerLease = .milliseconds(600)
+            }
+            // The client drops the answer after its first message.
+            let answer = try await session.stream(Self.turn(in: campaign))
+            var parser = ServerSentEventParser()
+            var first: ServerSentEvent?
+            reading: for try await chunk in answer.body {
+                for event in parser.parse(chunk) {
+                    first = event
+                    break reading
+                }
+            }
+            let dropped = try #require(first?.id.flatMap { $0.split(separator: "/").map(String.init) }, "no first message")
+            // Two leases and more later, with the turn still going: a lease its node did not renew has lapsed by now.
+            try await Task.sleep(for: .milliseconds(1500))
+            let kept = try await harness.redisNamespace.mcp.messages(session: session.id, stream: dropped[0], after: dropped[1], timeout: .zero)
+            try #require(kept.allSatisfy { !$0.isFinal }, "the turn ended before it outlived the lease")
+            var messages: [JSONValue] = []
+            try await RawMCPSession.read(try await session.resume(after: dropped.joined(separator: "/"))) { messages.append($0) }
+            #expect(messages.last?["id"] == .string("turn-1"))
+            #expect(messages.last?["result"]?["structuredContent"]?["scene"] != nil, "the turn's response: \(String(describing: messages.last))")
+            #expect(messages.dropLast().allSatisfy { $0["method"] == "notifications/progress" })
+        }
+    }
+
+    @Test func aResumedAnswerWaitsForALiveNodeAndEndsWithAnErrorWhenItsNodeIsGone() async throws {
+        try await Harness.with { harness in
+            try harness.usePolicies(Self.policies(resource: Self.resource), environment: [Self.secretVariable: Self.secret])
+            _ = try await harness.tenant("worldarchitect")
+            let endpoint = try await harness.startAPI() + "/mcp/worldarchitect"
+            let client = try await RawMCPSession.open(harness, endpoint: endpoint, token: try Self.token(audience: Self.resource))
+            let session = client.id
+            let sessions = harness.redisNamespace.mcp
+            func progress(_ value: Int) -> String {
+                #"{"jsonrpc":"2.0","method":"notifications/progress","params":{"message":"part \#(value)","progress":\#(value),"progressToken":"p"}}"#
+            }
+            // A node still writing its answer: the resumed stream waits for it, and gets its response.
+            let live = String(repeating: "a", count: 32)
+            try await sessions.begin(request: #""turn-8""#, session: session, stream: live, lease: .seconds(30))
+            let seen = try await sessions.append(progress(1), isFinal: false, session: session, stream: live)
+            _ = try await sessions.append(progress(2), isFinal: false, session: session, stream: live)
+            var received: [JSONValue] = []
+            try await RawMCPSession.read(try await client.resume(after: "\(live)/\(seen)")) { message in
+                received.append(message)
+                if message["method"] == "notifications/progress" {
+                    let response = #"{"id":"turn-8","jsonrpc":"2.0","result":{"content":[]}}"#
+                    _ = try await sessions.append(response, isFinal: true, session: session, stream: live)
+                }
+            }
+            #expect(received.map { $0["params"]?["progress"] ?? $0["id"] } == [.number(2), .string("turn-8")])
+            #expect(received.last?["result"] != nil, "the live node's response, not an error: \(received)")
+
+            // A node that died mid-answer (its lease lapsed): the rest of what it kept, then an error naming the request.
+            let gone = String(repeating: "b", count: 32)
+            try await sessions.begin(request: #""turn-9""#, session: session, stream: gone, lease: .seconds(30))
+            let before = try await sessions.append(progress(1), isFinal: false, session: session, stream: gone)
+            _ = try await sessions.append(progress(2), isFinal: false, session: session, stream: gone)
+            _ = try await harness.redis.send(["DEL", harness.redisNamespace.shards.control.mcpProducer(session, gone)])
+            received = []
+            try await RawMCPSession.read(try await client.resume(after: "\(gone)/\(before)")) { received.append($0) }
+            #expect(received.count == 2 && received.first?["params"]?["progress"] == .number(2))
+            #expect(received.last?["id"] == .string("turn-9"))
+            #expect(received.last?["error"]?["code"] == .number(-32603))
+            #expect(received.last?["error"]?["message"]?.stringValue?.contains("idempotency_key") == true)
+            // The error is kept as the answer's response: another resumption gets the same, and ends.
+            let kept = try await sessions.messages(session: session, stream: gone, after: before, timeout: .zero)
+            #expect(kept.last?.isFinal == true && kept.filter(\.isFinal).count == 1)
         }
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import KilnCore
 import KilnIdentity
+import KilnJSON
 import KilnPolicy
 import KilnQueue
 import KilnStore
@@ -97,8 +98,9 @@ struct MCPRefusal: Error {
     }
 }
 
-/// `{"jsonrpc": "2.0", "error": {"code", "message"}, "id": null}`.
-private struct JSONRPCErrorAnswer: Encodable {
+/// `{"jsonrpc": "2.0", "error": {"code", "message"}, "id": …}`: the request's id, or null when the request is not
+/// known.
+struct JSONRPCErrorAnswer: Encodable {
     struct Failure: Encodable {
         let code: Int
         let message: String
@@ -106,6 +108,7 @@ private struct JSONRPCErrorAnswer: Encodable {
 
     let jsonrpc = "2.0"
     let error: Failure
+    var id: JSONValue? = nil
 
     enum CodingKeys: String, CodingKey {
         case jsonrpc, error, id
@@ -115,6 +118,6 @@ private struct JSONRPCErrorAnswer: Encodable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(jsonrpc, forKey: .jsonrpc)
         try container.encode(error, forKey: .error)
-        try container.encodeNil(forKey: .id)
+        if let id { try container.encode(id, forKey: .id) } else { try container.encodeNil(forKey: .id) }
     }
 }

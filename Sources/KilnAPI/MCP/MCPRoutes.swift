@@ -75,7 +75,8 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             method == CallTool.name && members["params"]?["_meta"]?["progressToken"] != nil
             && request.headers[.accept]?.contains("text/event-stream") == true
         return streams
-            ? try await Self.streamed(call, server: server, sessionID: session.id, sessions: dependencies.mcpSessions)
+            ? try await Self.streamed(
+                call, server: server, sessionID: session.id, sessions: dependencies.mcpSessions, lease: configuration.mcpAnswerLease)
             : try await Self.answered(call, server: server, sessionID: session.id)
     }
 
@@ -134,11 +135,22 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             var after = cursor.position
             while true {
                 let position = after
-                guard
-                    let messages = try await unlessShuttingDown({
-                        try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: Self.heartbeat)
-                    })
-                else { return }
+                var messages = try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: .zero)
+                if messages.isEmpty, let request = try await sessions.abandoned(session: session.id, stream: cursor.stream) {
+                    // The node writing the answer stopped before its response and nothing will come: say so.
+                    let json = try Self.abandonedAnswer(request)
+                    let kept = try await sessions.append(json, isFinal: true, session: session.id, stream: cursor.stream)
+                    try await writer.write(ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: kept), json)))
+                    return
+                }
+                if messages.isEmpty {
+                    guard
+                        let waited = try await unlessShuttingDown({
+                            try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: Self.heartbeat)
+                        })
+                    else { return }
+                    messages = waited
+                }
                 if messages.isEmpty {
                     guard try await sessions.touch(session.id) != nil else { return }
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
@@ -206,11 +218,25 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
 
     /// A request answered with SSE: its notifications as they come, then its response. Each message is kept in Redis
     /// before it is sent, under an id that names the answer's stream, so a client that lost the connection resumes
-    /// with `Last-Event-ID` on any node; the request runs on whether or not the client is still there.
-    private static func streamed(_ call: MCPCall, server: Server, sessionID: String, sessions: any MCPSessions) async throws -> Response {
+    /// with `Last-Event-ID` on any node; the request runs on whether or not the client is still there, and this node
+    /// renews its lease on the answer until the response, so that a resumed answer can tell when it never will be.
+    private static func streamed(
+        _ call: MCPCall, server: Server, sessionID: String, sessions: any MCPSessions, lease: Duration
+    ) async throws -> Response {
         let stream = MCPEndpoint.newSessionID()
+        try await sessions.begin(request: call.requestID, session: sessionID, stream: stream, lease: lease)
         let (events, sink) = AsyncStream<String>.makeStream(bufferingPolicy: .unbounded)
         Task {
+            let renewal = Task {
+                while (try? await Task.sleep(for: lease / 3)) != nil {
+                    do {
+                        try await sessions.renewProducer(session: sessionID, stream: stream, lease: lease)
+                    } catch {
+                        call.logger.warning("an MCP answer's lease was not renewed", metadata: ["error": "\(error)"])
+                    }
+                }
+            }
+            defer { renewal.cancel() }
             var responded = false
             for await message in call.exchange.outgoing {
                 let json = String(decoding: message.json, as: UTF8.self)
@@ -231,6 +257,15 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         return eventStream(session: sessionID) { writer in
             for await event in events { try await writer.write(ByteBuffer(string: event)) }
         }
+    }
+
+    /// The response to a request whose answer's writer stopped before it: a JSON-RPC error that says what to do.
+    private static func abandonedAnswer(_ request: String) throws -> String {
+        let message =
+            "the node answering this request stopped before its response; the request's job goes on: call the tool again "
+            + "with the same idempotency_key to follow it, or read the campaign"
+        return try AnswerEncoding.text(
+            of: JSONRPCErrorAnswer(error: .init(code: MCPError.internalError(nil).code, message: message), id: JSONValue.parse(request)))
     }
 
     private static func event(_ id: MCPEventID, _ json: String) -> String {

@@ -6,6 +6,9 @@ public protocol MCPSessions: Sendable {
     func open(_ id: String, _ session: MCPSessionStore.Session) async throws
     func touch(_ id: String) async throws -> MCPSessionStore.Session?
     func close(_ id: String) async throws
+    func begin(request: String, session: String, stream: String, lease: Duration) async throws
+    func renewProducer(session: String, stream: String, lease: Duration) async throws
+    func abandoned(session: String, stream: String) async throws -> String?
     func append(_ json: String, isFinal: Bool, session: String, stream: String) async throws -> String
     func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [MCPSessionStore.StreamedMessage]
     func bind(request: String, session: String, to job: JobID) async throws
