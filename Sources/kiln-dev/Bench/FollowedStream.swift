@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import KilnCore
 import KilnJSON
 import KilnProviders
 
@@ -25,8 +26,8 @@ struct FollowedStream: Sendable {
             if event.event == "delta" {
                 let text = JSONValue.parse(event.data)?["text"]?.stringValue ?? ""
                 deltas.append(.init(at: now, appendedAt: event.id.flatMap(appendTime(ofEntry:)), textBytes: text.utf8.count))
-            } else if event.event == "status", let state = JSONValue.parse(event.data)?["state"]?.stringValue,
-                ["succeeded", "failed", "dead", "cancelled"].contains(state)
+            } else if event.event == "status",
+                JSONValue.parse(event.data)?["state"]?.stringValue.flatMap(JobState.init(rawValue:))?.isTerminal == true
             {
                 return false
             }
