@@ -330,6 +330,7 @@ import Testing
 
             let malformed = try await post("{not json", token: token, session: session)
             #expect(malformed.status == 400 && malformed.json?["error"]?["code"] == -32700)
+            #expect(malformed.json?["id"] == .some(.null), "a parse error answers with a null id, as JSON-RPC asks")
             let batch = try await post("[\(initialize)]", token: token, session: session)
             #expect(batch.status == 400 && batch.json?["error"]?["code"] == -32600)
             let noSession = try await post(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, token: token)

@@ -108,16 +108,5 @@ struct JSONRPCErrorAnswer: Encodable {
 
     let jsonrpc = "2.0"
     let error: Failure
-    var id: JSONValue? = nil
-
-    enum CodingKeys: String, CodingKey {
-        case jsonrpc, error, id
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(jsonrpc, forKey: .jsonrpc)
-        try container.encode(error, forKey: .error)
-        if let id { try container.encode(id, forKey: .id) } else { try container.encodeNil(forKey: .id) }
-    }
+    var id: JSONValue = .null
 }

@@ -265,7 +265,7 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             "the node answering this request stopped before its response; the request's job goes on: call the tool again "
             + "with the same idempotency_key to follow it, or read the campaign"
         return try AnswerEncoding.text(
-            of: JSONRPCErrorAnswer(error: .init(code: MCPError.internalError(nil).code, message: message), id: JSONValue.parse(request)))
+            of: JSONRPCErrorAnswer(error: .init(code: MCPError.internalError(nil).code, message: message), id: JSONValue.parse(request) ?? .null))
     }
 
     private static func event(_ id: MCPEventID, _ json: String) -> String {
