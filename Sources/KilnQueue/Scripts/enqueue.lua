@@ -36,21 +36,24 @@ if metered then
   end
   local reservations = reservations_key(base, tenant, subject)
   local quota = quota_key(base, tenant, subject, day)
-  -- Reservations whose job is gone or that outlived any run of it come back, but only if this call admits.
-  local expired, live = {}, 0
-  local entries = redis.call('HGETALL', reservations)
-  for i = 1, #entries, 2 do
-    local r = parse_reservation(entries[i + 1])
-    if r.expires <= now or redis.call('EXISTS', job_key(base, entries[i])) == 0 then
-      expired[#expired + 1] = {entries[i], r}
-    else
-      live = live + 1
+  local counted = redis.call('HMGET', quota, 'used:' .. quota_class, 'rsv:' .. quota_class)
+  local used, pending = tonumber(counted[1] or '0'), tonumber(counted[2] or '0')
+  -- Every reservation counts as live and every reserved unit as pending until a call would refuse on them: only then
+  -- does it look for reservations whose job is gone or that outlived any run of it, so the decision is the one a full
+  -- look would make. Those come back, but only if this call admits.
+  local expired, live = {}, redis.call('HLEN', reservations)
+  if (limit >= 0 and used + pending + cost > limit) or live >= subject_cap then
+    live = 0
+    local entries = redis.call('HGETALL', reservations)
+    for i = 1, #entries, 2 do
+      local r = parse_reservation(entries[i + 1])
+      if r.expires <= now or redis.call('EXISTS', job_key(base, entries[i])) == 0 then
+        expired[#expired + 1] = {entries[i], r}
+        if r.day == day and r.class == quota_class then pending = pending - r.cost end
+      else
+        live = live + 1
+      end
     end
-  end
-  local used = tonumber(redis.call('HGET', quota, 'used:' .. quota_class) or '0')
-  local pending = tonumber(redis.call('HGET', quota, 'rsv:' .. quota_class) or '0')
-  for _, e in ipairs(expired) do
-    if e[2].day == day and e[2].class == quota_class then pending = pending - e[2].cost end
   end
   usage = {limit, used, pending}
   local block = block_key(base, tenant, subject)
