@@ -34,6 +34,15 @@ final class PrivateRedis {
         return configuration
     }
 
+    /// How the test's own commands reach it when the server may take seconds to answer (a long `EVAL` of its own, or
+    /// a server loading its data, which answers only between chunks of it): on a machine running the whole suite, a
+    /// few seconds go by before it answers, and the command's default timeout would fail the test, not the server.
+    var patientConfiguration: RedisConfiguration {
+        var configuration = configuration
+        configuration.commandTimeout = .seconds(60)
+        return configuration
+    }
+
     /// Its URL for the programs on the hosts of its network.
     var hostURL: String { "redis://\(host?.address ?? "127.0.0.1"):\(port)" }
 
@@ -68,7 +77,7 @@ final class PrivateRedis {
 
     /// Writes `count` keys of 100 bytes and rewrites the AOF, so that a restart has that much to load.
     func fill(keys count: Int) async throws {
-        let redis = RedisPool(configuration: configuration)
+        let redis = RedisPool(configuration: patientConfiguration)
         let script = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'fill:' .. i, string.rep('x', 100)) end"
         try await redis.send(["EVAL", script, "0", String(count)])
         try await redis.send(["BGREWRITEAOF"])

@@ -14,7 +14,7 @@ import Testing
         try await redis.fill(keys: 40_000)
         try await redis.stop()
         let pool = RedisPool(configuration: redis.configuration)
-        let probe = RedisPool(configuration: redis.configuration)
+        let probe = RedisPool(configuration: redis.patientConfiguration)
         do {
             try await Harness.with { harness in
                 let client = try await harness.tenant("acme")
