@@ -176,8 +176,16 @@ final class Harness: Sendable {
         return HTTPRequest(method: method, url: base + path, headers: headers, body: body.map { Array($0.utf8) })
     }
 
+    /// - Throws: a ``TestFailure`` that names the request, when it fails or has no answer within 30 s: a test sends
+    ///   several, and the client's error alone does not say which.
     func send(_ request: HTTPRequest) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
-        let response = try await http.execute(request, timeout: .seconds(30))
+        let started = ContinuousClock.now
+        let response: HTTPResponse
+        do {
+            response = try await http.execute(request, timeout: .seconds(30))
+        } catch {
+            throw TestFailure("\(request.method) \(request.url) failed after \(ContinuousClock.now - started): \(error)")
+        }
         return (response.status, JSONValue.parse(String(decoding: response.body, as: UTF8.self)), response)
     }
 
