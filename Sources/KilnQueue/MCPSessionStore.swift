@@ -73,13 +73,18 @@ public struct MCPSessionStore: NamespaceRole {
         _ = try await redis.pipeline([
             ["XADD", key, "*", "m", "", "f", "0", "r", request],
             ["EXPIRE", key, lifetime],
-            ["SET", keys.mcpProducer(session, stream), "1", "PX", String(lease.milliseconds)],
+            takeLease(session: session, stream: stream, lease: lease),
         ])
     }
 
     /// Renews the lease of the node writing the answer (``begin(request:session:stream:lease:)``) for `lease`.
     public func renewProducer(session: String, stream: String, lease: Duration) async throws {
-        _ = try await redis.send(["SET", keys.mcpProducer(session, stream), "1", "PX", String(lease.milliseconds)])
+        _ = try await redis.send(takeLease(session: session, stream: stream, lease: lease))
+    }
+
+    /// The command that takes, or renews, the writer's lease on an answer for `lease`.
+    private func takeLease(session: String, stream: String, lease: Duration) -> [String] {
+        ["SET", keys.mcpProducer(session, stream), "1", "PX", String(lease.milliseconds)]
     }
 
     /// The request of an answer whose writer let its lease lapse before the response (a node that died): its JSON-RPC
