@@ -16,8 +16,9 @@ import Testing
             let client = try await harness.tenant("acme")
             try await harness.startAPI()
             let doomed = try WorkerProcess(harness)
-            // Long enough that the doomed worker cannot finish it even if this test is slow to pull the trigger.
-            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":4,"progress_steps":4}}"#, as: client)
+            // Long enough that the doomed worker cannot finish it even if this test is slow to pull the trigger: on a
+            // loaded machine 4 s were not (the job was done when the kill came, and never claimed again).
+            let id = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":15,"progress_steps":15}}"#, as: client)
             let first = try await harness.awaitRunning(id, client.tenant.id)
             #expect(first.attempt == 1)
             doomed.kill(SIGKILL)
@@ -32,7 +33,7 @@ import Testing
             }
             print("a SIGKILLed worker's job was claimed again \(ContinuousClock.now - killedAt) after the kill (lease 5 s)")
             #expect(second?.attempt == 2)
-            let job = try await harness.awaitFinished(id, as: client, within: .seconds(20))
+            let job = try await harness.awaitFinished(id, as: client, within: .seconds(60))
             #expect(job["status"]?.stringValue == "succeeded")
             #expect(job["attempt"]?.numberValue == 2)
             var rows: [JobRecord] = []
