@@ -41,6 +41,17 @@ cluster_suites='KilnIntegrationTests\.(RedisClusterTests|ClusterFailoverTests)'
 # No --parallel: Swift Testing already runs tests concurrently.
 # Every test is a Swift Testing test: without XCTest the run does not also print "Executed 0 tests".
 (($#)) && exec swift test --disable-xctest "$@"
+# Runs one of the suite's `swift test` processes (its log in $KILN_STATE_DIR/test-$1.log); when it fails, prints each
+# issue it recorded once more at the end, with the lines that follow it: CI keeps only the tail of a long log, and the
+# issues are otherwise far above it, among hundreds of passing tests.
+run_tests() {
+    local log="$KILN_STATE_DIR/test-$1.log"
+    shift
+    swift test --disable-xctest --skip-build "$@" 2>&1 | tee "$log" && return 0
+    echo "--- the issues of this process (swift test $*), again:"
+    grep -E -A4 "^✘ Test .* recorded an issue" "$log" | tail -n 80
+    kiln_die "the tests above failed (the whole log: $log)"
+}
 # The image: built with the Swift runtime linked in, then an API and a worker container run jobs against the servers
 # above (deploy/container/test.sh; a release build of its own, in .build-image/).
 bash "$KILN_ROOT/deploy/container/test.sh"
@@ -49,14 +60,14 @@ bash "$KILN_ROOT/deploy/container/test.sh"
 # stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and
 # Chromium, which take both cores for seconds, and so do the console's browser tests (KilnIntegrationTests'
 # ConsoleBrowserTests), which run beside them, away from the integration suites' deadlines.
-swift test --disable-xctest --skip-build --skip KilnIntegrationTests --skip DocumentsTests
-swift test --disable-xctest --skip-build --filter DocumentsTests --filter ConsoleBrowserTests
-swift test --disable-xctest --skip-build --filter KilnIntegrationTests --skip ConsoleBrowserTests --skip "$cluster_suites"
+run_tests units --skip KilnIntegrationTests --skip DocumentsTests
+run_tests documents --filter DocumentsTests --filter ConsoleBrowserTests
+run_tests integration --filter KilnIntegrationTests --skip ConsoleBrowserTests --skip "$cluster_suites"
 # The clusters that are killed and resharded, each suite's own, one suite at a time: a node that answers late under
 # the load of the suites above is taken for dead by its peers (cluster-node-timeout).
-swift test --disable-xctest --skip-build --filter 'KilnIntegrationTests\.RedisClusterTests'
-swift test --disable-xctest --skip-build --filter 'KilnIntegrationTests\.ClusterFailoverTests'
+run_tests cluster --filter 'KilnIntegrationTests\.RedisClusterTests'
+run_tests failover --filter 'KilnIntegrationTests\.ClusterFailoverTests'
 # The queue and admission suites again, on the Redis Cluster with a namespace of three shards (docs/queue.md, "Shards";
 # docs/redis-cluster.md): every guarantee holds as on one Redis.
 KILN_TEST_REDIS_URL="$KILN_REDIS_CLUSTER_URL" KILN_TEST_REDIS_SHARDS=3 \
-    exec swift test --disable-xctest --skip-build --filter "$sharded_suites"
+    run_tests sharded --filter "$sharded_suites"
