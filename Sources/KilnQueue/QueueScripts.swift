@@ -6,6 +6,11 @@ import RedisClient
 /// ``KeySpace`` and the helpers of `common.lua` that it uses (``ScriptPrelude``), then the `KEYS` and `ARGV` bindings
 /// generated from its contract, then its body.
 struct QueueScripts: Sendable {
+    /// The scripts, or why they could not be read: assembled once a process, on first use. Every ``RedisNamespace``
+    /// assembled them again before, and an integration test process, which makes hundreds, spent a ninth of its
+    /// cooperative threads' time there.
+    static let loaded = Result { try QueueScripts() }
+
     let enqueue: RedisScript
     let claim: RedisScript
     let settle: RedisScript
@@ -34,7 +39,7 @@ struct QueueScripts: Sendable {
         HeldCall.self,
     ]
 
-    init() throws {
+    private init() throws {
         let prelude = ScriptPrelude(lua: KeySpace.luaHelpers + "\n" + (try Self.read("common")))
         func script(_ contract: any RedisScriptContract.Type) throws -> RedisScript {
             let body = contract.luaBindings + "\n" + (try Self.read(contract.scriptName))

@@ -21,7 +21,7 @@ public final class RedisNamespace: Sendable {
         self.configuration = configuration
         self.shards = try QueueShards(configuration)
         self.redis = redis
-        self.scripts = try QueueScripts()
+        self.scripts = try QueueScripts.loaded.get()
         events = EventWrites(redis: redis, script: scripts.event, shards: shards, configuration: configuration)
     }
 

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func aScriptGetsOnlyTheHelpersItUsesAndThoseTheyUse() throws {
-        let scripts = try QueueScripts()
+        let scripts = try QueueScripts.loaded.get()
         #expect(scripts.recorded.source.contains("local function job_key("))
         #expect(!scripts.recorded.source.contains("local function finish("))
         #expect(!scripts.recorded.source.contains("local function quota_key("))
