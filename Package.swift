@@ -111,7 +111,7 @@ let package = Package(
         .target(
             name: "ProviderSimulator",
             dependencies: [
-                "Locking", "KilnJSON",
+                "BlockingWork", "Locking", "KilnJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

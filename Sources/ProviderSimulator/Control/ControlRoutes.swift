@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Hummingbird
 import KilnJSON
@@ -24,7 +25,7 @@ struct ControlRoutes {
             }
         case (.get, let path) where path.count == 2 && path[0] == "files":
             guard let image = GeneratedImage(fileName: path[1]) else { return .json(404, .object(["error": "no such file"])) }
-            return .bytes(200, image.png, contentType: "image/png")
+            return .bytes(200, try await BlockingExecutor.rendering.run { image.png }, contentType: "image/png")
         default:
             return .json(404, .object(["error": .string("no simulator route \(request.method.rawValue) \(request.uri.path)")]))
         }

@@ -1,3 +1,4 @@
+import BlockingWork
 import Foundation
 import Hummingbird
 import KilnJSON
@@ -73,15 +74,13 @@ enum OpenAIImages {
         let prompt = FaultDirective.stripped(parameters.prompt)
         let wantsURL = !gptImage && parameters.responseFormat == "url"
         let host = exchange.request.head.authority ?? "\(exchange.configuration.host):\(exchange.configuration.port)"
-        var data: [JSONValue] = []
-        for index in 0..<parameters.count {
-            let image = GeneratedImage(prompt: "\(parameters.model)\n\(prompt)", index: index, width: size.width, height: size.height)
-            if wantsURL {
-                data.append(.object(["url": .string("http://\(host)/_simulator/files/\(image.fileName)"), "revised_prompt": .string(prompt)]))
-            } else {
-                data.append(.object(["b64_json": .string(Data(image.png).base64EncodedString())]))
-            }
+        let images = (0..<parameters.count).map { index in
+            GeneratedImage(prompt: "\(parameters.model)\n\(prompt)", index: index, width: size.width, height: size.height)
         }
+        let data: [JSONValue] =
+            wantsURL
+            ? images.map { .object(["url": .string("http://\(host)/_simulator/files/\($0.fileName)"), "revised_prompt": .string(prompt)]) }
+            : try await BlockingExecutor.rendering.run { images.map { .object(["b64_json": .string(Data($0.png).base64EncodedString())]) } }
         var body: [String: JSONValue] = ["created": .number(Double(Int(Date().timeIntervalSince1970))), "data": .array(data)]
         if gptImage {
             let textTokens = TokenCount.words(in: prompt)
@@ -99,6 +98,7 @@ enum OpenAIImages {
                 "output_tokens": .number(Double(outputTokens)), "total_tokens": .number(Double(textTokens + imageTokens + outputTokens)),
             ])
         }
-        return exchange.answer(.object(body), fault: fault)
+        // Megabytes of base64 to write out: on a thread of its own, as the drawing.
+        return try await BlockingExecutor.rendering.run { [body] in exchange.answer(.object(body), fault: fault) }
     }
 }
