@@ -38,6 +38,11 @@ kiln_fail_on_compiler_warnings "$build_log" "the build"
 sharded_suites='KilnIntegrationTests\.(QueueEngineTests|LeaseLossTests|AdmissionTests|AbuseTests|QuotaModelTests|QuotaLoadTests|EntitlementTests|PrivacyTests|FleetTests|ShardTests)'
 # The suites that start Redis Clusters of their own, kill their masters and move their slots.
 cluster_suites='KilnIntegrationTests\.(RedisClusterTests|ClusterFailoverTests)'
+# Swift Testing records a backtrace of every Swift error thrown while a test runs, for the issue it might become; Kiln
+# and its libraries throw and catch as they go (JSON decoding tries its shapes), and in the integration process those
+# backtraces took a tenth of the cooperative threads every test's tasks share. A failing test still names its error
+# and where it was caught.
+export SWT_SWIFT_ERROR_BACKTRACING_ENABLED=0
 # No --parallel: Swift Testing already runs tests concurrently.
 # Every test is a Swift Testing test: without XCTest the run does not also print "Executed 0 tests".
 (($#)) && exec swift test --disable-xctest "$@"
