@@ -66,7 +66,8 @@ final class Harness: Sendable {
         objects = ObjectStore(root: FileManager.default.temporaryDirectory.appendingPathComponent(namespace, isDirectory: true))
         http = try HTTPClient()
         try await redisNamespace.prepare()
-        _ = try await Migrator(pool: database, directory: TestServers.repositoryRoot.appendingPathComponent("migrations")).migrate()
+        let migrator = Migrator(pool: database, directory: TestServers.repositoryRoot.appendingPathComponent("migrations"))
+        try await MigrationGate.inTurn { _ = try await migrator.migrate() }
     }
 
     /// The keys of the shard that holds a job.
