@@ -57,14 +57,7 @@ public struct FleetRegistry: NamespaceRole {
         let current = seconds / 60
         let starts = (0..<Int64(count)).map { current - Int64(count - 1) + $0 }
         let replies = try await redis.pipeline(starts.map { ["HGETALL", shards.control.throughput(minute: $0)] })
-        let counters = replies.map { reply in
-            let values = reply.array ?? []
-            var fields: [String: Int] = [:]
-            for index in stride(from: 0, to: values.count - 1, by: 2) {
-                if let name = values[index].string, let count = values[index + 1].int { fields[name] = Int(count) }
-            }
-            return fields
-        }
+        let counters = replies.map { $0.fields.compactMapValues { Int($0) } }
         return Throughput(minutes: starts.map { $0 * 60_000 }, counters: counters)
     }
 }

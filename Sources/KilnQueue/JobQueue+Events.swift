@@ -22,6 +22,8 @@ extension JobQueue {
         return Self.parseEntries(first[1])
     }
 
+    /// Reads the two fields an event has straight from the reply rather than through `RedisValue.streamEntries`: every
+    /// streamed delta passes here on its way to each follower, and a dictionary an event is work that path need not do.
     private static func parseEntries(_ reply: RedisValue) -> [JobEvent] {
         (reply.array ?? []).compactMap { entry in
             guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let fields = parts[1].array else { return nil }

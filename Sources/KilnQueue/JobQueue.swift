@@ -34,12 +34,8 @@ public struct JobQueue: NamespaceRole {
         guard !keys.isEmpty else { return ids.map { _ in nil } }
         var replies = try await redis.pipeline(keys.map { ["HGETALL", $0] }).makeIterator()
         return located.map { key in
-            guard key != nil, let values = replies.next()?.array else { return nil }
-            var fields: [String: String] = [:]
-            for index in stride(from: 0, to: values.count - 1, by: 2) {
-                if let name = values[index].string { fields[name] = values[index + 1].string }
-            }
-            return JobSnapshot(fields: fields)
+            guard key != nil, let reply = replies.next(), reply.array != nil else { return nil }
+            return JobSnapshot(fields: reply.fields)
         }
     }
 

@@ -99,7 +99,7 @@ public struct MCPSessionStore: NamespaceRole {
         ])
         // The response is kept before the lease is given back, so a lease gone with no response kept is a writer gone.
         guard replies.count == 3, replies[0].int == 0, let last = Self.parse(replies[1]).first, !last.isFinal else { return nil }
-        return Self.entries(replies[2]).first?.fields["r"]
+        return replies[2].streamEntries.first?.fields["r"]
     }
 
     /// Appends a message to an answer's stream; the response (`isFinal`) gives the writer's lease back.
@@ -139,19 +139,7 @@ public struct MCPSessionStore: NamespaceRole {
         try await redis.send(["GET", keys.mcpRequest(session, request)]).string.flatMap(JobID.init(validating:))
     }
 
-    /// The entries of an `XRANGE`, `XREVRANGE` or `XREAD` reply: each one's id and fields.
-    private static func entries(_ reply: RedisValue) -> [(id: String, fields: [String: String])] {
-        (reply.array ?? []).compactMap { entry in
-            guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let values = parts[1].array else { return nil }
-            var fields: [String: String] = [:]
-            for index in stride(from: 0, to: values.count - 1, by: 2) {
-                if let name = values[index].string { fields[name] = values[index + 1].string ?? "" }
-            }
-            return (id, fields)
-        }
-    }
-
     private static func parse(_ reply: RedisValue) -> [StreamedMessage] {
-        entries(reply).map { StreamedMessage(id: $0.id, json: $0.fields["m"] ?? "", isFinal: $0.fields["f"] == "1") }
+        reply.streamEntries.map { StreamedMessage(id: $0.id, json: $0.fields["m"] ?? "", isFinal: $0.fields["f"] == "1") }
     }
 }

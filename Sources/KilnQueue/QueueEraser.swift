@@ -126,16 +126,8 @@ public struct QueueEraser: NamespaceRole {
 
     /// Deletes a shard's abuse log's entries about the subject (the log is capped, so reading it whole is bounded).
     private func eraseAbuseLogEntries(_ keys: KeySpace, of subject: String, tenant: TenantID) async throws -> Int {
-        let entries = try await redis.send(["XRANGE", keys.abuseLog, "-", "+"]).array ?? []
-        let ids = entries.compactMap { entry -> String? in
-            guard let parts = entry.array, parts.count == 2, let id = parts[0].string else { return nil }
-            let values = (parts[1].array ?? []).map(\.string)
-            var fields: [String: String] = [:]
-            for index in stride(from: 0, to: values.count - 1, by: 2) {
-                if let name = values[index], let value = values[index + 1] { fields[name] = value }
-            }
-            return fields["tenant"] == tenant.rawValue && fields["subject"] == subject ? id : nil
-        }
+        let entries = try await redis.send(["XRANGE", keys.abuseLog, "-", "+"]).streamEntries
+        let ids = entries.filter { $0.fields["tenant"] == tenant.rawValue && $0.fields["subject"] == subject }.map(\.id)
         guard !ids.isEmpty else { return 0 }
         return Int(try await redis.send(["XDEL", keys.abuseLog] + ids).int ?? 0)
     }

@@ -38,20 +38,16 @@ extension QuotaBook {
     public func abuseLog(limit: Int = 100) async throws -> [AbuseEvent] {
         var events: [AbuseEvent] = []
         for keys in shards.all {
-            let entries = try await redis.send(["XREVRANGE", keys.abuseLog, "+", "-", "COUNT", String(limit)]).array ?? []
+            let entries = try await redis.send(["XREVRANGE", keys.abuseLog, "+", "-", "COUNT", String(limit)]).streamEntries
             events += entries.compactMap(Self.abuseEvent)
         }
         // Stream ids are `<milliseconds>-<sequence>`: newest first across the shards' logs.
         return Array(events.sorted { Self.streamOrder($1.id, $0.id) }.prefix(limit))
     }
 
-    /// An entry of the abuse log, as `XRANGE` answers it.
-    private static func abuseEvent(_ entry: RedisValue) -> AbuseEvent? {
-        guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let values = parts[1].array else { return nil }
-        var fields: [String: String] = [:]
-        for index in stride(from: 0, to: values.count - 1, by: 2) {
-            if let name = values[index].string { fields[name] = values[index + 1].string }
-        }
+    /// An entry of the abuse log; nil when a field is missing.
+    private static func abuseEvent(_ entry: (id: String, fields: [String: String])) -> AbuseEvent? {
+        let (id, fields) = entry
         guard let tenant = fields["tenant"], let subject = fields["subject"], let signal = fields["signal"], let action = fields["action"],
             let duration = fields["duration_ms"].flatMap(Int64.init)
         else { return nil }

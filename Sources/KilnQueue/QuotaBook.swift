@@ -36,12 +36,7 @@ public struct QuotaBook: NamespaceRole {
     /// A quota subject's counters of one day, as Redis holds them: `used:<class>`, `rsv:<class>`, `refunded`.
     public func counters(tenant: TenantID, subject: String, day: String) async throws -> [String: Int] {
         let key = shards.keys(tenant: tenant, owner: subject).quota(tenant, subject, day)
-        let values = try await redis.send(["HGETALL", key]).array ?? []
-        var counters: [String: Int] = [:]
-        for index in stride(from: 0, to: values.count - 1, by: 2) {
-            if let name = values[index].string, let value = values[index + 1].string.flatMap(Int.init) { counters[name] = value }
-        }
-        return counters
+        return try await redis.send(["HGETALL", key]).fields.compactMapValues { Int($0) }
     }
 
     /// Raises a subject's counters of one day to at least `counters`, leaving higher ones alone; a rebuilt day's key

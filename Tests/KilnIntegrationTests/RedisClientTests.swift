@@ -28,6 +28,24 @@ import Testing
         try await redis.close()
     }
 
+    /// A hash read whole and a stream's entries, as the queue's roles read them: names to values, entries in order.
+    @Test func aHashAndAStreamReadAsFieldsAndEntries() async throws {
+        let redis = try Self.pool()
+        let hash = "test-hash-\(UUID().uuidString)"
+        let stream = "test-stream-\(UUID().uuidString)"
+        try await redis.send(["HSET", hash, "state", "running", "attempt", "2"])
+        #expect(try await redis.send(["HGETALL", hash]).fields == ["state": "running", "attempt": "2"])
+        #expect(try await redis.send(["HGETALL", "test-missing-\(UUID().uuidString)"]).fields.isEmpty)
+        let first = try #require(try await redis.send(["XADD", stream, "*", "type", "progress", "data", "0.5"]).string)
+        let second = try #require(try await redis.send(["XADD", stream, "*", "type", "status"]).string)
+        let entries = try await redis.send(["XRANGE", stream, "-", "+"]).streamEntries
+        #expect(entries.map(\.id) == [first, second])
+        #expect(entries.map(\.fields) == [["type": "progress", "data": "0.5"], ["type": "status"]])
+        #expect(try await redis.send(["XREVRANGE", stream, "+", "-"]).streamEntries.map(\.id) == [second, first])
+        try await redis.send(["DEL", hash, stream])
+        try await redis.close()
+    }
+
     /// Lengths of one, two and more digits, and commands of more than ten and a hundred arguments, as Redis reads them.
     @Test func argumentsOfEveryLengthArriveWhole() async throws {
         let redis = try Self.pool()
