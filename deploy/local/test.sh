@@ -54,7 +54,7 @@ run_tests() {
     shift
     swift test --disable-xctest --skip-build "$@" 2>&1 | tee "$log" && return 0
     echo "--- the issues of this process (swift test $*), again:"
-    grep -E -A4 "^✘ Test .* recorded an issue" "$log" | tail -n 80
+    { grep -E -A4 "^✘ Test .* recorded an issue" "$log" || echo "(none: the process ended without recording one)"; } | tail -n 80
     kiln_die "the tests above failed (the whole log: $log)"
 }
 # The image: built with the Swift runtime linked in, then an API and a worker container run jobs against the servers
