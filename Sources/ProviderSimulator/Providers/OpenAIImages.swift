@@ -77,28 +77,32 @@ enum OpenAIImages {
         let images = (0..<parameters.count).map { index in
             GeneratedImage(prompt: "\(parameters.model)\n\(prompt)", index: index, width: size.width, height: size.height)
         }
-        let data: [JSONValue] =
-            wantsURL
-            ? images.map { .object(["url": .string("http://\(host)/_simulator/files/\($0.fileName)"), "revised_prompt": .string(prompt)]) }
-            : try await BlockingExecutor.rendering.run { images.map { .object(["b64_json": .string(Data($0.png).base64EncodedString())]) } }
-        var body: [String: JSONValue] = ["created": .number(Double(Int(Date().timeIntervalSince1970))), "data": .array(data)]
-        if gptImage {
-            let textTokens = TokenCount.words(in: prompt)
-            let imageTokens = parameters.inputImages * 323
-            // Roughly the published per-image output cost at medium quality; its exact value matters only as a
-            // number that scales with the request.
-            let outputTokens = parameters.count * size.width * size.height / 1024 / 1024 * 1056
-            body["background"] = .string(parameters.background ?? "opaque")
-            body["output_format"] = "png"
-            body["quality"] = .string(parameters.quality ?? "medium")
-            body["size"] = .string("\(size.width)x\(size.height)")
-            body["usage"] = .object([
-                "input_tokens": .number(Double(textTokens + imageTokens)),
-                "input_tokens_details": .object(["text_tokens": .number(Double(textTokens)), "image_tokens": .number(Double(imageTokens))]),
-                "output_tokens": .number(Double(outputTokens)), "total_tokens": .number(Double(textTokens + imageTokens + outputTokens)),
-            ])
+        // Drawing the images and writing out their base64 (megabytes) take a render thread, never the request's.
+        let respond: @Sendable () -> Response = {
+            let data: [JSONValue] = images.map { image in
+                wantsURL
+                    ? .object(["url": .string("http://\(host)/_simulator/files/\(image.fileName)"), "revised_prompt": .string(prompt)])
+                    : .object(["b64_json": .string(Data(image.png).base64EncodedString())])
+            }
+            var body: [String: JSONValue] = ["created": .number(Double(Int(Date().timeIntervalSince1970))), "data": .array(data)]
+            if gptImage {
+                let textTokens = TokenCount.words(in: prompt)
+                let imageTokens = parameters.inputImages * 323
+                // Roughly the published per-image output cost at medium quality; its exact value matters only as a
+                // number that scales with the request.
+                let outputTokens = parameters.count * size.width * size.height / 1024 / 1024 * 1056
+                body["background"] = .string(parameters.background ?? "opaque")
+                body["output_format"] = "png"
+                body["quality"] = .string(parameters.quality ?? "medium")
+                body["size"] = .string("\(size.width)x\(size.height)")
+                body["usage"] = .object([
+                    "input_tokens": .number(Double(textTokens + imageTokens)),
+                    "input_tokens_details": .object(["text_tokens": .number(Double(textTokens)), "image_tokens": .number(Double(imageTokens))]),
+                    "output_tokens": .number(Double(outputTokens)), "total_tokens": .number(Double(textTokens + imageTokens + outputTokens)),
+                ])
+            }
+            return exchange.answer(.object(body), fault: fault)
         }
-        // Megabytes of base64 to write out: on a thread of its own, as the drawing.
-        return try await BlockingExecutor.rendering.run { [body] in exchange.answer(.object(body), fault: fault) }
+        return wantsURL ? respond() : try await BlockingExecutor.rendering.run(respond)
     }
 }
