@@ -230,26 +230,38 @@ import Testing
     }
 
     /// A statement the server does not answer in time (no statement timeout here) fails on the client's clock, its
-    /// connection closes, and later statements get a new one.
+    /// connection closes, and later statements get a new one. The stuck statements wait for an advisory lock another
+    /// pool holds, so they stay stuck however slow the machine; the timeout leaves room for connecting under load.
     @Test func queryTimeoutClosesAStuckConnection() async throws {
         try await TestDatabase.withSchema(
             .empty,
             configure: {
                 $0.statementTimeout = .zero
-                $0.queryTimeout = .milliseconds(300)
+                $0.queryTimeout = .seconds(2)
                 $0.pipelinedConnections = 1
             }
         ) { pool in
+            let holder = try PostgresPool(configuration: TestDatabase.configuration())
+            let lock = Int64.random(in: 1...Int64.max)
+            try await holder.execute("SELECT pg_advisory_lock($1)", [lock])
+            // Should the client's clock never fire, the lock goes after 30 s and the test fails instead of hanging.
+            let letGo = Task {
+                guard (try? await Task.sleep(for: .seconds(30))) != nil else { return }
+                try? await holder.close()
+            }
+            let stuck = "SELECT pg_advisory_lock(\(lock))"
             let before = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
-            let error = try await #require(throws: PostgresError.self) { try await pool.query("SELECT pg_sleep(3)") }
+            let error = try await #require(throws: PostgresError.self) { try await pool.query(stuck) }
             #expect(error.isTimeout)
             #expect(error.isUnavailable)
             let after = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
             #expect(before != nil && after != nil && before != after)
             let leased = try await #require(throws: PostgresError.self) {
-                try await pool.withTransaction { connection in try await connection.query("SELECT pg_sleep(3)") }
+                try await pool.withTransaction { connection in try await connection.query(stuck) }
             }
             #expect(leased.isUnavailable)
+            letGo.cancel()
+            try await holder.close()
         }
     }
 
