@@ -150,12 +150,22 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.path + "/chat.mp4"
         let exporter = ChatVideoExporter(Conversations.short { $0.typingSpeed = .slow }, watermark: false, preset: Self.preset)
-        let started = Locked(false)
+        // The first progress holds the export (on its render thread) until the task is cancelled, so the cancellation
+        // comes mid-export however late this test gets to it.
+        let progressReports = Locked(0)
+        let cancelled = DispatchSemaphore(value: 0)
         let task = Task {
-            try await exporter.export(to: path) { _ in started.withLock { $0 = true } }
+            try await exporter.export(to: path) { _ in
+                let isFirst = progressReports.withLock { reports in
+                    reports += 1
+                    return reports == 1
+                }
+                if isFirst { cancelled.wait() }
+            }
         }
-        while !started.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+        while progressReports.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        cancelled.signal()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }

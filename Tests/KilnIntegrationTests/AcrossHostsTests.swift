@@ -45,11 +45,12 @@ struct AcrossHostsTests {
             let cutOff = try await fleet.startWorker(on: 2, io: 8)
             let tenant = fleet.client.tenant.id
             // Four jobs end while the host is cut off, four run on past its healing (and so do their second attempts).
-            let short = #"{"kind":"diag.sleep","input":{"seconds":2,"progress_steps":1}}"#
-            let long = #"{"kind":"diag.sleep","input":{"seconds":12,"progress_steps":3}}"#
+            let short = #"{"kind":"diag.sleep","input":{"seconds":8,"progress_steps":1}}"#
+            let long = #"{"kind":"diag.sleep","input":{"seconds":30,"progress_steps":3}}"#
             // A short attempt that ended before the cut would be settled at its first attempt and never taken again: on a
-            // loaded machine the submissions, the waits and the cut alone outlast 2 s (four of eight were, once). So the
-            // short jobs go last, the cut-off worker is frozen as soon as they run, and it goes on only once cut off.
+            // loaded machine the submissions, the waits and the cut alone outlasted 2 s (four of eight were, once). So the
+            // short jobs last 8 s and go last, the cut-off worker is frozen as soon as they run, and it goes on only once
+            // cut off; the long ones outlast the leases' 5 s and the short ones' end, after which the host heals.
             let longIDs = try await fleet.submit(4, long)
             for id in longIDs { _ = try await fleet.harness.awaitRunning(try #require(JobID(validating: id)), tenant) }
             let shortIDs = try await fleet.submit(4, short)

@@ -36,11 +36,8 @@ import Testing
             let job = try await harness.awaitFinished(id, as: client, within: .seconds(60))
             #expect(job["status"]?.stringValue == "succeeded")
             #expect(job["attempt"]?.numberValue == 2)
-            var rows: [JobRecord] = []
-            for _ in 0..<100 where rows.isEmpty {
-                rows = try await JobStore(pool: harness.database).find(id: id, tenant: client.tenant.id).map { [$0] } ?? []
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let rows =
+                try await Eventually.value { try await JobStore(pool: harness.database).find(id: id, tenant: client.tenant.id) }.map { [$0] } ?? []
             #expect(rows.count == 1)
             #expect(rows.first?.attempt == 2)
             #expect(rows.first?.state == .succeeded)
@@ -55,13 +52,13 @@ import Testing
             try await harness.startAPI()
             // The grace leaves the short job room on a loaded machine (the suites run in parallel) and ends well before
             // the long one, even when seeing both jobs running takes this test several seconds.
-            let stopping = try WorkerProcess(harness, grace: 3)
-            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":20,"progress_steps":20}}"#, as: client)
+            let stopping = try WorkerProcess(harness, grace: 10)
+            let long = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":30,"progress_steps":30}}"#, as: client)
             let short = try await harness.submit(#"{"kind":"diag.sleep","input":{"seconds":0.5,"progress_steps":1}}"#, as: client)
             _ = try await harness.awaitRunning(long, client.tenant.id)
             _ = try await harness.awaitRunning(short, client.tenant.id, orDone: true)
             stopping.kill(SIGTERM)
-            #expect(try await stopping.waitForExit(within: .seconds(10)))
+            #expect(try await stopping.waitForExit(within: .seconds(30)))
             let finished = try #require(try await harness.queue.snapshot(short, tenant: client.tenant.id))
             #expect(finished.state == .succeeded)
             let handedBack = try #require(try await harness.queue.snapshot(long, tenant: client.tenant.id))

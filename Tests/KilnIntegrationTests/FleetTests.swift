@@ -26,16 +26,6 @@ import Testing
         return id
     }
 
-    /// Polls `condition` for up to a minute (the suites share two cores); false when it never held.
-    static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return false
-    }
-
     // MARK: Pause and resume
 
     @Test func aPausedTenantsJobIsNotClaimedWhileAnothersIsAndResumingWakesTheClaimers() async throws {
@@ -96,10 +86,10 @@ import Testing
             harness.startWorker { $0.maxIdleWait = .seconds(600) }
             let paused = try Self.created(try await harness.queue.enqueue(Self.submission("acme")))
             let other = try Self.created(try await harness.queue.enqueue(Self.submission("globex")))
-            #expect(try await Self.eventually { try await harness.queue.snapshots([other]).first??.state == .succeeded })
+            #expect(try await Eventually.holds { try await harness.queue.snapshots([other]).first??.state == .succeeded })
             #expect(try await harness.queue.snapshots([paused]).first??.state == .queued)
             try await admin.resume(.tenant(acme))
-            #expect(try await Self.eventually { try await harness.queue.snapshots([paused]).first??.state == .succeeded })
+            #expect(try await Eventually.holds { try await harness.queue.snapshots([paused]).first??.state == .succeeded })
         }
     }
 
@@ -147,7 +137,7 @@ import Testing
 
             // A beat that expires soon, and none after it: the worker is gone once it expired.
             try await fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .milliseconds(200))
-            #expect(try await Self.eventually { try await fleet.workersAlive().isEmpty })
+            #expect(try await Eventually.holds { try await fleet.workersAlive().isEmpty })
             // A worker that stops says so at once.
             try await fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .seconds(60))
             #expect(try await fleet.workersAlive().count == 1)
@@ -164,7 +154,7 @@ import Testing
             harness.startWorker { $0.heartbeatInterval = .seconds(1) }
             var alive: [WorkerHeartbeat] = []
             #expect(
-                try await Self.eventually {
+                try await Eventually.holds {
                     alive = try await fleet.workersAlive()
                     return !alive.isEmpty
                 })
@@ -180,7 +170,7 @@ import Testing
                 try await fleet.throughput(lastMinutes: 5).byTenant[tenant]?[outcome]?.reduce(0, +) ?? 0
             }
             #expect(
-                try await Self.eventually {
+                try await Eventually.holds {
                     let succeeded = try await counted("acme", .succeeded)
                     let failed = try await counted("acme", .failed)
                     let other = try await counted("globex", .succeeded)
@@ -197,13 +187,13 @@ import Testing
             let fleet = harness.redisNamespace.fleet
             let killed = try WorkerProcess(harness)
             let stopped = try WorkerProcess(harness)
-            #expect(try await Self.eventually { try await fleet.workersAlive().count == 2 }, "log: \(killed.logText)")
+            #expect(try await Eventually.holds { try await fleet.workersAlive().count == 2 }, "log: \(killed.logText)")
             let pids = Set(try await fleet.workersAlive().map(\.pid))
             #expect(pids == [killed.pid, stopped.pid])
             #expect(try await fleet.workersAlive().allSatisfy { $0.classes == [.io: 4] })
             killed.kill(SIGKILL)
             #expect(try await killed.waitForExit(within: .seconds(5)))
-            #expect(try await Self.eventually { try await fleet.workersAlive().map(\.pid) == [stopped.pid] })
+            #expect(try await Eventually.holds { try await fleet.workersAlive().map(\.pid) == [stopped.pid] })
             stopped.kill(SIGTERM)
             #expect(try await stopped.waitForExit(within: .seconds(30)))
             #expect(try await fleet.workersAlive().isEmpty, "a worker that stops gracefully leaves the fleet")
@@ -230,14 +220,14 @@ import Testing
             // deploy/providers.json routes diag.generate to anthropic, then openai; nothing has called them.
             let circuit = #"kiln_provider_circuit_state{route="*/diag.generate",provider="anthropic",model="claude-sonnet-4-5-20250929"}"#
             let parked = #"kiln_provider_parked{provider="anthropic"}"#
-            #expect(try await Self.eventually { try await metrics()[circuit] == 0 }, "log: \(worker.logText)")
+            #expect(try await Eventually.holds { try await metrics()[circuit] == 0 }, "log: \(worker.logText)")
             #expect(try await metrics()[parked] == 0)
             #expect(try await metrics()[#"kiln_job_failures_total{kind="diag.echo",outcome="dead"}"#] == 0, "every kind starts at zero")
 
             try await ProviderParking(redis: harness.redis, keys: harness.redisNamespace.shards.control).park("anthropic", for: .seconds(60))
             _ = try await harness.queue.enqueue(Self.submission("acme", kind: "diag.fail", input: #"{"permanent":true}"#))
-            #expect(try await Self.eventually { try await metrics()[parked] == 1 })
-            #expect(try await Self.eventually { try await metrics()[#"kiln_job_failures_total{kind="diag.fail",outcome="failed"}"#] == 1 })
+            #expect(try await Eventually.holds { try await metrics()[parked] == 1 })
+            #expect(try await Eventually.holds { try await metrics()[#"kiln_job_failures_total{kind="diag.fail",outcome="failed"}"#] == 1 })
             worker.kill(SIGTERM)
             #expect(try await worker.waitForExit(within: .seconds(30)))
         }

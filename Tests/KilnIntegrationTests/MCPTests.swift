@@ -177,8 +177,8 @@ import Testing
 
     @Test func aCancelledRequestCancelsItsTurnAndEndsWithoutAResponse() async throws {
         try await Harness.with { harness in
-            // Deltas slow enough that the turn is still being written when the cancellation comes.
-            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(20))
+            // Deltas slow enough that the turn is still being written when the cancellation comes, however late.
+            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(100))
             var events: [JSONValue] = []
             try await RawMCPSession.read(try await session.stream(Self.turn(in: campaign))) { message in
                 events.append(message)
@@ -212,9 +212,10 @@ import Testing
 
     @Test func aTurnLongerThanItsAnswersLeaseResumesToItsResponse() async throws {
         try await Harness.with { harness in
-            // Deltas slow enough that the turn goes on for seconds, many times the lease: its node must keep renewing it.
-            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(10)) {
-                $0.mcpAnswerLease = .milliseconds(600)
+            // Deltas slow enough that the turn (over 500 of them) goes on for many times the lease: its node must keep
+            // renewing it. The lease leaves a loaded machine seconds to renew it in.
+            let (session, campaign) = try await Self.campaignWithSlowTurns(harness, deltaInterval: .milliseconds(50)) {
+                $0.mcpAnswerLease = .seconds(5)
             }
             // The client drops the answer after its first message.
             let answer = try await session.stream(Self.turn(in: campaign))
@@ -228,7 +229,7 @@ import Testing
             }
             let dropped = try #require(first?.id.flatMap { $0.split(separator: "/").map(String.init) }, "no first message")
             // Two leases and more later, with the turn still going: a lease its node did not renew has lapsed by now.
-            try await Task.sleep(for: .milliseconds(1500))
+            try await Task.sleep(for: .seconds(11))
             let kept = try await harness.redisNamespace.mcp.messages(session: session.id, stream: dropped[0], after: dropped[1], timeout: .zero)
             try #require(kept.allSatisfy { !$0.isFinal }, "the turn ended before it outlived the lease")
             var messages: [JSONValue] = []

@@ -9,10 +9,9 @@ final class PortBox: Sendable {
     var value: Int? { port.withLock { $0 } }
 
     func wait() async throws -> Int {
-        for _ in 0..<300 {
-            if let value = port.withLock({ $0 }) { return value }
-            try await Task.sleep(for: .milliseconds(10))
+        guard let value = try await Eventually.value(every: .milliseconds(10), { port.withLock { $0 } }) else {
+            throw TestFailure("the API did not start")
         }
-        throw TestFailure("the API did not start")
+        return value
     }
 }

@@ -29,10 +29,8 @@ import Testing
 
             try await server.start()
             // The first calls may still meet the reconnect delay; the pool must come back by itself.
-            var after: Int?
-            for _ in 0..<100 where after == nil {
-                after = try? await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
-                if after == nil { try await Task.sleep(for: .milliseconds(100)) }
+            let after = try await Eventually.value(every: .milliseconds(100)) {
+                try? await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
             }
             #expect(after != nil && after != before)
             let numbers = try await withThrowingTaskGroup(of: Int.self) { group in

@@ -155,9 +155,9 @@ import Testing
         #expect(first.json?["pending_jobs"] == .number(1))
         #expect(first.response.header("Retry-After") == "1")
         var answer = first
-        for _ in 0..<100 where answer.status == 202 {
-            try await Task.sleep(for: .milliseconds(100))
+        _ = try await Eventually.holds(every: .milliseconds(100)) {
             answer = try await harness.send(erase)
+            return answer.status != 202
         }
         #expect(answer.status == 200)
         #expect(answer.json?["status"]?.stringValue == "erased")

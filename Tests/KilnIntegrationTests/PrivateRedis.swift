@@ -57,7 +57,7 @@ final class PrivateRedis {
             ] + (host == nil ? [] : ["--protected-mode", "no"]) + arguments
         // On a host of its network, other hosts connect by address, which protected mode refuses without a password.
         process = try SpawnedProcess(host?.command(command) ?? command, stdout: .null, stderr: .null)
-        for _ in 0..<100 {
+        let started = try await Eventually.holds {
             // A pool of its own each time: a pool that failed to connect waits before it tries again.
             let redis = RedisPool(configuration: configuration)
             let answered: Bool
@@ -69,10 +69,9 @@ final class PrivateRedis {
                 answered = !untilLoaded && (error as? RedisError)?.isServerError == true
             }
             try await redis.close()
-            if answered { return }
-            try await Task.sleep(for: .milliseconds(50))
+            return answered
         }
-        throw TestFailure("redis-server did not start on \(port)")
+        if !started { throw TestFailure("redis-server did not start on \(port)") }
     }
 
     /// Writes `count` keys of 100 bytes and rewrites the AOF, so that a restart has that much to load.
@@ -81,11 +80,9 @@ final class PrivateRedis {
         let script = "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'fill:' .. i, string.rep('x', 100)) end"
         try await redis.send(["EVAL", script, "0", String(count)])
         try await redis.send(["BGREWRITEAOF"])
-        var rewritten = false
-        for _ in 0..<500 where !rewritten {
-            try await Task.sleep(for: .milliseconds(20))
+        let rewritten = try await Eventually.holds(every: .milliseconds(20)) {
             let info = try await redis.send(["INFO", "persistence"]).string ?? ""
-            rewritten = info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")
+            return info.contains("aof_rewrite_in_progress:0") && info.contains("aof_rewrite_scheduled:0")
         }
         try await redis.close()
         if !rewritten { throw TestFailure("the AOF rewrite on \(port) did not finish") }
@@ -97,7 +94,7 @@ final class PrivateRedis {
         let redis = RedisPool(configuration: configuration)
         _ = try? await redis.send(["SHUTDOWN"])
         try await redis.close()
-        for _ in 0..<250 where process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await Eventually.holds(every: .milliseconds(20)) { !process.isRunning }
         self.process = nil
         if process.isRunning {
             process.signal(SIGKILL)

@@ -56,7 +56,9 @@ import Testing
 
     @Test func streamedTextReachesTheJobsEventsWhileTheJobRuns() async throws {
         try await Harness.with { harness in
-            try await Self.startProviders(harness)
+            // 60 to 120 deltas far enough apart that the job runs for seconds after the first one reaches this test,
+            // however slow the machine is to read it and to look at the job.
+            try await Self.startProviders(harness, deltaInterval: .milliseconds(150))
             try await harness.startAPI()
             let client = try await harness.tenant("acme")
             let id = try await harness.submit(Self.generate("Write about a lighthouse keeper and her cat."), as: client)

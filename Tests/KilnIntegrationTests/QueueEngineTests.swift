@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func aFloodFromOneTenantDoesNotStarveAnother() async throws {
-        try await Harness.with { harness in
+        // Leases that outlast any pause between the two claims, so the second never finds the first's jobs expired.
+        try await Harness.with(Harness.minuteLeases) { harness in
             for _ in 0..<10 {
                 _ = try await withThrowingTaskGroup(of: Void.self) { group in
                     for _ in 0..<1000 { group.addTask { _ = try await harness.queue.enqueue(Self.submission("a")) } }
@@ -79,7 +80,8 @@ import Testing
     }
 
     @Test func oneIdentityNeverExceedsItsRunningCap() async throws {
-        try await Harness.with { harness in
+        // Leases that outlast any pause between the two claims, so the second never finds the first's jobs expired.
+        try await Harness.with(Harness.minuteLeases) { harness in
             for _ in 0..<20 { _ = try await harness.queue.enqueue(Self.submission("a", identity: "flooder", cap: 3)) }
             _ = try await harness.queue.enqueue(Self.submission("a", identity: "other", cap: 3))
             let (_, batch) = try await harness.queue.settleAndClaim([], jobClass: .io, count: 50, worker: "w")

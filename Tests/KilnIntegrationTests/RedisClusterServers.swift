@@ -185,11 +185,7 @@ final class RedisClusterServers {
     }
 
     private func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<600 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        throw TestFailure("timed out waiting until \(what)")
+        if !(try await Eventually.holds(every: .milliseconds(100), condition)) { throw TestFailure("timed out waiting until \(what)") }
     }
 }
 

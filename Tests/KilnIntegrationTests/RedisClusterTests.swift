@@ -228,7 +228,7 @@ import Testing
             let failover = try await cluster.killMaster(ofSlot: victimSlot)
             record.withLock { $0.promoted = true }
             // Until a write to one of the victim's slots succeeds through its promoted replica.
-            for _ in 0..<1_000 where !record.withLock({ $0.victimWrittenAfterPromotion }) { try await Task.sleep(for: .milliseconds(20)) }
+            _ = try await Eventually.holds(every: .milliseconds(20)) { record.withLock { $0.victimWrittenAfterPromotion } }
             record.withLock { $0.done = true }
             try await writing.value
             let result = record.withLock { $0 }
@@ -240,7 +240,8 @@ import Testing
             #expect(failover.promoted.port != victim.port)
             #expect(result.victimWrittenAfterPromotion)
             #expect(result.otherErrors == [])
-            #expect(result.longest < configuration.commandTimeout + .seconds(1))
+            // No call outlasts its timeout by more than a loaded machine takes to resume the task that made it.
+            #expect(result.longest < configuration.commandTimeout + .seconds(5))
             // A read that fails (the client still learning the new master of a slot) is not a lost write: it is read
             // again until the cluster answers. A write is lost when its key answers with another value, or none.
             var unread = Array(result.acknowledged.keys)

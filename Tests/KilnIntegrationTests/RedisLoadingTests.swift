@@ -36,12 +36,10 @@ import Testing
                 #expect(answeredWhileLoading > 0)
                 let loaded = ContinuousClock.now + .seconds(120)
                 while try await Self.isLoading(probe), ContinuousClock.now < loaded { try await Task.sleep(for: .milliseconds(200)) }
-                var status = 0
-                for _ in 0..<50 where status != 202 {
-                    status = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status
-                    if status != 202 { try await Task.sleep(for: .milliseconds(100)) }
-                }
-                #expect(status == 202)
+                #expect(
+                    try await Eventually.holds(every: .milliseconds(100)) {
+                        try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status == 202
+                    })
             }
         } catch {
             try? await pool.close()

@@ -28,10 +28,7 @@ import Testing
         try await redis.start()
         // The connection to the old server broke; the next call opens a new one, which loads the scripts before it
         // carries a command. Calls within the reconnect backoff fail at once, as an API node's would with a 503.
-        for _ in 0..<50 {
-            if (try? await namespace.admin.ping()) != nil { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await Eventually.holds { (try? await namespace.admin.ping()) != nil }
         var seen = Set(running.map(\.id))
         var settlements = running.map { Settlement(job: $0.id, attempt: $0.attempt, outcome: .succeeded(result: "{}")) }
         while true {
@@ -71,17 +68,14 @@ extension RedisRestartTests {
             try await redis.stop()
             try await Task.sleep(for: .milliseconds(500))
             try await redis.start()
-            var submitted: JobID?
-            for _ in 0..<50 where submitted == nil {
-                if case .created(let id, _)? = try? await queue.enqueue(QueueEngineTests.submission("a")) { submitted = id }
-            }
-            let id = try #require(submitted)
-            var state: JobState?
-            for _ in 0..<200 where state != .succeeded {
-                state = try? await queue.snapshot(id, tenant: #require(TenantID(validating: "a")))?.state
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            #expect(state == .succeeded)
+            // Submissions within the reconnect backoff fail at once, as an API node's would with a 503.
+            let id = try #require(
+                try await Eventually.value { () async -> JobID? in
+                    guard case .created(let id, _)? = try? await queue.enqueue(QueueEngineTests.submission("a")) else { return nil }
+                    return id
+                })
+            let tenant = try #require(TenantID(validating: "a"))
+            #expect(try await Eventually.holds { (try? await queue.snapshot(id, tenant: tenant))?.state == .succeeded })
             await group.triggerGracefulShutdown()
             try await running.value
         }

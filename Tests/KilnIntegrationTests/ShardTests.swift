@@ -46,7 +46,8 @@ import Testing
             }
             let store = JobStore(pool: harness.database)
             for (id, client) in submitted {
-                let record = try await Self.eventually { try await store.find(id: id, tenant: client.tenant.id) }
+                let record = try #require(
+                    try await Eventually.value { try await store.find(id: id, tenant: client.tenant.id) }, "the recorder writes in batches")
                 #expect(record.state == .succeeded)
                 #expect(record.attempt == 1, "run once")
             }
@@ -84,15 +85,5 @@ import Testing
             #expect(id.shard == 2)
             #expect(try await harness.awaitFinished(id, as: client, within: .seconds(60))["status"]?.stringValue == "succeeded")
         }
-    }
-
-    /// `body`'s value once it is not nil, for up to a minute (the recorder writes in batches).
-    static func eventually<T>(_ body: () async throws -> T?) async throws -> T {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            if let value = try await body() { return value }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw TestFailure("not there within a minute")
     }
 }

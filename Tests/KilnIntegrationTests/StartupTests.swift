@@ -17,11 +17,11 @@ import Testing
             try await Harness.with { harness in
                 let api = try APIProcess(
                     try harness.kilnCommand([], redisURL: "redis://127.0.0.1:\(redis.port)", databaseURL: postgres.url))
-                #expect(try await Self.eventually { api.logText.contains("service=redis") })
+                #expect(try await Eventually.holds { api.logText.contains("service=redis") })
                 #expect(api.isRunning)
                 #expect(await api.status("/readyz", http: harness.http) == nil)
                 try await redis.start()
-                #expect(try await Self.eventually { api.logText.contains("service=postgres") })
+                #expect(try await Eventually.holds { api.logText.contains("service=postgres") })
                 #expect(api.isRunning)
                 #expect(await api.status("/readyz", http: harness.http) == nil)
                 try await postgres.start()
@@ -42,7 +42,7 @@ import Testing
             try await Harness.with { harness in
                 _ = try await harness.tenant("acme")
                 let worker = try WorkerProcess(harness, redisURL: "redis://127.0.0.1:\(redis.port)")
-                #expect(try await Self.eventually { worker.logText.contains("service=redis") })
+                #expect(try await Eventually.holds { worker.logText.contains("service=redis") })
                 #expect(worker.isRunning)
                 try await redis.start()
                 let pool = RedisPool(configuration: redis.configuration)
@@ -68,15 +68,5 @@ import Testing
             throw error
         }
         try await redis.stop()
-    }
-
-    /// Waits up to a minute for `condition`; false if it never held.
-    private static func eventually(_ condition: () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return false }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return true
     }
 }

@@ -34,7 +34,8 @@ final class SimulatorFixture: Sendable {
         let http = try HTTPClient()
         do {
             var bound: Int?
-            for _ in 0..<500 where bound == nil {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while bound == nil, ContinuousClock.now < deadline {
                 bound = port.withLock { $0 }
                 if bound == nil { try await Task.sleep(for: .milliseconds(10)) }
             }

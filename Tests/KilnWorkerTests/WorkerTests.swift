@@ -82,7 +82,7 @@ import Testing
         try await Self.withWorker(source) {
             try await Self.eventually("the job claimed") { source.wasClaimed(id) }
             source.loseLease(id)
-            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the loss reported and acted on") { source.renewedSinceLossReport(id) }
         }
         // Shutdown hands back what still runs: a stopped attempt is not among them, and settles nothing.
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
@@ -124,7 +124,7 @@ import Testing
         try await Self.withWorker(source) {
             try await Self.eventually("the progress being written") { source.isEmitting(id) }
             source.loseLease(id)
-            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the loss reported and acted on") { source.renewedSinceLossReport(id) }
             source.releaseEmits()
             try await Self.eventually("the attempt ended") { !source.isEmitting(id) }
             try await Task.sleep(for: .milliseconds(100))
@@ -142,7 +142,7 @@ import Testing
             source.slowEmits(by: .milliseconds(200))
             try await Task.sleep(for: .milliseconds(50))
             source.loseLease(id)
-            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the loss reported and acted on") { source.renewedSinceLossReport(id) }
             try await Task.sleep(for: .milliseconds(400))
         }
         #expect(source.lossReportCount(id) == 1)
@@ -161,7 +161,7 @@ import Testing
             source.requestCancel(id)
             try await Self.eventually("the cancellation reported") { source.wasReportedCancelled(id) }
             source.loseLease(id)
-            try await Self.eventually("the loss reported") { source.wasReportedLost(id) }
+            try await Self.eventually("the loss reported and acted on") { source.renewedSinceLossReport(id) }
             try await Self.eventually("the attempt ended") { !source.isEmitting(id) }
             try await Task.sleep(for: .milliseconds(100))
         }

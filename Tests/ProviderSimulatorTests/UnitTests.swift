@@ -291,7 +291,8 @@ struct EventLoopPauseTests {
     }
 
     @Test func cancellingOnePauseOfAQueueEndsItAloneAndTheOthersStillEnd() async throws {
-        let queue = PauseQueue.on(MultiThreadedEventLoopGroup.singleton.next(), lasting: .seconds(2))
+        // Long enough that the middle one is still waiting when this test, however late it resumes, cancels it.
+        let queue = PauseQueue.on(MultiThreadedEventLoopGroup.singleton.next(), lasting: .seconds(15))
         let pauses = (0..<3).map { _ in Task { try await queue.wait() } }
         // Most likely waiting by now, so the cancellation takes the middle one out of the queue.
         try await Task.sleep(for: .milliseconds(100))

@@ -24,6 +24,9 @@ public final class MemoryWorkSource: WorkSource {
         var cancelRequested: Set<JobID> = []
         /// How many renewals reported each lease lost.
         var lossReports: [JobID: Int] = [:]
+        /// How many renewals there were, and the one that first reported each lease lost.
+        var renewals = 0
+        var firstLossReport: [JobID: Int] = [:]
         /// The jobs a renewal reported their owner asked to cancel.
         var cancelReported: Set<JobID> = []
         /// The last number each attempt's events were appended under.
@@ -87,7 +90,11 @@ public final class MemoryWorkSource: WorkSource {
     /// Every event emitted while the job held its lease, in the order the queue took them.
     public func events(of id: JobID) -> [Event] { state.withLock { $0.events.filter { $0.job == id } } }
     public func wasClaimed(_ id: JobID) -> Bool { state.withLock { $0.claimed.contains(id) } }
-    public func wasReportedLost(_ id: JobID) -> Bool { lossReportCount(id) > 0 }
+    /// Whether a renewal came after the one that reported the lease lost: the worker renews one call at a time, so by
+    /// then it has acted on the loss.
+    public func renewedSinceLossReport(_ id: JobID) -> Bool {
+        state.withLock { state in state.firstLossReport[id].map { state.renewals > $0 } ?? false }
+    }
     public func lossReportCount(_ id: JobID) -> Int { state.withLock { $0.lossReports[id] ?? 0 } }
     public func wasReportedCancelled(_ id: JobID) -> Bool { state.withLock { $0.cancelReported.contains(id) } }
     public func isEmitting(_ id: JobID) -> Bool { state.withLock { $0.emitting.contains(id) } }
@@ -136,9 +143,13 @@ public final class MemoryWorkSource: WorkSource {
 
     public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
         state.withLock { state in
+            state.renewals += 1
             let held = Set(leases.map(\.0))
             let lost = held.intersection(state.lost)
-            for id in lost { state.lossReports[id, default: 0] += 1 }
+            for id in lost {
+                state.lossReports[id, default: 0] += 1
+                if state.firstLossReport[id] == nil { state.firstLossReport[id] = state.renewals }
+            }
             let cancelRequested = held.intersection(state.cancelRequested).subtracting(lost)
             state.cancelReported.formUnion(cancelRequested)
             return (lost, cancelRequested)
