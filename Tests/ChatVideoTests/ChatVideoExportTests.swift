@@ -163,7 +163,9 @@ import Testing
                 if isFirst { cancelled.wait() }
             }
         }
-        while progressReports.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while progressReports.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(progressReports.withLock { $0 } > 0, "the export reported no progress")
         task.cancel()
         cancelled.signal()
         await #expect(throws: CancellationError.self) { try await task.value }

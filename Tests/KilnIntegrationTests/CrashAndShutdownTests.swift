@@ -57,7 +57,7 @@ import Testing
             _ = try await harness.awaitRunning(long, client.tenant.id)
             _ = try await harness.awaitRunning(short, client.tenant.id, orDone: true)
             stopping.kill(SIGTERM)
-            #expect(try await stopping.waitForExit(within: .seconds(30)))
+            #expect(try await stopping.waitForExit(within: .seconds(20)))
             let finished = try #require(try await harness.queue.snapshot(short, tenant: client.tenant.id))
             #expect(finished.state == .succeeded)
             let handedBack = try #require(try await harness.queue.snapshot(long, tenant: client.tenant.id))

@@ -94,7 +94,7 @@ final class PrivateRedis {
         let redis = RedisPool(configuration: configuration)
         _ = try? await redis.send(["SHUTDOWN"])
         try await redis.close()
-        _ = try await Eventually.holds(every: .milliseconds(20)) { !process.isRunning }
+        _ = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { !process.isRunning }
         self.process = nil
         if process.isRunning {
             process.signal(SIGKILL)

@@ -240,8 +240,7 @@ import Testing
             #expect(failover.promoted.port != victim.port)
             #expect(result.victimWrittenAfterPromotion)
             #expect(result.otherErrors == [])
-            // No call outlasts its timeout by more than a loaded machine takes to resume the task that made it.
-            #expect(result.longest < configuration.commandTimeout + .seconds(5))
+            #expect(result.longest < configuration.commandTimeout + .seconds(1))
             // A read that fails (the client still learning the new master of a slot) is not a lost write: it is read
             // again until the cluster answers. A write is lost when its key answers with another value, or none.
             var unread = Array(result.acknowledged.keys)

@@ -52,13 +52,7 @@ import Testing
                     throw TestFailure("the job was not created")
                 }
                 let tenant = try #require(TenantID(validating: "acme"))
-                var state: JobState?
-                let deadline = ContinuousClock.now + .seconds(60)
-                while state != .succeeded, ContinuousClock.now < deadline {
-                    state = try await namespace.queue.snapshot(id, tenant: tenant)?.state
-                    try await Task.sleep(for: .milliseconds(50))
-                }
-                #expect(state == .succeeded)
+                #expect(try await Eventually.holds { try await namespace.queue.snapshot(id, tenant: tenant)?.state == .succeeded })
                 worker.kill(SIGTERM)
                 #expect(try await worker.waitForExit(within: .seconds(20)))
                 try await pool.close()

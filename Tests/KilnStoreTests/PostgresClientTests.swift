@@ -251,20 +251,30 @@ import Testing
                 guard (try? await Task.sleep(for: .seconds(30))) != nil else { return }
                 try? await holder.close()
             }
-            let stuck = "SELECT pg_advisory_lock(\(lock))"
-            let before = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
-            let error = try await #require(throws: PostgresError.self) { try await pool.query(stuck) }
-            #expect(error.isTimeout)
-            #expect(error.isUnavailable)
-            let after = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
-            #expect(before != nil && after != nil && before != after)
-            let leased = try await #require(throws: PostgresError.self) {
-                try await pool.withTransaction { connection in try await connection.query(stuck) }
+            defer { letGo.cancel() }
+            do {
+                try await Self.stuckStatementsTimeOut(on: pool, stuck: "SELECT pg_advisory_lock(\(lock))")
+            } catch {
+                try? await holder.close()
+                throw error
             }
-            #expect(leased.isUnavailable)
-            letGo.cancel()
             try await holder.close()
         }
+    }
+
+    /// `stuck` times out on the client's clock, on the pipelined connections and on a leased one, and the pool then
+    /// answers on a new connection.
+    private static func stuckStatementsTimeOut(on pool: PostgresPool, stuck: String) async throws {
+        let before = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+        let error = try await #require(throws: PostgresError.self) { try await pool.query(stuck) }
+        #expect(error.isTimeout)
+        #expect(error.isUnavailable)
+        let after = try await pool.query("SELECT pg_backend_pid() AS pid").first?.decode("pid", as: Int.self)
+        #expect(before != nil && after != nil && before != after)
+        let leased = try await #require(throws: PostgresError.self) {
+            try await pool.withTransaction { connection in try await connection.query(stuck) }
+        }
+        #expect(leased.isUnavailable)
     }
 
     /// Beyond `maxPendingQueries`, calls fail at once as unavailable instead of queueing without bound.
