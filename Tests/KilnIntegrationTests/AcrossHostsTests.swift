@@ -85,10 +85,7 @@ struct AcrossHostsTests {
             }
             let reclaimedAfter = ContinuousClock.now - partitionedAt
             // Heal once the cut-off worker's short attempts have ended and it has tried to settle them (or after a minute).
-            let settledBy = ContinuousClock.now + .seconds(60)
-            while !cutOff.logText.contains("settle and claim failed"), ContinuousClock.now < settledBy {
-                try await Task.sleep(for: .milliseconds(100))
-            }
+            _ = try await Eventually.holds(every: .milliseconds(100)) { cutOff.logText.contains("settle and claim failed") }
             var rerunning = 0
             for id in jobIDs {
                 if try await fleet.harness.queue.snapshot(id, tenant: tenant)?.state == .running { rerunning += 1 }
@@ -151,12 +148,11 @@ struct AcrossHostsTests {
             #expect(answers.allSatisfy { $0.status == 503 && $0.retryAfter != nil }, "\(answers)")
 
             try await fleet.network.reconnect(fleet.network.api, to: fleet.network.data.address)
-            var accepted: [String] = []
-            let deadline = ContinuousClock.now + .seconds(60)
-            while accepted.isEmpty, ContinuousClock.now < deadline {
-                accepted = (try? await fleet.submit(1, echo)) ?? []
-                if accepted.isEmpty { try await Task.sleep(for: .milliseconds(200)) }
-            }
+            let accepted =
+                try await Eventually.value(every: .milliseconds(200)) { () async -> [String]? in
+                    guard let ids = try? await fleet.submit(1, echo), !ids.isEmpty else { return nil }
+                    return ids
+                } ?? []
             let records = try await fleet.awaitRecorded(accepted)
             #expect(records.map(\.state) == ["succeeded"])
             print(

@@ -67,24 +67,21 @@ import Testing
 
         try await server.start()
         // The workers' sweep writes what they could not record.
-        var recorded: [JobRecord] = []
-        let deadline = ContinuousClock.now + .seconds(60)
-        while recorded.count < accepted.count, ContinuousClock.now < deadline {
-            recorded = (try? await Self.recorded(accepted, tenant: tenant.id, database: database)) ?? []
-            try await Task.sleep(for: .milliseconds(200))
-        }
+        let recorded =
+            try await Eventually.value(every: .milliseconds(200)) { () async -> [JobRecord]? in
+                guard let records = try? await Self.recorded(accepted, tenant: tenant.id, database: database), records.count == accepted.count
+                else { return nil }
+                return records
+            } ?? []
         #expect(recorded.count == accepted.count)
         #expect(recorded.allSatisfy { $0.state == .succeeded })
 
         // A key revoked once PostgreSQL answers stops working within seconds.
         _ = try await APIKeyStore(pool: database).revoke(created.record.id.uuidString)
-        var status = 0
-        let revokedBy = ContinuousClock.now + .seconds(30)
-        while status != 401, ContinuousClock.now < revokedBy {
-            status = try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status
-            if status != 401 { try await Task.sleep(for: .milliseconds(200)) }
-        }
-        #expect(status == 401)
+        #expect(
+            try await Eventually.holds(within: .seconds(30), every: .milliseconds(200)) {
+                try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status == 401
+            })
     }
 
     private static func recorded(_ ids: [JobID], tenant: TenantID, database: PostgresPool) async throws -> [JobRecord] {

@@ -94,9 +94,9 @@ final class PrivateRedis {
         let redis = RedisPool(configuration: configuration)
         _ = try? await redis.send(["SHUTDOWN"])
         try await redis.close()
-        _ = try await Eventually.holds(within: .seconds(20), every: .milliseconds(20)) { !process.isRunning }
+        let exited = try await process.exited(within: .seconds(20))
         self.process = nil
-        if process.isRunning {
+        if !exited {
             process.signal(SIGKILL)
             throw TestFailure("redis-server on \(port) did not shut down")
         }

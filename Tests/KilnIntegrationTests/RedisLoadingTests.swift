@@ -34,8 +34,7 @@ import Testing
                     answeredWhileLoading += 1
                 }
                 #expect(answeredWhileLoading > 0)
-                let loaded = ContinuousClock.now + .seconds(120)
-                while try await Self.isLoading(probe), ContinuousClock.now < loaded { try await Task.sleep(for: .milliseconds(200)) }
+                _ = try await Eventually.holds(within: .seconds(120), every: .milliseconds(200)) { try await !Self.isLoading(probe) }
                 #expect(
                     try await Eventually.holds(every: .milliseconds(100)) {
                         try await harness.send(try harness.request("POST", "/v1/jobs", as: client, body: body, base: api)).status == 202
