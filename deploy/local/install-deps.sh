@@ -56,10 +56,10 @@ pip_install_missing() {
 }
 
 # moto's S3 server, which the S3 tests (S3ClientTests, KilnStoreTests, KilnIntegrationTests) start with signature
-# checks on. Pinned to the version Tests/S3Fixtures/moto_server.py was written against: it patches one moto internal.
+# checks on. Pinned to the version Tests/Support/S3Fixtures/moto_server.py was written against: it patches one moto internal.
 pip_install_missing moto.server 'moto[server]==5.2.1' "S3ClientTests need it"
 if [[ ${1:-} == --test-tools ]]; then
-  # The MCP tests' independent client (Tests/MCPClient/mcp_flow.py): the official Python SDK, version 2.x.
+  # The MCP tests' independent client (Tests/Integration/MCPClient/mcp_flow.py): the official Python SDK, version 2.x.
   pip_install_missing mcp.client.streamable_http 'mcp==2.3.0' "MCPTests need it"
   # Kubernetes' own schemas, for deploy/kubernetes/validate.py (it brings jsonschema and PyYAML too).
   pip_install_missing kubernetes_validate 'kubernetes-validate==1.37.0' "deploy/kubernetes/validate.py needs it"

@@ -26,8 +26,8 @@ mkdir -p "$KILN_OBJECT_ROOT"
 
 cd "$KILN_ROOT"
 # The tree is formatted as .swift-format says (swift format, part of the toolchain): a file that is not fails the run;
-# `swift format format --in-place --recursive Sources Tests Package.swift` formats it.
-swift format lint --strict --recursive --parallel Sources Tests Package.swift \
+# `swift format format --in-place --recursive Sources Tests Package.swift KilnClient` formats it.
+swift format lint --strict --recursive --parallel Sources Tests Package.swift KilnClient \
     || kiln_die "swift format lint found the files above not formatted as .swift-format says"
 # A compiler warning in Kiln's own code fails the run: CI builds a fresh clone, so every file is compiled and seen.
 build_log="$KILN_STATE_DIR/build.log"
