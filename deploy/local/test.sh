@@ -29,6 +29,8 @@ cd "$KILN_ROOT"
 # `swift format format --in-place --recursive Sources Tests Package.swift KilnClient` formats it.
 swift format lint --strict --recursive --parallel Sources Tests Package.swift KilnClient \
     || kiln_die "swift format lint found the files above not formatted as .swift-format says"
+# ARCHITECTURE.md's table of targets agrees with both packages' manifests and with each target's imports.
+python3 "$KILN_ROOT/.ci/check-architecture.py"
 # A compiler warning in Kiln's own code fails the run: CI builds a fresh clone, so every file is compiled and seen.
 build_log="$KILN_STATE_DIR/build.log"
 mkdir -p "$KILN_STATE_DIR"
@@ -57,6 +59,8 @@ run_tests() {
     { grep -E -A4 "^✘ Test .* recorded an issue" "$log" || echo "(none: the process ended without recording one)"; } | tail -n 80
     kiln_die "the tests above failed (the whole log: $log)"
 }
+# The client package from a clean copy of its folder, as an app adds it: its tests, its DocC archive, an app's build.
+bash "$KILN_ROOT/deploy/client/test.sh"
 # The image: built with the Swift runtime linked in, then an API and a worker container run jobs against the servers
 # above (deploy/container/test.sh; a release build of its own, in .build-image/).
 bash "$KILN_ROOT/deploy/container/test.sh"

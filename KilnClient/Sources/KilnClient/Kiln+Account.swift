@@ -31,7 +31,7 @@ extension Kiln {
         try await call(.unlink, as: Partnership.Unlinked.self).unlinked
     }
 
-    /// Takes down a page `share.publish` made (its ``PublishedShare/slug``): its address answers 410 from now on.
+    /// Takes down a page `share.publish` made (its `PublishedShare.slug`): its address answers 410 from now on.
     public func revokeShare(_ slug: String) async throws {
         _ = try await send(.revokeShare, ["slug": slug])
     }

@@ -2,8 +2,7 @@ public import Foundation
 
 extension Kiln {
     /// Stores `data` (a photo, a drawing: up to 20 MiB) for jobs to refer to by the upload's id. Sent once: a lost
-    /// answer is a ``KilnError`` `connection_failed`, not a second upload.
-    /// - Parameter contentType: its media type, such as `image/jpeg`.
+    /// answer is a ``KilnError`` `connection_failed`, not a second upload. `contentType` is its media type, such as `image/jpeg`.
     public func upload(_ data: Data, contentType: String) async throws -> Upload {
         try await call(.upload, body: Body(data: data, contentType: contentType), as: Upload.self)
     }

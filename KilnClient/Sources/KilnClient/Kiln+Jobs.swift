@@ -3,8 +3,8 @@ import Foundation
 extension Kiln {
     /// Submits a job of `kind`. The `idempotencyKey` (a new UUID when not given) goes with every try of this call, so a
     /// submission retried after a lost answer makes one job, not two; give your own to make a retry of your own safe
-    /// too (the same key with the same input returns the same job).
-    /// - Parameter priority: `high`, `normal` (the server's default) or `low`.
+    /// too (the same key with the same input returns the same job). The `priority` is `high`, `normal` (the server's
+    /// default) or `low`.
     public func submit<Input, Result>(
         _ kind: Kind<Input, Result>, input: Input, idempotencyKey: String? = nil, priority: String? = nil
     ) async throws -> SubmittedJob<Result> {

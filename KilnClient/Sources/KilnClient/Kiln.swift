@@ -17,7 +17,8 @@ public struct Kiln: Sendable {
     public let configuration: KilnConfiguration
     let transport: any HTTPTransport
 
-    /// - Parameter transport: how requests travel; a `URLSession` with a data delegate unless given.
+    /// A client of the Kiln the configuration names; `transport` is how its requests travel, a `URLSession` with a data
+    /// delegate unless given.
     public init(_ configuration: KilnConfiguration, transport: (any HTTPTransport)? = nil) {
         self.configuration = configuration
         self.transport = transport ?? URLSessionTransport()

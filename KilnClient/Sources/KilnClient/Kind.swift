@@ -8,7 +8,7 @@ public import WorldArchitectInputs
 
 /// A kind of job with the type of its input (the very type the server decodes and validates it as) and of its result:
 /// `kiln.submit(.textContinue, input: TextContinueInput(…))` cannot send another kind's input, and the job it returns
-/// yields ``StoryContinuations``.
+/// yields `StoryContinuations`.
 public struct Kind<Input: Encodable & Sendable, Result: Decodable & Sendable>: Sendable, Hashable {
     /// `domain.action`.
     public let name: String

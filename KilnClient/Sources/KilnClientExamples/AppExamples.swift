@@ -1,6 +1,6 @@
-// The examples of docs/ios-client.md, one per app, compiled with the package and run end to end against a Kiln on the
-// provider simulator by the integration tests (ClientExampleTests); a test holds the document's code blocks to this
-// file, so the document cannot drift from code that works.
+// The examples of the documentation's articles (KilnClient.docc), one per app, compiled with the package and run end to
+// end against a Kiln on the provider simulator by the server's integration tests (ClientExampleTests); a test holds the
+// articles' code blocks to this file, so the documentation cannot drift from code that works.
 public import Foundation
 public import KilnClient
 

@@ -1,6 +1,6 @@
 public import JobVocabulary
 
-/// A job the app submitted, with the type of its result: what ``Kiln/events(of:)``, ``Kiln/result(of:)`` and the
+/// A job the app submitted, with the type of its result: what ``Kiln/events(of:)``, ``Kiln/result(of:onEvent:)`` and the
 /// other job calls take. Keep its ``id`` (and make it again with ``init(id:kind:)``) to follow the job after a relaunch.
 public struct SubmittedJob<Result: Decodable & Sendable>: Sendable, Hashable {
     public let id: JobID
