@@ -20,7 +20,7 @@ TOOLCHAIN_MODULES = {
     "XCTest", "Synchronization", "_Concurrency", "CoreFoundation", "os", "RegexBuilder", "PackageDescription",
 }
 IMPORT = re.compile(
-    r"^\s*(?:@\w+\s+)*(?:public\s+|package\s+|internal\s+|fileprivate\s+|private\s+)?import\s+"
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|package\s+|internal\s+|fileprivate\s+|private\s+)?import\s+"
     r"(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
 BEGIN, END = "<!-- targets: begin -->", "<!-- targets: end -->"
 
