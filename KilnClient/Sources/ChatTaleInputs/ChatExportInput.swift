@@ -226,7 +226,7 @@ public enum ChatTheme: String, Codable, Sendable, InputChoice {
 }
 
 /// Constant frame rate (every frame encoded; what every player and editor accepts) or variable (only the frames that
-/// change, each shown as long as it lasts; smaller and about twice as fast to make).
+/// change, each shown as long as it lasts; smaller and faster to make).
 public enum ChatFrameRate: String, Codable, Sendable, InputChoice {
     case constant, variable
 }

@@ -16,7 +16,7 @@ extension UUIDIdentifier {
 
     public init?(validating text: String) {
         // Kiln's own ids, already canonical, are taken as they are: a worker validates every id a claim returns, and
-        // parsing and printing each through `UUID` cost a microsecond and a half.
+        // parsing and printing each through `UUID` is work on every job for nothing.
         if Self.isLowercaseUUID(text) {
             self.init(lowercaseUUID: text)
             return

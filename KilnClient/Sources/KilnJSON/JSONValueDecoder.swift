@@ -1,7 +1,8 @@
 import Foundation
 
-/// Decodes a typed value straight from a ``JSONValue``, for ``JSONValue/decode(as:)``: Foundation's `JSONDecoder` on
-/// the document written out again cost 1.7% of the API node's CPU a submission, most of it for inputs of a few members.
+/// Decodes a typed value straight from a ``JSONValue``, for ``JSONValue/decode(as:)``, without writing the document out
+/// again for Foundation's `JSONDecoder`, whose fixed cost is most of the work for the inputs of a few members every
+/// submission carries.
 ///
 /// It accepts only what `JSONDecoder` accepts, with the same result, and throws ``Unsupported`` at anything else:
 /// `decode(as:)` then asks `JSONDecoder`, whose answer (a value, or the error with its coding path) stands. So it

@@ -6,8 +6,8 @@ import Locking
 /// HTTP/1.1 for load generators: keep-alive connections to one server, one request on each at a time, all driven by
 /// one thread's epoll loop. A request is one `send(2)` and its answer most often one `read(2)`, and the answer is
 /// handed over on the loop thread, where the caller may send its next request at once. The generators share the
-/// machine's cores with the server they measure: libcurl's multi interface made seven system calls a request and cost
-/// the quota generators 61–70 µs a decision, more than the bare Hummingbird server costs a request.
+/// machine's cores with the server they measure, so a request must cost them little: libcurl's multi interface makes
+/// several system calls a request and costs a generator more CPU than the bare Hummingbird server spends answering it.
 ///
 /// Plain `http://` only, answers with a `Content-Length` only (every answer of Kiln's and the floor server's). An
 /// answer that does not come within the timeout, or a connection the server closes before answering, fails that

@@ -2,7 +2,7 @@ import Foundation
 import Locking
 
 /// The quota days of one reset time zone, keeping the last one asked for: every metered admission asks for the day it
-/// falls in, and answering from Foundation's calendar each time was 5% of the API node's CPU a quota decision.
+/// falls in, and Foundation's calendar is too dear to ask on every decision.
 final class QuotaDays: Sendable, Equatable {
     private let calendar: Calendar
     private let last = Locked<QuotaDay?>(nil)

@@ -1,7 +1,7 @@
 import HTTPTypes
 
 /// The headers that say who is calling, read in one pass over the request's fields. A lookup by name scans every
-/// field and joins what it finds into a new string, and authentication asked for seven names, some of them twice.
+/// field and joins what it finds into a new string, and authentication needs seven names, some of them twice.
 struct CallerHeaders {
     var authorization: String?
     var device: String?

@@ -1,7 +1,7 @@
 import Locking
 
 /// Metric handles made once for each set of dimensions and kept: making a `Counter` or a `Timer` asks the metrics
-/// factory, which takes its lock and looks the series up, and that was done for every request. The dimensions are
+/// factory, which takes its lock and looks the series up, too dear to do for every request. The dimensions are
 /// bounded (routes, methods, statuses, tenants, decisions), so the handles are too.
 final class MetricHandles<Key: Hashable & Sendable, Handles: Sendable>: Sendable {
     private let made = Locked<[Key: Handles]>([:])

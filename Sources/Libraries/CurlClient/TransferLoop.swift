@@ -11,7 +11,7 @@ import Locking
 /// `curl_multi_info_read`, and is the only thread that touches the multi handle, the easy handles and the
 /// transfers inside them. Handing libcurl only the ready sockets makes a turn cost what happened, not how many
 /// transfers are open: `curl_multi_perform` and `curl_multi_poll` walk every transfer and every socket on each
-/// turn, which with a thousand streams took most of a core. Other threads hand over new transfers, cancellations and
+/// turn, which with a thousand streams open takes most of a core. Other threads hand over new transfers, cancellations and
 /// calls to run on the loop through `inbox`, and wake the thread through the poller's eventfd when it is waiting.
 ///
 /// `@unchecked Sendable` is safe because of that confinement and two locks. `multi`, `active`,

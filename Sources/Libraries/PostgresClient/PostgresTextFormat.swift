@@ -17,7 +17,7 @@ enum PostgresTextFormat {
                 + ".\(padded(fraction, 6))Z"
         }
         // Digits written straight into the string's storage: a recorder writes three timestamps a job, and joining
-        // eleven small strings cost a worker 6% of its CPU in a no-op burn-down.
+        // eleven small strings for each shows in a worker's profile.
         return String(unsafeUninitializedCapacity: 27) { bytes in
             func put(_ value: Int64, width: Int, at offset: Int, then separator: Character) {
                 var rest = value

@@ -4,7 +4,7 @@ import Glibc
 /// message sent, a ding per message received.
 ///
 /// The three sounds are synthesised once per process and added at their events' sample offsets, so mixing a video's
-/// hundreds of events costs a few milliseconds, where an ffmpeg `adelay`+`amix` graph per event costs as much CPU as
+/// hundreds of events costs next to nothing, where an ffmpeg `adelay`+`amix` graph per event costs as much CPU as
 /// the video encode. The events come from the deterministic timeline and the noise from a fixed-seed generator, so the
 /// same chat always gives the same samples.
 public struct ChatSoundTrack: Sendable {

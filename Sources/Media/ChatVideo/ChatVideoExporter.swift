@@ -12,13 +12,12 @@ import Locking
 /// Why the `ffmpeg` program and not libavcodec in-process (docs/chat-video.md): the encoder runs in a process of its
 /// own, so a crash or a runaway encode cannot take the worker down, a cancellation is a `SIGKILL`, and its memory is
 /// measured apart; the worker binary does not link Debian's GPL build of libavcodec; and the command line is stable
-/// across FFmpeg versions where the C API is not. It costs 10–25 % more CPU than in-process (the reference's
-/// measurements), which the targets allow.
+/// across FFmpeg versions where the C API is not. It costs more CPU than encoding in-process (docs/chat-video.md says how
+/// much), which the targets allow.
 public final class ChatVideoExporter: Sendable {
     public let input: ChatExportInput
     public let watermark: Bool
-    /// x264's speed/size trade-off; `veryfast` costs 8 CPU-ms per 1080×1920 frame in the reference's measurements
-    /// (16–20 on the development host in November 2026).
+    /// x264's speed/size trade-off (`veryfast` by default; its CPU per frame is in docs/chat-video.md).
     public let preset: String
     public let ffmpeg: String
     private let state = Locked<(cancelled: Bool, encoder: FFmpegProcess?)>((false, nil))
@@ -136,8 +135,8 @@ public final class ChatVideoExporter: Sendable {
     /// The H.264 encoder's settings: libx264 at `preset`, CRF 20, a keyframe every 4 s, tagged BT.709 limited range.
     /// Two threads on two cores, a lookahead of 5 frames instead of veryfast's 10, and the lookahead on the encoding
     /// threads rather than a thread of its own with its own frames queued (`sync-lookahead=0`): at 1080×1920 each frame
-    /// x264 holds costs about 10 MB, and this keeps the encoder near 205 MB instead of 320 MB, for the same CPU time
-    /// and a file no bigger (measured here; docs/chat-video.md has the memory plan per export).
+    /// x264 holds costs about 10 MB, and this holds fewer, for the same CPU time and a file no bigger
+    /// (docs/chat-video.md has the encoder's memory and the plan per export).
     public static func videoEncoderArguments(preset: String, fps: Int) -> [String] {
         [
             "-c:v", "libx264", "-preset", preset, "-crf", "20", "-threads", "2", "-x264-params", "rc-lookahead=5:sync-lookahead=0",

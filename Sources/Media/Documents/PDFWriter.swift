@@ -7,7 +7,7 @@ import Drawing
 public struct PDFWriter: Sendable {
     public init() {}
 
-    /// The PDF's bytes. Blocking and CPU-bound (about a second for 200 pages): call it through `BlockingExecutor.rendering`.
+    /// The PDF's bytes. Blocking and CPU-bound for as long as the layout takes: call it through `BlockingExecutor.rendering`.
     /// - Throws: ``DocumentError/unreadableImage(_:)`` for a PNG Cairo cannot decode, ``DocumentError/renderingFailed(_:)``
     ///   when Cairo reports an error.
     public func write(_ document: Document) throws -> [UInt8] {

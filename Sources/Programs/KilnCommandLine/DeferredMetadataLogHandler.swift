@@ -1,8 +1,8 @@
 public import Logging
 
 /// A `StreamLogHandler` whose logger's metadata is kept aside until a line is written. `StreamLogHandler` formats its
-/// metadata again whenever it changes, and Hummingbird gives every request's logger its id: 1.3% of the API node's CPU
-/// went to formatting metadata no line printed. The lines are the same: the metadata reaches the stream handler with
+/// metadata again whenever it changes, and Hummingbird gives every request's logger its id, so every request would pay
+/// for formatting metadata that no line prints. The lines are the same: the metadata reaches the stream handler with
 /// the event, beside the event's own, which wins where both name a key.
 public struct DeferredMetadataLogHandler: LogHandler {
     private var stream: StreamLogHandler

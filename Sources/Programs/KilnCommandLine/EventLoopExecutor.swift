@@ -7,11 +7,11 @@ import NIOPosix
 /// `NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()` does, except that each job
 /// runs as the generic executor's, not as the loop's serial executor.
 ///
-/// Run as the loop's, a job hopped at every call into a nonisolated async function: the function asks for the generic
-/// executor on entry, the loop is not it and cannot hand its thread over, so Swift enqueued the task on the loop again
-/// and it went on at the loop's next turn. In the API node that was `swift_task_switch` and its enqueue at 15% of the
-/// CPU, about ten extra trips through a loop's queue a request (Hummingbird's responders, the middleware, Kiln's
-/// submission path). Run as the generic executor's, those calls go on in place. A job still runs on the loop it was
+/// Run as the loop's, a job would hop at every call into a nonisolated async function: the function asks for the
+/// generic executor on entry, the loop is not it and cannot hand its thread over, so Swift enqueues the task on the loop
+/// again and it goes on at the loop's next turn: about ten extra trips through a loop's queue a request in the API node
+/// (Hummingbird's responders, the middleware, Kiln's submission path), each a `swift_task_switch` and an enqueue. Run
+/// as the generic executor's, those calls go on in place. A job still runs on the loop it was
 /// enqueued from (a task resumed by a reply read on a loop goes on there), or on the next loop when it comes from
 /// another thread, so a request is read, sent to Redis, answered and written on one thread.
 public enum EventLoopExecutor {

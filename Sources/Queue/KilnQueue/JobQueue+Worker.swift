@@ -152,8 +152,8 @@ extension JobQueue {
     ///   to cancel them.
     ///
     /// Leases go in calls of at most ``renewBatch``, one after another, so other clients' commands get in between: a
-    /// script holds Redis for its whole run, and one renewing a thousand streaming jobs took 9 ms (Redis's slow log),
-    /// which every delta written meanwhile waited for.
+    /// script holds Redis for its whole run, and one renewing a thousand streaming jobs would hold it for milliseconds,
+    /// which every delta written meanwhile would wait for.
     public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
         var lost: Set<JobID> = []
         var cancelRequested: Set<JobID> = []

@@ -6,9 +6,9 @@ import RedisClient
 /// ``KeySpace`` and the helpers of `common.lua` that it uses (``ScriptPrelude``), then the `KEYS` and `ARGV` bindings
 /// generated from its contract, then its body.
 struct QueueScripts: Sendable {
-    /// The scripts, or why they could not be read: assembled once a process, on first use. Every ``RedisNamespace``
-    /// assembled them again before, and an integration test process, which makes hundreds, spent a ninth of its
-    /// cooperative threads' time there.
+    /// The scripts, or why they could not be read: assembled once a process, on first use, not once a
+    /// ``RedisNamespace``: assembling them is dear, and a process may make many (an integration test process makes
+    /// hundreds).
     static let loaded = Result { try QueueScripts() }
 
     let enqueue: RedisScript

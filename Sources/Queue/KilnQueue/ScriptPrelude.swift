@@ -2,8 +2,7 @@
 /// definitions of `common.lua`, of which only those the script uses, directly or through another.
 ///
 /// Redis runs a script's whole text on every call, so each `local function` in front of it is a closure made anew each
-/// time: all 26 key helpers and every shared helper cost about 3 µs of Redis's CPU a call, a tenth of what enqueuing a
-/// job costs it.
+/// time: every helper a script does not use would cost Redis's one core on every call.
 struct ScriptPrelude: Sendable {
     /// One top-level definition, up to the next: the names it defines and its text.
     private struct Definition: Sendable {

@@ -4,19 +4,16 @@ import KilnQueue
 import Locking
 
 /// The progress and text events of one attempt, on their way to the job's stream: best-effort and coalesced, so that
-/// Redis out of reach for a moment never fails a job that reports progress.
+/// Redis out of reach for a moment never fails a job, and sending never waits.
 ///
-/// A delta joins the text of one of the same answer waiting just before it: listeners read the same text, in fewer
-/// events. Every progress report is written while Redis keeps up; once ``crowded`` events wait (Redis away or far
-/// behind), a progress replaces a progress waiting just before it, so the waiting stays bounded and the latest report
-/// still goes out. Sending never waits: the events are written one at a time, in order, each from the
-/// previous one's answer (on the Redis connection's event loop), so a streaming handler hands its text over without
-/// waking a task of its own. A write that fails leaves the events waiting for the next ``send(_:)`` (or ``flush()``),
-/// and the handler goes on as if they had been written: the attempt's listeners learn of them late, or, if Redis stays
-/// away until the attempt ends, from its result alone. The event whose write failed may have been appended all the same
-/// (Redis ran it, its answer timed out): it goes again as it was, under the number it was sent with, which Redis
-/// appends once, and nothing joins it meanwhile, so a listener never reads its text twice. An attempt that lost its
-/// lease writes nothing more.
+/// Events are written one at a time, in order, each from the previous one's answer on the Redis connection's event
+/// loop, so a streaming handler hands its text over without waking a task. Meanwhile a delta joins the text of the same
+/// answer waiting just before it, and once ``crowded`` events wait a progress replaces a progress waiting just before
+/// it, so the backlog stays bounded and the latest report still goes out. A failed write leaves the events waiting for
+/// the next ``send(_:)`` or ``flush()`` and the handler goes on; listeners learn of them late, or from the result alone.
+/// The event that failed goes again as it was, alone and under the number it was sent with, which Redis appends once:
+/// it may have been appended all the same (its answer lost), and no listener reads its text twice. After a lost lease
+/// nothing more is written.
 final class AttemptEvents: Sendable {
     enum Event: Sendable {
         case progress(fraction: Double, message: String?)

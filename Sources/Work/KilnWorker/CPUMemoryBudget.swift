@@ -3,9 +3,8 @@ import Foundation
 /// How many cpu-class jobs a worker runs at once within the memory it is given: each slot plans for the heaviest of
 /// them, a chat export, so `--cpu` never promises more exports than the memory holds.
 public struct CPUMemoryBudget: Sendable, Equatable {
-    /// What one cpu-class job may take at its peak. A 1080×1920 chat export peaked at 321 MB in the benchmark (the
-    /// encoder 258 MB, the exporting process 63 MB), and its encoder alone at 314 MB when it fell behind under load
-    /// (see docs/chat-video.md): 400 MB holds both with that process beside it.
+    /// What one cpu-class job may take at its peak: a 1080×1920 chat export, its encoder and the exporting process
+    /// together, with room for the encoder's growth when it falls behind under load (docs/chat-video.md has the peaks).
     public static let perJob: UInt64 = 400 * 1_048_576
 
     /// The bytes the worker's cpu-class jobs may use together.

@@ -110,7 +110,7 @@ final class ClassRunner: Sendable {
                     report(finished, settled)
                     took(batch, asked: free)
                     // The group's children begin these jobs, which come hundreds at a time: begun here, one after
-                    // another, they held up the loop's next settle and claim (no-op jobs 13–20% fewer a second).
+                    // another, they would hold up the loop's next settle and claim.
                     for job in batch.jobs { group.addTask { await self.execute(job, self.begin(job)) } }
                     continue
                 }
@@ -125,9 +125,8 @@ final class ClassRunner: Sendable {
                 }
                 switch claimed {
                 case .begun(let batch, let attempts):
-                    // Begun as the claim's answer arrived: begun from the group's children, a handler waited for a
-                    // thread to resume this loop and then for another to take its child up (at 500 jobs/s, p99 0.7–0.9
-                    // ms and 0.4–0.6 ms).
+                    // Begun as the claim's answer arrived: begun from the group's children, a handler would wait for a
+                    // thread to resume this loop and then for another to take its child up.
                     took(batch, asked: free)
                     for (job, attempt) in zip(batch.jobs, attempts) { group.addTask { await self.execute(job, attempt) } }
                 case .handedBack(let batch):

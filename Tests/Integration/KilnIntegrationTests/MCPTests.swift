@@ -143,8 +143,8 @@ import Testing
         try await Harness.with { harness in
             let endpoint = try await Self.start(harness)
             let token = try Self.token(audience: Self.resource)
-            // A turn runs a job and answers when it ends, which on a machine loaded by the whole suite took longer than
-            // URLSession's default 60 s.
+            // A turn runs a job and answers when it ends, which on a machine loaded by the whole suite can take longer
+            // than URLSession's default 60 s.
             let session = URLSessionConfiguration.default
             session.timeoutIntervalForRequest = 300
             let transport = HTTPClientTransport(

@@ -1,8 +1,8 @@
 /// Lets a few harnesses at a time migrate their schemas. A test process starts a harness for every test in its first
-/// seconds, and each runs all of Kiln's migrations in a schema of its own, about half a second of PostgreSQL's CPU
-/// (the day partitions' tables most of it): two hundred at once kept statements queued in PostgreSQL past the client's
-/// query timeout (35 s), and tests failed before they began. In turns, each migration takes its half second, and the
-/// tests that have theirs start while the others wait.
+/// seconds, and each runs all of Kiln's migrations in a schema of its own, most of it the day partitions' tables: two
+/// hundred at once would keep statements queued in PostgreSQL past the client's query timeout (35 s), failing tests
+/// before they begin. In turns, each migration takes its own short time, and the tests that have theirs start while the
+/// others wait.
 actor MigrationGate {
     static let shared = MigrationGate(width: 4)
 

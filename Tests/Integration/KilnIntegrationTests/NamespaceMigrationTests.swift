@@ -13,8 +13,8 @@ import Testing
 @Suite struct NamespaceMigrationTests {
     /// `legacy` takes JWTs and its server's assertions (as WorldArchitect does), and meters like the privacy tests, so
     /// that quota counters, reservations, device sets and velocities exist. The velocities allow one a minute (with a
-    /// burst of a thousand), so their keys outlive the test: at a thousand a minute a key lived 60 ms, and whether the
-    /// snapshots before and after a run still saw it was a matter of timing.
+    /// burst of a thousand), so their keys outlive the test: at a thousand a minute a key would live 60 ms, and whether
+    /// the snapshots before and after a run still saw it would be a matter of timing.
     static let policy = """
         {"legacy": {
           "identity_modes": ["jwt", "trusted_server"],

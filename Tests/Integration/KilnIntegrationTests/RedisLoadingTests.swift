@@ -10,7 +10,7 @@ import Testing
         let redis = try PrivateRedis()
         try await redis.start()
         // Enough data, loaded slowly (500 µs a key, Redis's own test setting), to take twenty seconds and more: a
-        // loaded machine's requests must have time to meet it (ten seconds were once not enough for the full suite).
+        // machine loaded by the full suite must still have time to send its requests while Redis loads.
         try await redis.fill(keys: 40_000)
         try await redis.stop()
         let pool = RedisPool(configuration: redis.configuration)

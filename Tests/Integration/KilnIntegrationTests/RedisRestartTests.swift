@@ -50,7 +50,7 @@ extension RedisRestartTests {
         try await redis.start()
         var configuration = redis.configuration
         // A stopped Redis refuses a connection at once; the timeout only bounds a handshake, which a machine loaded by the
-        // whole suite took more than 200 ms to finish.
+        // whole suite can take more than 200 ms to finish.
         configuration.connectTimeout = .seconds(2)
         let pool = RedisPool(configuration: configuration)
         try await Harness.with { harness in
@@ -93,7 +93,7 @@ extension RedisRestartTests {
         try await redis.start()
         var configuration = redis.configuration
         // A stopped Redis refuses a connection at once; the timeout only bounds a handshake, which a machine loaded by the
-        // whole suite took more than 200 ms to finish.
+        // whole suite can take more than 200 ms to finish.
         configuration.connectTimeout = .seconds(2)
         let pool = RedisPool(configuration: configuration)
         var leases = QueueConfiguration()

@@ -7,7 +7,7 @@ import Testing
 /// `OpenAIChatClient` against a real model: llama.cpp's OpenAI-compatible server with SmolLM2-135M-Instruct on the
 /// CPU, which `deploy/local/local-model.sh` sets up and starts (docs/local-model.md).
 ///
-/// Opt-in, and never part of CI: the server takes a compile of about 8 minutes and a 93 MB package to set up, and
+/// Opt-in, and never part of CI: the server takes a long compile and a large package to set up, and
 /// the answers of a real model are neither fast nor the same each time. So the suite runs only when
 /// `KILN_LOCAL_MODEL_URL` names the server (`KILN_LOCAL_MODEL_URL=http://127.0.0.1:8091`, as the script prints);
 /// without it every test is skipped, not failed. CI never sets it. Only what any real answer must satisfy is checked.

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func fewerRunWhenTheMemoryHoldsFewerExports() {
-        // Two exports planned at 300 MB each would fit 600 MB; at their measured peak only one does.
+        // 799 MB holds one export's planned 400 MB, not two.
         #expect(CPUMemoryBudget(memory: 799 * Self.megabyte).slots(requested: 2) == 1)
         #expect(CPUMemoryBudget(memory: 2_048 * Self.megabyte).slots(requested: 8) == 5)
     }

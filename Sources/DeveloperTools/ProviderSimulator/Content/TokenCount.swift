@@ -13,7 +13,7 @@ enum TokenCount {
     /// `["Once", " upon", " a"]`. Joined, the pieces are `text` again.
     ///
     /// ASCII text, all the simulator writes, is read byte by byte: its answers are cut for each of a thousand calls as
-    /// they start, and telling whitespace by `Character` was most of that. An ASCII whitespace `Character` is one of
+    /// they start, and telling whitespace by `Character` would be most of that. An ASCII whitespace `Character` is one of
     /// these bytes (or CR LF, whose CR starts the run), so the cuts are the same.
     static func pieces(of text: String) -> [String] {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {

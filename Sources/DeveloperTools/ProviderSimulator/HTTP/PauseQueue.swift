@@ -3,7 +3,7 @@ import NIOCore
 
 /// The pauses of one length on one event loop, behind one timer for the earliest. Pauses of one length fall due in the
 /// order they began, so a queue holds them in that order: a thousand streams pausing at once cost the loop one pending
-/// timer, not a thousand in its timer heap, where each one due was a sift through all the others.
+/// timer, not a thousand in its timer heap, where each one due would be a sift through all the others.
 final class PauseQueue: Sendable {
     private struct Key: Hashable {
         let loop: ObjectIdentifier

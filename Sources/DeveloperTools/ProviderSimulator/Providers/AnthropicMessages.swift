@@ -83,7 +83,7 @@ enum AnthropicMessages {
 
     /// A `content_block_delta` of `text`: the canonical JSON of its document, written from a template. A streaming
     /// call's events are all built as it starts, about a hundred of them, and building each delta's document to print
-    /// it was the largest part of that.
+    /// it would be the largest part of that.
     static func textDelta(_ text: String) -> SSEEvent {
         SSEEvent(
             name: "content_block_delta",

@@ -17,8 +17,8 @@ extension Response {
     }
 }
 
-/// The one way an answer becomes bytes: compact JSON with sorted keys and unescaped slashes, as the hand-written bodies
-/// were before, so equal answers are equal bytes.
+/// The one way an answer becomes bytes: compact JSON with sorted keys and unescaped slashes, as the hand-written
+/// documents are, so equal answers are equal bytes.
 enum AnswerEncoding {
     static func bytes(of answer: some Encodable) throws -> ByteBuffer {
         if let answer = answer as? any DocumentAnswer { return ByteBuffer(bytes: JSONValue.canonicalBytes(ofObject: answer.members)) }

@@ -5,8 +5,8 @@ import KilnJSON
 import KilnProviders
 
 /// A followed job's event stream as its bytes reach the benchmark: each delta timed on the HTTP client's transfer
-/// thread, as it is read from the socket. Timed in a task instead, each arrival also waited for one of the event loops
-/// that write the simulator's thousand streams, and that wait was counted as Kiln's latency.
+/// thread, as it is read from the socket. Timed in a task, each arrival would also wait for one of the event loops
+/// that write the simulator's thousand streams, and that wait would count as Kiln's latency.
 struct FollowedStream: Sendable {
     /// When the stream's first bytes arrived (monotonic nanoseconds); nil before.
     private(set) var openedAt: UInt64?

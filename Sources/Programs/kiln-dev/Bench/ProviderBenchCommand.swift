@@ -27,9 +27,9 @@ struct ProviderBenchCommand: AsyncParsableCommand {
     @Option(help: "Where the child processes log.") var logDirectory = ".kiln/logs"
 
     func run() async throws {
-        // The benchmark's own tasks (the simulator's answers) run on SwiftNIO's event loops, as the API node's do. On
-        // Swift's cooperative pool each delta written first waited for a pool thread to wake, and that wait was counted
-        // as Kiln's latency. The followers time each arrival on the HTTP client's own thread (`FollowedStream`).
+        // The benchmark's own tasks (the simulator's answers) run on SwiftNIO's event loops, as the API node's do: on
+        // Swift's cooperative pool each delta written would first wait for a pool thread to wake, and that wait would
+        // count as Kiln's latency. The followers time each arrival on the HTTP client's own thread (`FollowedStream`).
         EventLoopExecutor.install()
         guard streams > 0, (0...min(streams, 60)).contains(listeners) else {
             throw ValidationError("--streams must be positive and --listeners between 0 and the smaller of --streams and 60")

@@ -2,9 +2,9 @@ import ArgumentParser
 import Foundation
 import Spawning
 
-/// A reference queue's benchmark (`../shared/bench/sidekiq-reference.sh`), run in the same sitting as Kiln's so the two
-/// rates can be compared as a ratio. The script prints a line `<name>: <rate> jobs/s … (<rate> jobs/s with its boot) …`;
-/// it is shown as it is.
+/// A reference queue's benchmark (`../shared/bench/sidekiq-reference.sh`), run right after Kiln's on the same machine
+/// so the two rates can be compared as a ratio. The script prints a line
+/// `<name>: <rate> jobs/s … (<rate> jobs/s with its boot) …`; it is shown as it is.
 struct ReferenceQueue {
     let script: String
     let jobs: Int

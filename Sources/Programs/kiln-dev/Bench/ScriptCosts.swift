@@ -30,7 +30,8 @@ struct ScriptCosts {
         /// What the scripts spent outside the commands they ran: Lua itself, and each call's fixed cost.
         var lua: Double { scripts - commands.reduce(0) { $0 + $1.microseconds } }
 
-        /// `claim: 16.0 µs in 0.004 scripts (lua 5.1; hmget 1.00× 2.1, …); 22.3 µs of server cpu; 0 aof rewrites`
+        /// `<stage>: <µs> in <calls> scripts (lua <µs>; <command> <calls>× <µs>, …); <µs> of server cpu; <n> aof
+        /// rewrites`, every figure a job's.
         var summary: String {
             // Those under 0.05 µs a job round to nothing.
             let parts = commands.filter { $0.microseconds >= 0.05 }.map { command in
@@ -45,7 +46,7 @@ struct ScriptCosts {
 
     let stages: [Stage]
 
-    /// `enqueue 23.7 µs, claim 16.0 µs, …`
+    /// `enqueue <µs>, claim <µs>, …`: each stage's scripts, a job's.
     var line: String { stages.map { String(format: "%@ %.1f µs", $0.name, $0.scripts) }.joined(separator: ", ") }
 
     /// `cmdstat_<name>` → (calls, usec), as the servers count them since they started: every master's, added up (the

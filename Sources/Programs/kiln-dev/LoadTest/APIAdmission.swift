@@ -55,7 +55,7 @@ struct APIAdmission: AdmissionDecider {
     }
 
     /// The answer comes on the HTTP client's thread, which sends the next request from there: no other thread is woken
-    /// for it. Resuming a task with each answer took about a fifth of a generator's CPU.
+    /// for it, since resuming a task with each answer would be a large part of a generator's CPU.
     func decide(_ request: PlannedRequest, answer: @escaping @Sendable (AdmissionAnswer) -> Void) {
         let headers: [(name: String, value: String)] = [
             ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"), ("Kiln-Identity", request.identity),
@@ -88,8 +88,8 @@ struct APIAdmission: AdmissionDecider {
 
     /// The value of a top-level string or number member of a problem+json body. Found by searching its bytes rather
     /// than by parsing the JSON: the generators share the machine's two cores with the API and Redis, and a refusal
-    /// needs only these members, which the API writes without spaces. (Foundation's `range(of:)` on the body as a
-    /// `String` took 5.7% of a generator's CPU, its `firstRange(of:)` on the bytes 14%.)
+    /// needs only these members, which the API writes without spaces. Foundation's `range(of:)` on the body as a
+    /// `String`, or `firstRange(of:)` on its bytes, would cost a generator far more.
     private static func member(_ name: String, of body: [UInt8]) -> String? {
         let pattern = Array("\"\(name)\":".utf8)
         guard body.count >= pattern.count,

@@ -23,8 +23,8 @@ public struct S3ObjectStore: ObjectBackend {
         self.client = S3ObjectClient(configuration: configuration, http: http)
     }
 
-    /// The bytes are hashed once, off the caller's thread: the API node's tasks run on its event loops, and an upload's
-    /// 20 MB take about 15 ms. The same digest signs the request and is returned.
+    /// The bytes are hashed once, off the caller's thread: the API node's tasks run on its event loops, and hashing an
+    /// upload of megabytes would hold up every connection of its loop. The same digest signs the request and is returned.
     public func write(_ bytes: [UInt8], to path: String) async throws -> (size: Int, sha256: String) {
         let key = try Self.key(path)
         let sha256 = try await BlockingExecutor.files.run { Digest.sha256Hex(bytes) }
