@@ -5,7 +5,7 @@ import KilnQueue
 import Testing
 
 /// Every `code` the API can answer with is the same list in three places: what the server's sources construct, the
-/// `code` enum of `openapi.json`'s `Problem`, and the README's table of errors. A code added to one and not the others
+/// `code` enum of `openapi.json`'s `Problem`, and docs/api.md's table of errors. A code added to one and not the others
 /// fails here, whichever was forgotten.
 @Suite struct ProblemCodeCatalogTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -28,11 +28,11 @@ import Testing
         return codes
     }
 
-    /// The codes of the README's error table: the backticked names in its second column.
+    /// The codes of docs/api.md's error table: the backticked names in its second column.
     static func readmeCodes() throws -> Set<String> {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/api.md"), encoding: .utf8)
         let lines = readme.components(separatedBy: "\n")
-        let header = try #require(lines.firstIndex(of: "| status | code | when |"), "the README has its error table")
+        let header = try #require(lines.firstIndex(of: "| status | code | when |"), "docs/api.md has its error table")
         let code = try Regex(#"`([a-z_]+)`"#)
         var codes: Set<String> = []
         for line in lines[(header + 2)...].prefix(while: { $0.hasPrefix("|") }) {
@@ -55,8 +55,8 @@ import Testing
         #expect(server.count > 50, "the sources were read: \(server.sorted())")
         #expect(server.subtracting(document).sorted() == [], "codes the server answers that openapi.json does not list")
         #expect(document.subtracting(server).sorted() == [], "codes openapi.json lists that the server never answers")
-        #expect(server.subtracting(readme).sorted() == [], "codes the server answers that the README's table does not list")
-        #expect(readme.subtracting(server).sorted() == [], "codes the README's table lists that the server never answers")
+        #expect(server.subtracting(readme).sorted() == [], "codes the server answers that docs/api.md's table does not list")
+        #expect(readme.subtracting(server).sorted() == [], "codes docs/api.md's table lists that the server never answers")
     }
 }
 
