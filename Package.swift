@@ -374,8 +374,7 @@ let package = Package(
             ]),
         // The console's pages rendered from their templates, its forms and its links, without servers.
         edgesTests.tests("KilnConsoleTests", ["KilnConsole", "KilnCore", "KilnQueue", "KilnStore"]),
-        // The apps' client held to the server: its routes against openapi.json, docs/ios-client.md's examples against the
-        // compiled ones.
+        // The apps' client held to the server: its routes, statuses and answer types against openapi.json.
         edgesTests.tests("ClientAgreementTests", [.clientPackage("KilnClient"), .clientPackage("KilnJSON")]),
 
         // MARK: Tests/DeveloperTools

@@ -4,7 +4,7 @@ public import JobVocabulary
 /// Every failure the client reports: a refusal of the server (its problem's `code`, `field`, `upgrade_available`,
 /// `retry_after_s`), a job that ended without a result (its error's code), or no answer at all.
 ///
-/// Codes of the server are in the README's error table; the client's own are `connection_failed` (no answer, or an
+/// Codes of the server are in the error table of Kiln's docs/api.md; the client's own are `connection_failed` (no answer, or an
 /// answer cut off), `invalid_answer` (an answer the client cannot read), and for a job that ended without succeeding its
 /// error's code (`invalid_model_output`, `content_filtered`, …) or, when it has none, its state (`cancelled`).
 public struct KilnError: Error, Sendable, CustomStringConvertible {

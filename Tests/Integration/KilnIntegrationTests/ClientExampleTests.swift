@@ -3,7 +3,7 @@ import KilnClient
 import KilnClientExamples
 import Testing
 
-/// docs/ios-client.md's examples (KilnClientExamples), each app's flow end to end against a Kiln on the provider
+/// The client documentation's examples (KilnClientExamples), each app's flow end to end against a Kiln on the provider
 /// simulator, checked as the app's user would see it.
 @Suite struct ClientExampleTests {
     @Test func talevoniasThreeContinuationsStreamAsTheyAreWritten() async throws {
