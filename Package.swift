@@ -199,7 +199,8 @@ let package = Package(
         work.library("KilnProviders", ["Locking", "CurlClient", "KilnCore", .clientPackage("KilnJSON"), "KilnKeys", "KilnPolicy", "RedisClient"]),
         // The worker: claims, leases renewed in batches, settlements, drain on shutdown; the kinds' handlers plug into it.
         work.library(
-            "KilnWorker", ["Locking", "KilnCore", .clientPackage("KilnJSON"), "KilnQueue", "KilnStore", .logging, .metrics, .serviceLifecycle]),
+            "KilnWorker",
+            ["Locking", "KilnCore", .clientPackage("KilnJSON"), "KilnQueue", "KilnStore", "ServiceFailures", .logging, .metrics, .serviceLifecycle]),
         // Every job kind, defined once (Kinds/), and their handlers: provider calls, rendering, the diagnostics.
         work.library(
             "KilnHandlers",

@@ -1,9 +1,10 @@
 import Foundation
 import KilnCore
 import KilnQueue
+import Locking
 import Logging
 import Metrics
-import Locking
+import ServiceFailures
 
 /// Claims and runs the jobs of one class: settles finished attempts and claims the next ones in one round trip,
 /// and blocks on Redis (never polls) when there is nothing to claim.
@@ -66,6 +67,9 @@ final class ClassRunner: Sendable {
         // When the next delayed job or lease expiry falls due, as the last claim said.
         var nextWake: ContinuousClock.Instant?
         var completionSignals = completions.stream.makeAsyncIterator()
+        // Settles that failed in a row: Redis is away, and the next try waits a little longer, up to a second.
+        var settleFailures = 0
+        let settleBackoff = ReconnectBackoff(maximum: .seconds(1))
         try await withThrowingDiscardingTaskGroup { group in
             // Counts the jobs a claim of `asked` took as running, and keeps what it said of the queue.
             func took(_ batch: ClaimBatch, asked: Int) {
@@ -96,17 +100,21 @@ final class ClassRunner: Sendable {
                         (settled, batch) = try await queue.settleAndClaim(
                             finished.map(\.settlement), jobClass: jobClass, count: free, worker: configuration.id)
                     } catch {
-                        // Redis is away: keep the settlements and try again. An attempt that was settled before the
-                        // connection broke is fenced the second time and recorded by the sweep.
+                        // Redis is away: keep the settlements, whose leases are still renewed, and try again soon. An
+                        // attempt that was settled before the connection broke is fenced the second time and recorded
+                        // by the sweep.
                         logger.error("settle and claim failed", metadata: ["error": "\(error)", "job.class": "\(jobClass.rawValue)"])
                         state.withLock { state in
                             state.finished.insert(contentsOf: finished, at: 0)
                             state.freed += freed
                         }
                         inFlight += freed
-                        try await Task.sleep(for: .seconds(1))
+                        settleFailures += 1
+                        try await Task.sleep(for: settleBackoff.delay(afterFailures: settleFailures))
                         continue
                     }
+                    settleFailures = 0
+                    running.settled(finished.map(\.settlement))
                     report(finished, settled)
                     took(batch, asked: free)
                     // The group's children begin these jobs, which come hundreds at a time: begun here, one after
@@ -232,7 +240,7 @@ final class ClassRunner: Sendable {
             .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
         // What the attempt streamed while Redis was away goes before its last status.
         await attempt.context.events.flush()
-        let reason = running.remove(job)
+        let reason = running.end(job)
         switch (result, reason) {
         case (_, .leaseLost?):
             // Even a success: the job is another attempt's now, so Redis would fence the settlement off. The attempt

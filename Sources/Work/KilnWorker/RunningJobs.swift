@@ -2,7 +2,8 @@ import KilnCore
 import KilnQueue
 import Locking
 
-/// The attempts this worker is running, and why one was stopped, if it was.
+/// The attempts this worker is running, and why one was stopped, if it was; and those that ended, until Redis has
+/// their settlement.
 final class RunningJobs: Sendable {
     enum StopReason: Sendable {
         /// Another worker may hold the job now: settle nothing.
@@ -23,14 +24,18 @@ final class RunningJobs: Sendable {
         /// When its kind's hard deadline passes.
         let deadline: ContinuousClock.Instant
         var reason: StopReason?
+        /// The handler returned and the settlement is on its way to Redis: its lease is still renewed, so an outage
+        /// shorter than the lease hands a finished job to no other attempt, but nothing stops it any more.
+        var ended = false
     }
 
     private let entries = Locked<[JobID: Entry]>([:])
 
     var count: Int { entries.withLock { $0.count } }
 
-    /// The leases to renew: every attempt's, but those already found lost. A stopped attempt can take a while to end (its
-    /// last events are still being written), and renewing its lease again would only report the loss again.
+    /// The leases to renew: every attempt's, running or ended and not yet settled, but those already found lost. A
+    /// stopped attempt can take a while to end (its last events are still being written), and renewing its lease again
+    /// would only report the loss again.
     var leases: [(JobID, Int)] {
         entries.withLock { entries in entries.compactMap { $0.value.reason == .leaseLost ? nil : ($0.key, $0.value.attempt) } }
     }
@@ -61,12 +66,28 @@ final class RunningJobs: Sendable {
         older?.task.cancel()
     }
 
-    /// Forgets the attempt and tells why it was stopped, if it was; an attempt already replaced by a newer one was
-    /// stopped because its lease was lost.
-    func remove(_ job: ClaimedJob) -> StopReason? {
+    /// Marks the attempt ended and tells why it was stopped, if it was; its lease is renewed until ``settled(_:)``. An
+    /// attempt whose lease was lost, or that a newer one replaced, settles nothing and is forgotten at once.
+    func end(_ job: ClaimedJob) -> StopReason? {
         entries.withLock { entries in
-            guard let entry = entries[job.id], entry.attempt == job.attempt else { return .leaseLost }
-            return entries.removeValue(forKey: job.id)?.reason
+            guard var entry = entries[job.id], entry.attempt == job.attempt else { return .leaseLost }
+            guard entry.reason != .leaseLost else {
+                entries[job.id] = nil
+                return .leaseLost
+            }
+            entry.ended = true
+            entries[job.id] = entry
+            return entry.reason
+        }
+    }
+
+    /// Forgets ended attempts whose settlements Redis answered, taken or fenced off.
+    func settled(_ settlements: [Settlement]) {
+        entries.withLock { entries in
+            for settlement in settlements {
+                guard let entry = entries[settlement.job], entry.attempt == settlement.attempt, entry.ended else { continue }
+                entries[settlement.job] = nil
+            }
         }
     }
 
@@ -80,7 +101,7 @@ final class RunningJobs: Sendable {
             guard var entry = entries[id], attempt == nil || entry.attempt == attempt else { return nil }
             if entry.reason == nil || reason == .leaseLost { entry.reason = reason }
             entries[id] = entry
-            return entry.task
+            return entry.ended ? nil : entry.task
         }
         task?.cancel()
         return task != nil
@@ -90,11 +111,13 @@ final class RunningJobs: Sendable {
     /// so a deadline is enforced within one renewal interval.
     func stopOverdue() {
         let now = ContinuousClock.now
-        let overdue = entries.withLock { entries in entries.filter { $0.value.deadline <= now }.map { ($0.key, $0.value.attempt) } }
+        let overdue = entries.withLock { entries in
+            entries.filter { !$0.value.ended && $0.value.deadline <= now }.map { ($0.key, $0.value.attempt) }
+        }
         for (id, attempt) in overdue { stop(id, attempt: attempt, because: .deadline) }
     }
 
     func stopAll(because reason: StopReason) {
-        for id in entries.withLock({ Array($0.keys) }) { stop(id, because: reason) }
+        for id in entries.withLock({ entries in entries.filter { !$0.value.ended }.map(\.key) }) { stop(id, because: reason) }
     }
 }

@@ -49,6 +49,12 @@ public final class MemoryWorkSource: WorkSource {
         var pokes = 0
         var pokeCount = 0
         var clock: Int64 = 1_790_000_000_000
+        /// Redis is away: settles, renewals and event writes fail.
+        var isAway = false
+        /// How many renewals asked for each job's lease, those that failed included.
+        var renewalsAsked: [JobID: Int] = [:]
+        /// How many settlements of each job failed, Redis being away.
+        var failedSettlements: [JobID: Int] = [:]
     }
 
     private let state = Locked(State())
@@ -60,6 +66,9 @@ public final class MemoryWorkSource: WorkSource {
 
     /// The failure of an event write whose answer was lost.
     public struct LostAnswer: Error {}
+
+    /// The failure of every call while Redis is away.
+    public struct Away: Error {}
 
     public init() {}
 
@@ -82,6 +91,13 @@ public final class MemoryWorkSource: WorkSource {
 
     /// Takes the job's lease away, as lease recovery does when a worker stalls: its next renewal reports it lost.
     public func loseLease(_ id: JobID) { state.withLock { _ = $0.lost.insert(id) } }
+    /// Redis goes away: settles, renewals and event writes fail until ``comeBack()``.
+    public func goAway() { state.withLock { $0.isAway = true } }
+    public func comeBack() { state.withLock { $0.isAway = false } }
+    /// How many renewals, failed ones included, asked for the job's lease.
+    public func renewalsAsked(_ id: JobID) -> Int { state.withLock { $0.renewalsAsked[id] ?? 0 } }
+    /// How many settlements of the job failed while Redis was away.
+    public func failedSettlements(_ id: JobID) -> Int { state.withLock { $0.failedSettlements[id] ?? 0 } }
     /// Asks to cancel the running job, as its owner does: its next renewal reports it.
     public func requestCancel(_ id: JobID) { state.withLock { _ = $0.cancelRequested.insert(id) } }
 
@@ -123,7 +139,11 @@ public final class MemoryWorkSource: WorkSource {
     public func settleAndClaim(
         _ settlements: [Settlement], jobClass: JobClass, count: Int, worker: String
     ) async throws -> (settled: [SettledAttempt?], claimed: ClaimBatch) {
-        state.withLock { state in
+        try state.withLock { state in
+            guard !state.isAway else {
+                for settlement in settlements { state.failedSettlements[settlement.job, default: 0] += 1 }
+                throw Away()
+            }
             state.clock += 1
             state.settlements += settlements
             for settlement in settlements {
@@ -142,7 +162,9 @@ public final class MemoryWorkSource: WorkSource {
     }
 
     public func renew(_ leases: [(JobID, Int)]) async throws -> (lost: Set<JobID>, cancelRequested: Set<JobID>) {
-        state.withLock { state in
+        try state.withLock { state in
+            for (id, _) in leases { state.renewalsAsked[id, default: 0] += 1 }
+            guard !state.isAway else { throw Away() }
             state.renewals += 1
             let held = Set(leases.map(\.0))
             let lost = held.intersection(state.lost)
@@ -165,6 +187,7 @@ public final class MemoryWorkSource: WorkSource {
         let take: @Sendable () -> Void = {
             let answer = self.state.withLock { state -> Result<Bool, any Error> in
                 state.emitting.remove(job)
+                guard !state.isAway else { return .failure(Away()) }
                 guard !state.lost.contains(job) else { return .success(false) }
                 if sequence > state.lastSequences[JobAttempt(job: job, attempt: attempt), default: 0] {
                     state.lastSequences[JobAttempt(job: job, attempt: attempt)] = sequence

@@ -132,6 +132,36 @@ import Testing
         #expect(source.settlements.filter { $0.job == id }.isEmpty)
     }
 
+    /// An attempt that ends while Redis is away keeps its lease: it is renewed (in vain, until Redis is back) for as long
+    /// as its settlement does not get through, so an outage shorter than the lease hands a finished job to no second
+    /// attempt.
+    @Test func anAttemptThatEndsWhileRedisIsAwayKeepsItsLeaseUntilItSettles() async throws {
+        let source = MemoryWorkSource()
+        let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.2,"progress_steps":2}"#)
+        try await Self.withWorker(source) {
+            try await Self.eventually("the job claimed") { source.wasClaimed(id) }
+            source.goAway()
+            do {
+                try await Self.eventually("the attempt ended and failed to settle") { source.failedSettlements(id) > 0 }
+                let renewals = source.renewalsAsked(id)
+                try await Self.eventually("its lease renewed since", within: .seconds(30)) { source.renewalsAsked(id) > renewals }
+            } catch {
+                // Back, so that the worker can settle and drain as the test ends.
+                source.comeBack()
+                throw error
+            }
+            source.comeBack()
+            try await Self.eventually("the attempt settled") { source.settlements.contains { $0.job == id } }
+        }
+        let settlements = source.settlements.filter { $0.job == id }
+        #expect(settlements.count == 1)
+        #expect(settlements.first?.attempt == 1)
+        guard case .succeeded? = settlements.first?.outcome else {
+            Issue.record("not a success: \(settlements)")
+            return
+        }
+    }
+
     @Test func aLeaseFoundLostIsReportedOnceWhileItsAttemptEnds() async throws {
         let source = MemoryWorkSource()
         // Progress every 10 ms, each event taking 200 ms to write: the attempt is mid-write when it is stopped, and
