@@ -44,13 +44,17 @@ struct Layer {
     let folder: String
 
     func library(
-        _ name: String, _ dependencies: [Target.Dependency] = [], exclude: [String] = [], resources: [Resource]? = nil
-    )
-        -> Target
-    {
+        _ name: String, _ dependencies: [Target.Dependency] = [], exclude: [String] = [], resources: [Resource]? = nil,
+        plugins: [Target.PluginUsage] = []
+    ) -> Target {
         .target(
             name: name, dependencies: dependencies, path: "\(folder)/\(name)", exclude: exclude, resources: resources,
-            swiftSettings: swiftSettings)
+            swiftSettings: swiftSettings, plugins: plugins)
+    }
+
+    /// A build tool plugin: a command SwiftPM runs before compiling the targets that use it.
+    func buildToolPlugin(_ name: String) -> Target {
+        .plugin(name: name, capability: .buildTool(), path: "\(folder)/\(name)")
     }
 
     func program(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
@@ -247,6 +251,11 @@ let package = Package(
         // MARK: Sources/Programs
         // The programs: what the API node and the worker are assembled from, what both programs share, and the programs.
 
+        // Writes the commit the tree is built from into BuildInfo before every build.
+        programs.buildToolPlugin("BuildCommit"),
+        // Which Kiln this is: the release's version, named here only, and the commit, for --version, /healthz, the
+        // build-info metric and the workers' heartbeats.
+        programs.library("BuildInfo", plugins: ["BuildCommit"]),
         // The API node's dependencies and the worker, built from one Redis namespace, PostgreSQL and the object store: the
         // same for `kiln` and the tests.
         programs.library(
@@ -261,6 +270,7 @@ let package = Package(
         programs.library(
             "KilnCommandLine",
             [
+                "BuildInfo",
                 "KilnAssembly", "KilnQueue", "KilnStore", "CurlClient", "PostgresClient", "RedisClient", "ServiceFailures", .atomics, .nioCore,
                 .nioPosix, .argumentParser, .serviceLifecycle, .logging, .metrics, .prometheus,
             ]),
@@ -268,6 +278,7 @@ let package = Package(
         programs.program(
             "kiln",
             [
+                "BuildInfo",
                 "KilnAdmission", "KilnAssembly", "KilnCommandLine", "KilnCore", "KilnPolicy", "KilnIdentity", "KilnQueue", "KilnStore", "KilnAPI",
                 "KilnWorker", "KilnHandlers", "KilnProviders", "KilnPrivacy", "KilnConsole", "CurlClient", "PostgresClient", .argumentParser,
                 .serviceLifecycle, .unixSignals, .hummingbird, .logging,
@@ -277,6 +288,7 @@ let package = Package(
         programs.program(
             "kiln-dev",
             [
+                "BuildInfo",
                 "Locking", "KilnCommandLine", "KilnCore", .clientPackage("KilnJSON"), "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker",
                 "KilnProviders", "ProviderSimulator", "LoadTesting", "LoadGeneration", .clientPackage("ChatTaleInputs"),
                 .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "PostgresClient", "RedisClient", "Spawning",

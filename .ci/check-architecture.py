@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = [ROOT, ROOT / "KilnClient"]
 TOOLCHAIN_MODULES = {
     "Foundation", "FoundationNetworking", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch", "Testing",
-    "XCTest", "Synchronization", "_Concurrency", "CoreFoundation", "os", "RegexBuilder", "PackageDescription",
+    "XCTest", "Synchronization", "_Concurrency", "CoreFoundation", "os", "RegexBuilder", "PackageDescription", "PackagePlugin",
 }
 IMPORT = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:public\s+|package\s+|internal\s+|fileprivate\s+|private\s+)?import\s+"
@@ -97,7 +97,7 @@ def main():
         for unused in sorted(dependencies - imported):
             problems.append(f"{name} declares {unused} in Package.swift and imports it nowhere")
     for problem in problems:
-        print(f"architecture: {problem}")
+        print(f"architecture: {problem}", flush=True)
     if problems:
         sys.exit(f"architecture: {len(problems)} disagreement(s); `python3 .ci/check-architecture.py --table` prints "
                  "what the packages declare")

@@ -29,6 +29,9 @@ swift build -c release --static-swift-stdlib --scratch-path "$KILN_IMAGE_SCRATCH
 kiln_fail_on_compiler_warnings "$KILN_IMAGE_SCRATCH/build.log" "the release build"
 binary="$KILN_IMAGE_SCRATCH/release/kiln"
 strip -o "$KILN_IMAGE_SCRATCH/kiln" "$binary"
+# The release and commit the binary says it is (`kiln --version`: `1.0.0 (commit 0123456789ab)`), for the labels.
+read -r version _ commit < <("$binary" --version | tr -d '()')
+[[ -n $version && -n $commit ]] || kiln_die "kiln --version printed no release and commit"
 
 # The Debian package of each shared library the binary needs (dpkg knows a file by its /usr or its / path).
 linked_packages() {
@@ -86,11 +89,13 @@ buildah config \
   --env KILN_MIGRATIONS_DIR=/usr/local/share/kiln/migrations --env KILN_OBJECT_ROOT=/var/lib/kiln/objects \
   --env KILN_POLICIES=/etc/kiln/policies.json --env KILN_PROVIDERS=/etc/kiln/providers.json \
   --label org.opencontainers.image.title=kiln \
-  --label org.opencontainers.image.revision="$(git rev-parse HEAD 2>/dev/null || echo unknown)" \
+  --label org.opencontainers.image.version="$version" --label org.opencontainers.image.revision="$commit" \
+  --annotation org.opencontainers.image.title=kiln \
+  --annotation org.opencontainers.image.version="$version" --annotation org.opencontainers.image.revision="$commit" \
   "$container"
 buildah commit --quiet --rm "$container" "$KILN_IMAGE" >/dev/null
 trap - EXIT
 # The image this one replaced, untagged now (vfs stores every layer whole).
 podman image prune --force >/dev/null
 size=$(podman image inspect --format '{{.Size}}' "$KILN_IMAGE")
-echo "Built $KILN_IMAGE: $((size / 1000000)) MB ($base_tag base + kiln $(($(stat -c %s "$KILN_IMAGE_SCRATCH/kiln") / 1000000)) MB)"
+echo "Built $KILN_IMAGE, Kiln $version (commit $commit): $((size / 1000000)) MB ($base_tag base + kiln $(($(stat -c %s "$KILN_IMAGE_SCRATCH/kiln") / 1000000)) MB)"

@@ -40,6 +40,10 @@ run_args=(--network host --read-only
 kiln_once() { podman run --rm "${run_args[@]}" "$KILN_IMAGE" "$@"; }
 
 [[ $(podman image inspect --format '{{.Config.User}}' "$KILN_IMAGE") == 10001:10001 ]] || kiln_die "the image does not run as 10001"
+# The image is labelled with the release its kiln says it is.
+read -r version _ < <(kiln_once --version)
+label=$(podman image inspect --format '{{index .Labels "org.opencontainers.image.version"}}' "$KILN_IMAGE")
+[[ -n $version && $label == "$version" ]] || kiln_die "the image's version label ($label) is not kiln's release ($version)"
 kiln_once migrate
 # demo has no policy, so nothing it submits is metered; loadtest's policy meters diag.echo (deploy/policies.json).
 declare -A keys

@@ -29,5 +29,10 @@ public struct APIConfiguration: Sendable {
     /// (an event stream too) is never cut.
     public var idleTimeout: Duration = .seconds(30)
 
+    /// The Kiln release this node runs, which `/healthz` answers with.
+    public var version: String = "dev"
+    /// The commit this node was built from, which `/healthz` answers with.
+    public var commit: String = "unknown"
+
     public init() {}
 }

@@ -30,7 +30,7 @@ public enum APIServer {
         IdentityRoutes(dependencies: dependencies).register(on: authenticated)
         ShareRoutes(dependencies: dependencies, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
             .register(reader: router, v1: authenticated)
-        OperationRoutes(dependencies: dependencies).register(on: router)
+        OperationRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
         MCPRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
         // After every route: a middleware added now wraps only the answer to a request no route takes.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))

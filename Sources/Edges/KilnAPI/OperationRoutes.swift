@@ -8,6 +8,7 @@ import ServiceFailures
 /// Health, readiness, metrics and the OpenAPI document; no credentials needed.
 struct OperationRoutes<Context: RequestContext> {
     let dependencies: APIDependencies
+    let configuration: APIConfiguration
 
     func register(on router: Router<Context>) {
         router.get("/healthz", use: health)
@@ -17,7 +18,7 @@ struct OperationRoutes<Context: RequestContext> {
     }
 
     @Sendable func health(_ request: Request, context: Context) async throws -> Response {
-        try .json(StatusAnswer.alive, status: .ok)
+        try .json(StatusAnswer.alive(configuration), status: .ok)
     }
 
     /// Ready while Redis answers. `kiln api` listens only once Redis and PostgreSQL have both answered; a later

@@ -1,3 +1,4 @@
+import BuildInfo
 import Foundation
 public import Logging
 import Metrics
@@ -16,10 +17,12 @@ public enum Bootstrap {
         return Logger(label: label)
     }
 
-    /// Bootstraps the Prometheus backend and returns what renders its text exposition.
+    /// Bootstraps the Prometheus backend and returns what renders its text exposition, which starts with
+    /// `kiln_build_info{version,commit} 1`: which Kiln each scraped process runs, as a roll shows them side by side.
     public static func metrics() -> @Sendable () -> String {
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        Gauge(label: "kiln_build_info", dimensions: [("version", KilnBuild.version), ("commit", KilnBuild.commit)]).record(1)
         return {
             var buffer: [UInt8] = []
             registry.emit(into: &buffer)

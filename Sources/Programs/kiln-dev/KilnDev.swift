@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 
 /// The tools that must not ship in the production image. The benchmarks and load tests start API nodes and workers
 /// from the `kiln` program built beside this one.
@@ -7,5 +8,6 @@ struct KilnDev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiln-dev",
         abstract: "Kiln's development tools: the provider simulator, the benchmarks and the load tests.",
+        version: KilnBuild.versionLine,
         subcommands: [SimulatorCommand.self, BenchCommand.self, LoadTestCommand.self])
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Foundation
 import KilnAPI
 import KilnAssembly
@@ -52,6 +53,8 @@ struct APICommand: AsyncParsableCommand {
         var configuration = APIConfiguration()
         configuration.host = host
         configuration.port = port
+        configuration.version = KilnBuild.version
+        configuration.commit = KilnBuild.commit
         let dependencies = runtime.assembly.apiDependencies(policies: policySet, identities: identities, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         let group = ServiceGroup(services: runtime.services + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BuildInfo
 import Foundation
 import CurlClient
 import Hummingbird
@@ -80,7 +81,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.concurrency = [.io: io, .cpu: cpuSlots]
         configuration.claimBatch = claimBatch
         configuration.shutdownGrace = .milliseconds(Int64(shutdownGrace * 1000))
-        configuration.version = ProcessInfo.processInfo.environment["KILN_VERSION"] ?? configuration.version
+        configuration.version = KilnBuild.fullVersion
         let routes = runtime.assembly.providerRoutes(providerConfiguration, http: http)
         let dependencies = runtime.assembly.handlerDependencies(
             providers: routes, http: http, policies: policies, publicURL: publicURL, logger: logger)

@@ -21,7 +21,7 @@ public struct WorkerHeartbeat: Sendable, Hashable {
     public let pid: Int32
     /// The classes it serves, with how many jobs of each it runs at once.
     public let classes: [JobClass: Int]
-    /// The Kiln release it runs (`KILN_VERSION`).
+    /// The Kiln release it runs, with the commit as build metadata (`1.0.0+0123456789ab`).
     public let version: String
     /// When the process started, in milliseconds since 1970 (its own clock).
     public let startedAtMilliseconds: Int64

@@ -1,4 +1,5 @@
 import HTTPTypes
+import KilnAPI
 import KilnCore
 import KilnJSON
 import KilnQueue
@@ -7,8 +8,13 @@ import Testing
 /// Health, readiness, metrics and the OpenAPI document, which need no credentials.
 @Suite struct OperationRoutesTests {
     @Test func aNodeIsAliveAndReadyWhenRedisAnswers() async throws {
-        let api = try TestAPI().driver()
-        #expect(JSONValue.parse(try await api.send(.get, "/healthz").body) == .object(["status": "ok"]))
+        var test = TestAPI()
+        test.configuration.version = "1.2.3"
+        test.configuration.commit = "0123456789ab"
+        let api = try test.driver()
+        #expect(
+            JSONValue.parse(try await api.send(.get, "/healthz").body)
+                == .object(["status": "ok", "version": "1.2.3", "commit": "0123456789ab"]))
         let ready = try await api.send(.get, "/readyz")
         #expect(ready.status == .ok)
         #expect(JSONValue.parse(ready.body) == .object(["status": "ready"]))
