@@ -101,6 +101,8 @@ public struct KeySpace: Sendable, Hashable {
     public var paused: String { KeyPattern.paused.render(base, []) }
     /// The identities with jobs their running cap holds back (`<tenant>:<identity>`), for counting held jobs.
     public var holders: String { KeyPattern.holders.render(base, []) }
+    /// The version of the format the namespace's data is kept in (docs/compatibility.md), on the control shard.
+    public var dataFormat: String { KeyPattern.dataFormat.render(base, []) }
 
     // MARK: MCP
 
@@ -149,12 +151,14 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
-    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes, held jobs.
+    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes, held jobs; and the
+    // format the namespace's data is in.
     static let worker = KeyPattern("worker", .word("worker"), .value("id"))
     static let workers = KeyPattern("workers", .word("workers"))
     static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
     static let paused = KeyPattern("paused", .word("paused"))
     static let holders = KeyPattern("holders", .word("holders"))
+    static let dataFormat = KeyPattern("format", .word("format"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption and their writers' leases, and the jobs of
     // requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
@@ -166,6 +170,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, paused, holders, mcpSession, mcpStream, mcpRequest, mcpProducer,
+        worker, workers, throughput, paused, holders, dataFormat, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

@@ -25,9 +25,14 @@ public final class RedisNamespace: Sendable {
         events = EventWrites(redis: redis, script: scripts.event, shards: shards, configuration: configuration)
     }
 
-    /// Loads the scripts, so a broken one stops the process at start rather than at its first call.
+    /// Loads the scripts, so a broken one stops the process at start rather than at its first call, and checks that
+    /// this release reads the namespace's data: it records ``DataFormat/written`` in a namespace that records no format,
+    /// and throws ``DataFormatError`` when the recorded one is not ``DataFormat/readable``.
     public func prepare() async throws {
         try await redis.load(scripts.all)
+        let key = shards.control.dataFormat
+        let recorded = try await redis.send(["SET", key, String(DataFormat.written), "NX", "GET"]).string ?? String(DataFormat.written)
+        guard let format = Int(recorded), DataFormat.readable.contains(format) else { throw DataFormatError(recorded: recorded) }
     }
 
     /// The jobs: submitting, claiming, settling, events.

@@ -44,6 +44,11 @@ final class APIProcess {
         try await process.exited(within: limit)
     }
 
+    /// How the process ended, waiting for it to.
+    func termination() async -> SpawnedProcess.Termination {
+        await process.exit()
+    }
+
     /// The status `path` answers with, or nil while nothing listens.
     func status(_ path: String, http: HTTPClient) async -> Int? {
         try? await http.execute(HTTPRequest(method: "GET", url: url + path), timeout: .seconds(5)).status

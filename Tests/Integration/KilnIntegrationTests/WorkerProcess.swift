@@ -45,6 +45,11 @@ final class WorkerProcess {
         try await process.exited(within: limit)
     }
 
+    /// How the process ended, waiting for it to.
+    func termination() async -> SpawnedProcess.Termination {
+        await process.exit()
+    }
+
     deinit {
         try? FileManager.default.removeItem(at: log)
     }
