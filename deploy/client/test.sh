@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The client package as an app meets it, from a clean copy of KilnClient/ alone: it builds and passes its own tests,
-# its DocC documentation builds with the articles' examples, and an app's package that adds it by URL and version
-# resolves that one package and builds. Run by deploy/local/test.sh; scratch space under $KILN_STATE_DIR/client.
+# its public API is the one KilnClient/PublicAPI.txt lists, its DocC documentation builds with the articles' examples,
+# and an app's package that adds it by URL and version resolves that one package and builds. Run by deploy/local/test.sh; scratch space under $KILN_STATE_DIR/client.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../local/env.sh
@@ -23,6 +23,10 @@ cd "$repository"
 swift build 2>&1 | tee "$work/build.log"
 kiln_fail_on_compiler_warnings "$work/build.log" "the client package's build"
 swift test --disable-xctest 2>&1 | tee "$work/test.log"
+# The public API against KilnClient/PublicAPI.txt: nothing gone or changed within 1.x, nothing added unlisted.
+symbols=$(swift package dump-symbol-graph 2>&1 | tee "$work/symbols.log" | sed -n 's/^Files written to //p')
+[[ -d $symbols ]] || kiln_die "swift package dump-symbol-graph wrote no symbol graphs (see $work/symbols.log)"
+python3 "$here/public-api.py" "$symbols"
 # The documentation: warnings fail it, so a broken symbol link or article reference does.
 KILN_DOCC=1 swift package --allow-writing-to-directory "$work/docs" generate-documentation --target KilnClient \
     --warnings-as-errors --output-path "$work/docs" 2>&1 | tee "$work/docc.log"
