@@ -66,6 +66,9 @@ bash "$KILN_ROOT/deploy/client/test.sh"
 # The image: built with the Swift runtime linked in, then an API and a worker container run jobs against the servers
 # above (deploy/container/test.sh; a release build of its own, in .build-image/).
 bash "$KILN_ROOT/deploy/container/test.sh"
+# The previous release and this tree side by side on one Redis and one PostgreSQL, rolled forward and back under load
+# (docs/compatibility.md): builds the previous release once (cached in .kiln/upgrade/), uses the image's kiln as the new.
+bash "$KILN_ROOT/deploy/upgrade/test.sh"
 # The whole suite in six processes, one after the other: the integration suites (each with its own API, workers and
 # simulator) and the rest would otherwise share one process's few threads on two cores, and the simulator's
 # stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and

@@ -4,10 +4,10 @@
 #
 #   deploy/upgrade/test.sh [OLD_BIN NEW_BIN]
 #
-# OLD_BIN and NEW_BIN are folders holding `kiln` and `kiln-dev` (with their resource bundles beside them), each
+# OLD_BIN and NEW_BIN are folders holding `kiln` (with its resource bundles beside it), OLD's `kiln-dev` too, each
 # inside the source tree it was built from, whose migrations/ and deploy/ it uses. Without them, OLD is the previous
-# release (deploy/upgrade/previous-release, built once and cached by build-previous.sh) and NEW this tree, both built
-# in release mode.
+# release (deploy/upgrade/previous-release, built once and cached by build-previous.sh) and NEW this tree's `kiln` as
+# the image builds it (release mode, in .build-image/), both built if need be.
 #
 # What it does, all on loopback, with its data under .kiln/upgrade/run (removed at the end) and ports of its own
 # (Redis 16390, PostgreSQL 15440, the provider simulator 18790, the proxy 18800, the API nodes 18801 and 18802):
@@ -54,21 +54,23 @@ if (($# == 0)); then
     export PATH="/opt/swift/usr/bin:$PATH"
   fi
   old_bin=$(bash "$here/build-previous.sh")
-  say "building this tree (release mode) as the new version"
-  (cd "$root" && swift build -c release --product kiln && swift build -c release --product kiln-dev) >&2 ||
+  # The new version is the image's build (deploy/container/build.sh builds it the same way, so after the image test
+  # this builds nothing); the simulator is the old version's kiln-dev.
+  scratch=${KILN_IMAGE_SCRATCH:-$root/.build-image}
+  say "building this tree (release mode, in $scratch) as the new version"
+  (cd "$root" && swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product kiln) >&2 ||
     die "this tree did not build"
-  new_bin=$(cd "$root" && swift build -c release --show-bin-path)
+  new_bin=$scratch/release
 elif (($# == 2)); then
   old_bin=$1
   new_bin=$2
 else
-  die "usage: $0 [OLD_BIN NEW_BIN] (folders holding kiln and kiln-dev)"
+  die "usage: $0 [OLD_BIN NEW_BIN] (folders holding kiln, and for OLD kiln-dev too)"
 fi
 old_bin=$(cd -- "$old_bin" && pwd -P) || die "no folder $old_bin"
 new_bin=$(cd -- "$new_bin" && pwd -P) || die "no folder $new_bin"
-for b in "$old_bin" "$new_bin"; do
-  [[ -x $b/kiln && -x $b/kiln-dev ]] || die "$b does not hold kiln and kiln-dev"
-done
+[[ -x $old_bin/kiln && -x $old_bin/kiln-dev ]] || die "$old_bin does not hold kiln and kiln-dev"
+[[ -x $new_bin/kiln ]] || die "$new_bin does not hold kiln"
 
 # The source tree a bin folder was built in: the nearest folder above it with Package.swift and migrations/.
 source_root() {
@@ -338,6 +340,9 @@ roll_worker() {
 
 say "old: $old_version in $old_bin (migrations and policies of $old_root)"
 say "new: $new_version in $new_bin (migrations of $new_root)"
+# The promises a roll needs besides the data: the old CLI's commands and options, the old HTTP API, migrations and
+# policies file (docs/compatibility.md).
+python3 "$root/.ci/check-compatibility.py" --kiln "$new_bin/kiln" --previous-kiln "$old_bin/kiln" || die "the new version breaks a promise"
 say "data in $data"
 bash "$root/deploy/local/start-redis.sh" >/dev/null
 bash "$root/deploy/local/start-postgres.sh" >/dev/null
