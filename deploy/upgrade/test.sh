@@ -10,7 +10,8 @@
 # the image builds it (release mode, in .build-image/), both built if need be.
 #
 # What it does, all on loopback, with its data under .kiln/upgrade/run (removed at the end) and ports of its own
-# (Redis 16390, PostgreSQL 15440, the provider simulator 18790, the proxy 18800, the API nodes 18801 and 18802):
+# (Redis 16390, PostgreSQL 15440, the provider simulator 18790, the proxy 18800, the API nodes 18801 and 18802, the
+# workers' metrics 18803 and 18804):
 #
 # 1. Starts Redis (AOF, fsync every second, noeviction) and PostgreSQL with deploy/local's scripts, the provider
 #    simulator (OLD's kiln-dev, deploy/providers.json pointed at it), and a fleet of OLD: `kiln migrate`, the tenants
@@ -101,6 +102,8 @@ pg_port=${UPGRADE_PG_PORT:-15440}
 sim_port=${UPGRADE_SIMULATOR_PORT:-18790}
 proxy_port=${UPGRADE_PROXY_PORT:-18800}
 api_ports=("${UPGRADE_API1_PORT:-18801}" "${UPGRADE_API2_PORT:-18802}")
+# The workers' Prometheus metrics: io, cpu.
+metrics_ports=("${UPGRADE_WORKER_IO_METRICS_PORT:-18803}" "${UPGRADE_WORKER_CPU_METRICS_PORT:-18804}")
 hold=${UPGRADE_HOLD:-30}
 warmup=${UPGRADE_WARMUP:-15}
 grace=${UPGRADE_WORKER_GRACE:-10}
@@ -119,7 +122,7 @@ export LOG_LEVEL=${LOG_LEVEL:-info}
 psql_bin="$(kiln_pg_bindir)/psql"
 
 # Refuse to start on a port something answers on: start-redis.sh and start-postgres.sh would take that server as ours.
-for port in "$redis_port" "$pg_port" "$sim_port" "$proxy_port" "${api_ports[@]}"; do
+for port in "$redis_port" "$pg_port" "$sim_port" "$proxy_port" "${api_ports[@]}" "${metrics_ports[@]}"; do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     die "something already listens on 127.0.0.1:$port; stop it or choose other UPGRADE_*_PORT settings"
   fi
@@ -322,7 +325,22 @@ roll_api() {
   say "$name runs $version: /healthz $(curl -sS --max-time 5 "http://127.0.0.1:$port/healthz" 2>&1 | head -c 200)"
 }
 
-worker_args() { [[ $1 == worker-io ]] && echo "--io 32 --cpu 0" || echo "--io 0 --cpu 1"; }
+worker_args() {
+  [[ $1 == worker-io ]] && echo "--io 32 --cpu 0 --metrics-port ${metrics_ports[0]}" || echo "--io 0 --cpu 1 --metrics-port ${metrics_ports[1]}"
+}
+
+# The metrics the previous release's alerts, dashboard and KEDA triggers name, exported by the new fleet (an API node
+# and both workers): what an operator's monitoring reads keeps working (docs/compatibility.md).
+check_metrics() {
+  local i=0 url
+  for url in "http://127.0.0.1:${api_ports[0]}/metrics" "http://127.0.0.1:${metrics_ports[0]}/metrics" \
+    "http://127.0.0.1:${metrics_ports[1]}/metrics"; do
+    i=$((i + 1))
+    curl -fsS "$url" >"$data/metrics-$i.txt" || { fleet_findings+=("$url did not answer"); return; }
+  done
+  python3 "$old_root/deploy/monitoring/check.py" --exported "$data"/metrics-*.txt ||
+    fleet_findings+=("the new fleet does not export every metric the previous release's monitoring names")
+}
 
 # roll_worker NAME VERSION: SIGTERM (it stops claiming, lets its jobs finish for the grace period, hands back the
 # rest), wait for its exit, the other version started.
@@ -416,6 +434,7 @@ for direction in new old; do
   phase "all-$direction"
   sleep "$hold"
   tail -n 1 "$data/logs/load.log"
+  if [[ $direction == new ]]; then check_metrics; fi
 done
 
 # ---- audit ---------------------------------------------------------------------------------------------------------
