@@ -7,8 +7,10 @@ import Testing
 
 /// The operator's `kiln` subcommands, run as a process against the test's namespace and schema.
 @Suite struct AdminCommandTests {
+    /// Runs `program` with `arguments`, and the harness's connection flags unless `connected` is false (a command that
+    /// reaches no server takes none).
     static func kiln(
-        _ harness: Harness, _ arguments: [String], program: String = "kiln", wrappedIn wrapper: [String] = []
+        _ harness: Harness, _ arguments: [String], program: String = "kiln", wrappedIn wrapper: [String] = [], connected: Bool = true
     ) async throws -> (status: Int32, output: String) {
         // Both streams go to one file, read once the command has exited: a pipe nobody read while waiting could fill up.
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("kiln-command-\(UUID().uuidString).log")
@@ -17,7 +19,8 @@ import Testing
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
         let process = try SpawnedProcess(
-            wrapper + (try harness.kilnCommand(arguments, program: program)), stdout: .descriptor(handle.fileDescriptor),
+            wrapper + (connected ? try harness.kilnCommand(arguments, program: program) : [try TestServers.executable(program).path] + arguments),
+            stdout: .descriptor(handle.fileDescriptor),
             stderr: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         return (termination.shellStatus, String(decoding: try Data(contentsOf: log), as: UTF8.self))
@@ -98,6 +101,22 @@ import Testing
             let (status, output) = try await Self.kiln(harness, ["api", "--port", "0", "--policies", path])
             #expect(status != 0)
             #expect(output.contains("talevonia."), "the message names the field: \(output)")
+        }
+    }
+
+    /// `kiln policies check` reads a file as the API does: the shipped one lists its tenants; a wrong one names the field
+    /// and exits 64, as docs/compatibility.md says.
+    @Test func policiesCheckListsTheTenantsOrNamesTheWrongField() async throws {
+        try await Harness.with { harness in
+            let shipped = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
+            let good = try await Self.kiln(harness, ["policies", "check", "--policies", shipped], connected: false)
+            #expect(good.status == 0 && good.output.contains("talevonia"), "\(good.output)")
+            let path = harness.objects.root.appendingPathComponent("policies.json").path
+            try FileManager.default.createDirectory(at: harness.objects.root, withIntermediateDirectories: true)
+            try Data(#"{"talevonia": {"reset_time_zone": "Mars/Base"}}"#.utf8).write(to: URL(fileURLWithPath: path))
+            let wrong = try await Self.kiln(harness, ["policies", "check", "--policies", path], connected: false)
+            #expect(wrong.status == 64)
+            #expect(wrong.output.contains("talevonia."), "the message names the field: \(wrong.output)")
         }
     }
 

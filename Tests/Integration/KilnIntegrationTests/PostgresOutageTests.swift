@@ -56,6 +56,9 @@ import Testing
             if case .string(let text)? = answer.json?["id"], let id = JobID(validating: text) { accepted.append(id) }
         }
         #expect(accepted.count == 20)
+        // Intake needs Redis only, and so does readiness: a load balancer keeps the node in rotation.
+        let ready = try await harness.http.execute(HTTPRequest(url: api + "/readyz"), timeout: .seconds(10))
+        #expect(ready.status == 200, "/readyz answered \(ready.status) while PostgreSQL was out")
         // Their events come from Redis: each stream ends with the job's last status, which carries its result.
         for id in accepted {
             let events = try await harness.http.execute(
