@@ -329,17 +329,24 @@ worker_args() {
   [[ $1 == worker-io ]] && echo "--io 32 --cpu 0 --metrics-port ${metrics_ports[0]}" || echo "--io 0 --cpu 1 --metrics-port ${metrics_ports[1]}"
 }
 
-# The metrics the previous release's alerts, dashboard and KEDA triggers name, exported by the new fleet (an API node
-# and both workers): what an operator's monitoring reads keeps working (docs/compatibility.md).
-check_metrics() {
-  local i=0 url
+# Scrapes an API node and both workers into $data/metrics-VERSION-*.txt.
+scrape_metrics() {
+  local version=$1 i=0 url
   for url in "http://127.0.0.1:${api_ports[0]}/metrics" "http://127.0.0.1:${metrics_ports[0]}/metrics" \
     "http://127.0.0.1:${metrics_ports[1]}/metrics"; do
     i=$((i + 1))
-    curl -fsS "$url" >"$data/metrics-$i.txt" || { fleet_findings+=("$url did not answer"); return; }
+    curl -fsS "$url" >"$data/metrics-$version-$i.txt" || { fleet_findings+=("$url did not answer"); return 1; }
   done
-  python3 "$old_root/deploy/monitoring/check.py" --exported "$data"/metrics-*.txt ||
+}
+
+# The metrics the previous release's alerts, dashboard and KEDA triggers name, exported by the new fleet with the
+# labels the old fleet gave them: what an operator's monitoring reads keeps working (docs/compatibility.md).
+check_metrics() {
+  scrape_metrics new || return 0
+  python3 "$old_root/deploy/monitoring/check.py" --exported "$data"/metrics-new-*.txt ||
     fleet_findings+=("the new fleet does not export every metric the previous release's monitoring names")
+  python3 "$here/metric-labels.py" "$old_root/deploy/monitoring" --old "$data"/metrics-old-*.txt --new "$data"/metrics-new-*.txt ||
+    fleet_findings+=("the new fleet's metrics lost labels the previous release's gave them")
 }
 
 # roll_worker NAME VERSION: SIGTERM (it stops claiming, lets its jobs finish for the grace period, hands back the
@@ -417,6 +424,7 @@ load_started=$(date +%s)
 phase old
 sleep "$warmup"
 tail -n 1 "$data/logs/load.log"
+scrape_metrics old || true
 
 phase migrate-new
 "$new_bin/kiln" migrate --directory "$new_root/migrations" >"$data/logs/migrate-new.log" 2>&1 ||
