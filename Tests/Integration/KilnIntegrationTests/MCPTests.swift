@@ -334,6 +334,24 @@ import Testing
             #expect(malformed.json?["id"] == .some(.null), "a parse error answers with a null id, as JSON-RPC asks")
             let batch = try await post("[\(initialize)]", token: token, session: session)
             #expect(batch.status == 400 && batch.json?["error"]?["code"] == -32600)
+            // Every message JSON-RPC calls an Invalid Request is answered so, at once, with its id when it has a valid one
+            // (an id that is an object, an array, a boolean, a fraction or null is none).
+            let invalid: [(body: String, id: JSONValue)] = [
+                (#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#, .null), (#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#, .null),
+                (#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#, .null), (#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#, .null),
+                (#"{"jsonrpc":"2.0","id":null,"method":"tools/list"}"#, .null), (#"{"foo":1}"#, .null), (#"{"jsonrpc":"2.0","id":7}"#, 7),
+                (#"{"jsonrpc":"2.0","id":8,"method":5}"#, 8), (#"{"jsonrpc":"1.0","id":9,"method":"ping"}"#, 9), ("5", .null),
+                (#""ping""#, .null),
+            ]
+            for (body, id) in invalid {
+                let answer = try await post(body, token: token, session: session)
+                #expect(
+                    answer.status == 400 && answer.json?["error"]?["code"] == -32600, "\(body): \(answer.status) \(String(describing: answer.json))")
+                #expect(answer.json?["id"] == .some(id), "\(body)")
+            }
+            let objectIDInitialize = try await post(initialize.replacingOccurrences(of: #""id":1"#, with: #""id":{"a":1}"#), token: token)
+            #expect(objectIDInitialize.status == 400 && objectIDInitialize.json?["error"]?["code"] == -32600)
+            #expect(objectIDInitialize.headers["mcp-session-id"] == nil, "an invalid initialize opens no session")
             let noSession = try await post(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#, token: token)
             #expect(noSession.status == 400)
             let wrongVersion = try await post(

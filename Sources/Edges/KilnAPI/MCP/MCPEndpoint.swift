@@ -74,6 +74,8 @@ struct MCPRefusal: Error {
     let status: HTTPResponse.Status
     let error: MCPError
     var headers: HTTPFields = [:]
+    /// The id of the request refused, when it had a valid one.
+    var id: JSONValue = .null
 
     init(_ status: HTTPResponse.Status, _ error: MCPError) {
         self.status = status
@@ -93,7 +95,7 @@ struct MCPRefusal: Error {
     var response: Response {
         var headers = self.headers
         headers[.contentType] = "application/json"
-        let body = JSONRPCErrorAnswer(error: .init(code: error.code, message: error.errorDescription ?? "\(error)"))
+        let body = JSONRPCErrorAnswer(error: .init(code: error.code, message: error.errorDescription ?? "\(error)"), id: id)
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: (try? AnswerEncoding.bytes(of: body)) ?? ByteBuffer()))
     }
 }

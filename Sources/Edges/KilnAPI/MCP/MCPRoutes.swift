@@ -42,15 +42,16 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         var request = request
         let body = try await request.collectBody(within: configuration.maxJobBodyBytes)
         let data = Data(body.readableBytesView)
-        guard let message = JSONValue.parse(String(decoding: data, as: UTF8.self)), case .object(let members) = message else {
-            if case .array? = JSONValue.parse(String(decoding: data, as: UTF8.self)) {
-                return MCPRefusal(.badRequest, .invalidRequest("batches are not supported: send one message per request")).response
-            }
+        guard let message = JSONValue.parse(String(decoding: data, as: UTF8.self)) else {
             return MCPRefusal(.badRequest, .parseError("the body must be one JSON-RPC message")).response
         }
-        let method = members["method"]?.stringValue
-        let id = members["id"]
-        if method == Initialize.name, let id {
+        let envelope: JSONRPCEnvelope
+        do {
+            envelope = try JSONRPCEnvelope(message)
+        } catch {
+            return error.response
+        }
+        if case .request(Initialize.name, let id) = envelope {
             return try await initialize(data, id: id, endpoint: endpoint, logger: context.logger)
         }
         let session: (id: String, state: MCPSessionStore.Session)
@@ -59,12 +60,18 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         } catch let refusal as MCPRefusal {
             return refusal.response
         }
-        guard let method else { return Response(status: .accepted) }  // A response to a request of ours: Kiln sends none.
-        guard let id else {
-            if method == CancelledNotification.name, let requestID = members["params"]?["requestId"] {
+        let method: String
+        let id: JSONValue
+        switch envelope {
+        case .response:
+            return Response(status: .accepted)  // A response to a request of ours: Kiln sends none.
+        case .notification(let name):
+            if name == CancelledNotification.name, let requestID = message["params"]?["requestId"] {
                 try await cancel(requestID.canonicalJSON(), session: session.id, endpoint: endpoint)
             }
             return Response(status: .accepted)
+        case .request(let name, let requestID):
+            (method, id) = (name, requestID)
         }
         let call = MCPCall(
             dependencies: dependencies, caller: endpoint.caller, session: session.id, requestID: id.canonicalJSON(),
@@ -72,7 +79,7 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         let server = try await Self.server(for: call)
         // SSE only when there is something to stream before the response: a tool call asking for progress.
         let streams =
-            method == CallTool.name && members["params"]?["_meta"]?["progressToken"] != nil
+            method == CallTool.name && message["params"]?["_meta"]?["progressToken"] != nil
             && request.headers[.accept]?.contains("text/event-stream") == true
         return streams
             ? try await Self.streamed(
