@@ -114,7 +114,6 @@ final class ClassRunner: Sendable {
                         continue
                     }
                     settleFailures = 0
-                    running.settled(finished.map(\.settlement))
                     report(finished, settled)
                     took(batch, asked: free)
                     // The group's children begin these jobs, which come hundreds at a time: begun here, one after
@@ -282,8 +281,11 @@ final class ClassRunner: Sendable {
         return Settlement(job: job.id, attempt: job.attempt, outcome: outcome)
     }
 
-    /// Counts what the settle did (the metrics, the fleet's throughput) and hands the jobs that ended to the recorder.
+    /// Forgets the attempts Redis answered the settlements of (their leases are renewed no more), counts what the settle
+    /// did (the metrics, the fleet's throughput) and hands the jobs that ended to the recorder: after every settle that
+    /// reached Redis, the loop's or an attempt's own.
     private func report(_ finished: [(job: ClaimedJob, settlement: Settlement)], _ settled: [SettledAttempt?]) {
+        running.settled(finished.map(\.settlement))
         var ended: [FinishedJob] = []
         var outcomes: [(job: ClaimedJob, outcome: AttemptOutcome)] = []
         var counts: [JobState: Int] = [:]

@@ -247,10 +247,13 @@ import Testing
     @Test func anAttemptEndingWhileTheWorkerWaitsSettlesWithoutWakingIt() async throws {
         let source = MemoryWorkSource()
         source.holdWaits()
+        let fleet = MemoryHeartbeats()
         let id = try source.add(kind: "diag.sleep", input: #"{"seconds":0.3}"#)
-        try await Self.withWorker(source) {
+        try await Self.withWorker(source, fleet: fleet) {
             try await Self.eventually("the job claimed and the worker waiting") { source.wasClaimed(id) && source.isHoldingAWait }
             try await Self.eventually("the job settled") { !source.settlements.isEmpty }
+            // Settled, the attempt is forgotten: its lease is renewed no more and the heartbeat shows nothing running.
+            try await Self.eventually("a beat showing nothing running", within: .seconds(30)) { fleet.beats.last?.running == 0 }
             #expect(source.pokeCount == 0)
             #expect(source.isHoldingAWait)
         }
