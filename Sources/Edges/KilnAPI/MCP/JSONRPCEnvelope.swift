@@ -34,11 +34,7 @@ enum JSONRPCEnvelope: Equatable {
 
     /// A string or an integer: MCP's ids are never null, and JSON-RPC's should have no fractional part.
     static func isValidID(_ id: JSONValue) -> Bool {
-        switch id {
-        case .string: true
-        case .number(let value): value.rounded() == value && abs(value) < 9_007_199_254_740_992
-        default: false
-        }
+        id.stringValue != nil || id.intValue != nil
     }
 
     private static func invalid(_ message: String, id: JSONValue? = nil) -> MCPRefusal {
