@@ -292,8 +292,8 @@ let package = Package(
                 "BuildInfo",
                 "Locking", "KilnCommandLine", "KilnCore", .clientPackage("KilnJSON"), "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker",
                 "KilnProviders", "ProviderSimulator", "LoadTesting", "LoadGeneration", .clientPackage("ChatTaleInputs"),
-                .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "PostgresClient", "RedisClient", "Spawning",
-                .argumentParser,
+                .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "EventPolling", "PostgresClient", "RedisClient",
+                "Spawning", .argumentParser,
                 .logging, .serviceLifecycle, .unixSignals, .histogram, .hummingbird, .crypto,
             ]),
 
