@@ -108,6 +108,16 @@ public struct KeySpace: Sendable, Hashable {
     /// expires an hour after the last.
     public func followersWake(node: String) -> String { KeyPattern.followersWake.render(base, [node]) }
 
+    // MARK: Erasure
+
+    /// Present for a while after the identity's erasure completed: another is refused until it expires. Named by a
+    /// digest of the identity, so the erased identity's name is not what stays.
+    public func erased(_ tenant: TenantID, _ identity: Identity) -> String {
+        KeyPattern.erased.render(base, [tenant.rawValue, Digest.sha256Hex(identity.rawValue)])
+    }
+    /// The tenant's erasures of the current minute.
+    public func erasures(_ tenant: TenantID) -> String { KeyPattern.erasures.render(base, [tenant.rawValue]) }
+
     // MARK: MCP
 
     /// An MCP session: its tenant, identity and protocol version.
@@ -164,6 +174,9 @@ extension KeyPattern {
     static let holders = KeyPattern("holders", .word("holders"))
     static let dataFormat = KeyPattern("format", .word("format"))
     static let followersWake = KeyPattern("followers_wake", .word("follow"), .value("node"))
+    // Erasure's limits (docs/privacy.md), on the control shard.
+    static let erased = KeyPattern("erased", .word("erased"), .value("tenant"), .value("digest"))
+    static let erasures = KeyPattern("erasures", .word("erasures"), .value("tenant"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption and their writers' leases, and the jobs of
     // requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
@@ -175,6 +188,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, paused, holders, dataFormat, followersWake, mcpSession, mcpStream, mcpRequest, mcpProducer,
+        worker, workers, throughput, paused, holders, dataFormat, followersWake, erased, erasures, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

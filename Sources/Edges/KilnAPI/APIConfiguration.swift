@@ -23,6 +23,11 @@ public struct APIConfiguration: Sendable {
     public var eventHeartbeat: Duration = .seconds(15)
     /// How many event streams the node serves at once, in all and per tenant and identity.
     public var followers = FollowerLimits()
+    /// How long an identity whose erasure completed waits before `DELETE /v1/identity` walks Redis for it again.
+    public var erasureQuietPeriod: Duration = .seconds(60)
+    /// The most erasures a tenant's identities may ask for in a minute, over every node: each walks every key of the
+    /// namespace (docs/privacy.md), a tenant's users are many, and a retry while jobs still run counts too.
+    public var erasuresPerTenantPerMinute = 60
     /// How long the node writing an MCP answer is taken to be alive without renewing its lease on it (it renews it every
     /// third of that): a client resuming the answer of a node gone for longer gets an error instead of waiting.
     public var mcpAnswerLease: Duration = .seconds(30)

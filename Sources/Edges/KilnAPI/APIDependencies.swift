@@ -35,6 +35,8 @@ public struct APIDependencies: Sendable {
     public var webhookSecrets: any WebhookSecrets
     /// Erases an identity's data when it asks (`DELETE /v1/identity`).
     public var eraser: any IdentityErasing
+    /// How often it may ask.
+    public var erasureLimits: any ErasureAdmission
     public var catalog: JobKindCatalog
     /// Each tenant's quotas, cooldowns and tiers; a tenant without a policy is not metered.
     public var policies: PolicySet
@@ -76,6 +78,7 @@ public struct APIDependencies: Sendable {
         self.tenants = tenants
         self.webhookSecrets = webhookSecrets
         self.eraser = eraser
+        self.erasureLimits = redis.erasureLimits
         self.catalog = catalog
         self.policies = policies
         self.identities = identities

@@ -28,7 +28,7 @@ public enum APIServer {
         QuotaRoutes(dependencies: dependencies).register(on: authenticated)
         PartnerRoutes(dependencies: dependencies).register(on: authenticated)
         CampaignRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
-        IdentityRoutes(dependencies: dependencies).register(on: authenticated)
+        IdentityRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
         ShareRoutes(dependencies: dependencies, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
             .register(reader: router, v1: authenticated)
         OperationRoutes(dependencies: dependencies, configuration: configuration).register(on: router)

@@ -26,13 +26,14 @@ final class FollowerCaps: Sendable {
         let who = Self.identityKey(tenant, identity)
         let followers = try counts.withLock { counts -> Int in
             guard counts.node < limits.perNode else {
-                throw Self.refusal(.serviceUnavailable, "too_many_followers", "this node follows as many event streams as it may; try again")
+                throw Self.retryLater(Problem(.serviceUnavailable, "too_many_followers", "this node serves as many event streams as it may"))
             }
             guard counts.tenants[tenant, default: 0] < limits.perTenant else {
-                throw Self.refusal(.tooManyRequests, "too_many_followers", "the tenant follows as many event streams at once as it may")
+                throw Self.retryLater(Problem(.tooManyRequests, "too_many_followers", "the tenant follows as many event streams at once as it may"))
             }
             guard counts.identities[who, default: 0] < limits.perIdentity else {
-                throw Self.refusal(.tooManyRequests, "too_many_followers", "this identity follows as many event streams at once as it may")
+                throw Self.retryLater(
+                    Problem(.tooManyRequests, "too_many_followers", "this identity follows as many event streams at once as it may"))
             }
             counts.node += 1
             counts.tenants[tenant, default: 0] += 1
@@ -57,8 +58,9 @@ final class FollowerCaps: Sendable {
         tenant.rawValue + "\n" + identity.rawValue
     }
 
-    private static func refusal(_ status: HTTPResponse.Status, _ code: String, _ detail: String) -> Problem {
-        var problem = Problem(status, code, detail)
+    /// A refusal that says when to try again: a stream ends within seconds, and another node may have room now.
+    private static func retryLater(_ problem: Problem) -> Problem {
+        var problem = problem
         problem.headers[.retryAfter] = "5"
         return problem
     }

@@ -2,6 +2,7 @@ public import Foundation
 public import KilnCore
 public import KilnPrivacy
 public import KilnStore
+public import KilnQueue
 
 /// What the API reads and writes in PostgreSQL and the object store, each protocol the shape one consumer uses, so the
 /// routes run over in-memory fakes in unit tests: tenants by API key, finished jobs' records, artifacts, uploads,
@@ -63,6 +64,15 @@ public protocol IdentityErasing: Sendable {
     func erase(identity: Identity, tenant: TenantID) async throws -> Erasure
 }
 
+/// How often identities may be erased: ``ErasureLimits`` in Redis.
+public protocol ErasureAdmission: Sendable {
+    /// nil when an erasure of the identity may go now (it then counts against its tenant's minute); else how long
+    /// until it may.
+    func admit(identity: Identity, tenant: TenantID, perTenantPerMinute: Int) async throws -> Duration?
+    /// Notes that the identity's erasure completed: another is refused for `quiet`.
+    func completed(identity: Identity, tenant: TenantID, quiet: Duration) async throws
+}
+
 extension APIKeyStore: TenantKeys {}
 extension JobStore: JobRecords {}
 extension ArtifactStore: ArtifactCatalog {}
@@ -72,3 +82,4 @@ extension TenantStore: TenantDirectory {}
 extension EntitlementStore: EntitlementRecords {}
 extension WebhookSecretStore: WebhookSecrets {}
 extension IdentityEraser: IdentityErasing {}
+extension ErasureLimits: ErasureAdmission {}

@@ -46,6 +46,8 @@ public final class RedisNamespace: Sendable {
     public var standings: StandingCache { StandingCache(self) }
     /// An identity's erasure from Redis.
     public var eraser: QueueEraser { QueueEraser(self) }
+    /// How often identities may be erased through the API.
+    public var erasureLimits: ErasureLimits { ErasureLimits(self) }
     /// Identities renamed in Redis.
     public var renamer: QueueRenamer { QueueRenamer(self) }
     /// What operators read and do: statistics, dead letters.

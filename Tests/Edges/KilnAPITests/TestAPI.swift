@@ -99,6 +99,7 @@ struct TestAPI {
         dependencies.partners = partners
         dependencies.webhookSecrets = webhookSecrets
         dependencies.eraser = eraser
+        dependencies.erasureLimits = UnlimitedErasures()
         dependencies.campaigns = campaigns
         return RouterDriver(APIServer.router(dependencies: dependencies, configuration: configuration))
     }

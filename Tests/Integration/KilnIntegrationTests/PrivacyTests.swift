@@ -1,5 +1,6 @@
 import CurlClient
 import Foundation
+import KilnAPI
 import KilnCore
 import KilnJSON
 import KilnPolicy
@@ -161,10 +162,10 @@ import Testing
         }
         #expect(answer.status == 200)
         #expect(answer.json?["status"]?.stringValue == "erased")
-        // Again: nothing more to do, and still complete.
+        // Again at once: refused before any walk of Redis, with when to try again.
         let again = try await harness.send(erase)
-        #expect(again.status == 200)
-        #expect(again.json?["jobs"] == .number(0))
+        #expect(again.status == 429 && again.json?["code"] == "erasure_rate_limited")
+        #expect(again.response.header("Retry-After").flatMap(Int.init).map { (1...60).contains($0) } == true)
 
         let after = try await StoreContents.read(harness, s3: s3)
         #expect(after.findings(of: erased.needles) == [])
@@ -185,6 +186,44 @@ import Testing
         #expect(command.output.contains("jobs 2, artifacts 2, uploads 1, shares 0, campaigns 1, objects 3"))
         #expect(command.output.contains("erased"))
         #expect(try await StoreContents.read(harness).findings(of: kept.needles) == [])
+    }
+
+    /// Each erasure walks Redis: an identity erased a moment ago, and a tenant past its erasures this minute, are refused
+    /// with `Retry-After` before any walk (on a Redis of the test's own, Redis's count of `SCAN`s does not move).
+    @Test func erasureIsLimitedPerIdentityAndPerTenantBeforeItWalksRedis() async throws {
+        let redis = try PrivateRedis()
+        try await redis.start()
+        try await Harness.with(redisURL: redis.hostURL) { harness in
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI {
+                $0.erasuresPerTenantPerMinute = 4
+                $0.erasureQuietPeriod = .seconds(2)
+            }
+            func erase(_ identity: String) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
+                try await harness.send(try harness.request("DELETE", "/v1/identity", as: client, identity: identity))
+            }
+            for identity in ["user-a", "user-b", "user-c"] { #expect(try await erase(identity).status == 200, "\(identity)") }
+            let scans = try await Self.scanCalls(harness)
+            let again = try await erase("user-a")
+            #expect(again.status == 429 && again.json?["code"] == "erasure_rate_limited")
+            #expect(again.response.header("Retry-After").flatMap(Int.init).map { (1...2).contains($0) } == true)
+            #expect(try await Self.scanCalls(harness) == scans)
+            // Once its quiet period is over, the identity may ask again: the tenant's fourth this minute.
+            #expect(try await Eventually.holds(every: .milliseconds(250)) { try await erase("user-a").status == 200 })
+            let scansBefore = try await Self.scanCalls(harness)
+            let fifth = try await erase("user-d")
+            #expect(fifth.status == 429 && fifth.json?["code"] == "erasure_rate_limited")
+            #expect(fifth.response.header("Retry-After").flatMap(Int.init).map { (1...60).contains($0) } == true)
+            #expect(try await Self.scanCalls(harness) == scansBefore)
+        }
+        try await redis.stop()
+    }
+
+    /// How many `SCAN`s Redis has run.
+    private static func scanCalls(_ harness: Harness) async throws -> Int {
+        let stats = try await harness.redisNamespace.redis.send(["INFO", "commandstats"]).string ?? ""
+        let line = stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix("cmdstat_scan:") }
+        return line.flatMap { $0.split(separator: ",").first?.split(separator: "=").last.flatMap { Int($0) } } ?? 0
     }
 
     @Test func anErasedIdentityLeavesNothingInRedisPostgresOrTheObjectDirectory() async throws {
