@@ -3,7 +3,7 @@ import Hummingbird
 import KilnStore
 
 /// An operator's action, written to the audit log with what came of it, then answered by going back to `page` with
-/// the outcome as a notice (post, redirect, get: reloading the page does not act twice).
+/// the outcome as a notice (``ConsoleNotice``; post, redirect, get: reloading the page does not act twice).
 struct AuditedAction {
     let dependencies: ConsoleDependencies
     let context: ConsoleRequestContext
@@ -12,7 +12,8 @@ struct AuditedAction {
     func perform(
         _ action: String, on target: String, note: String = "", returningTo page: String, _ body: () async throws -> String
     ) async throws -> Response {
-        let name = try context.signedIn().operator.name
+        let session = try context.signedIn()
+        let name = session.operator.name
         let outcome: String
         do {
             outcome = try await body()
@@ -25,6 +26,6 @@ struct AuditedAction {
         }
         try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: outcome)
         let separator = page.contains("?") ? "&" : "?"
-        return .redirect(to: page + separator + "notice=" + (outcome.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        return .redirect(to: page + separator + ConsoleNotice.query(outcome, session: session))
     }
 }

@@ -41,7 +41,7 @@ struct ConsoleRenderer: Sendable {
         let path = request.uri.path
         let layout = Layout(
             title: title, content: fragment(name, model), signedIn: session.map(Viewer.init),
-            notice: request.uri.queryParameters["notice"].map(String.init),
+            notice: ConsoleNotice.shown(in: request, session: session),
             sections: session == nil
                 ? []
                 : Self.sections.map { section in

@@ -67,6 +67,47 @@ import Testing
         }
     }
 
+    /// A link cannot put words in the console's notice box: a notice is shown only with its session's signature.
+    @Test func aNoticeFromALinkIsNotShown() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole()
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            for forged in ["/console?notice=Call%20support%20at%20evil.example", "/console?notice=hi&notice_sig=00"] {
+                let page = ConsoleClient.text(try await ops.get(forged))
+                #expect(!page.contains(#"class="notice""#) && !page.contains("evil.example"), "\(forged)")
+            }
+        }
+    }
+
+    /// The short ids of a list are the ids' random ends, which differ, not their starts, which are the time they were
+    /// made; a job's artifact is downloaded as a file, never shown as a page of the console's.
+    @Test func shortIDsDifferAndAnArtifactIsAnAttachmentThatIsNeverSniffed() async throws {
+        try await Harness.with { harness in
+            let first = try await harness.deadJob(tenant: "acme")
+            let second = try await harness.submit(#"{"kind": "diag.fail", "input": {"times": 1, "permanent": true}}"#, as: first.client)
+            let echoed = try await harness.submit(
+                #"{"kind": "diag.echo", "input": {"message": "hi", "artifact": "<script>alert(1)</script>"}}"#, as: first.client)
+            for id in [second, echoed] { _ = try await harness.awaitFinished(id, as: first.client) }
+            #expect(try await Eventually.holds { try await JobSearch(pool: harness.database).job(second)?.finishedAt != nil })
+            #expect(try await Eventually.holds { try await JobSearch(pool: harness.database).job(echoed)?.finishedAt != nil })
+            let base = try await harness.startConsole()
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            let dead = ConsoleClient.text(try await ops.get("/console/dead"))
+            for id in [first.id, second] {
+                #expect(dead.contains(#"title="\#(id.rawValue)">\#(id.rawValue.suffix(8))…"#), "\(id)")
+            }
+            #expect(first.id.rawValue.suffix(8) != second.rawValue.suffix(8))
+
+            let page = ConsoleClient.text(try await ops.get("/console/jobs/\(echoed)"))
+            let link = try #require(page.firstMatch(of: #/href="(/console/jobs/[^"]+/artifacts/[^"]+)"/#)?.output.1, "no artifact link")
+            let download = try await ops.get(String(link).replacingOccurrences(of: "&amp;", with: "&"))
+            #expect(download.status == 200)
+            #expect(download.header("Content-Disposition")?.hasPrefix("attachment; filename=") == true)
+            #expect(download.header("X-Content-Type-Options") == "nosniff")
+            #expect(download.header("Content-Security-Policy")?.contains("sandbox") == true)
+        }
+    }
+
     @Test func actionsNeedTheSessionsCSRFTokenTheConsolesOriginAndAnOperator() async throws {
         try await Harness.with { harness in
             let (id, client) = try await harness.deadJob(tenant: "acme")
@@ -101,7 +142,11 @@ import Testing
 
             let replayed = try await ops.post("/console/dead/replay", ["csrf": token, "id": id.rawValue])
             #expect(replayed.status == 303 || replayed.status == 302)
-            #expect(replayed.header("Location")?.hasPrefix("/console/dead?notice=replayed%201") == true, "\(replayed.header("Location") ?? "")")
+            let location = try #require(replayed.header("Location"))
+            #expect(location.hasPrefix("/console/dead?notice=replayed%201&notice_sig="), "\(location)")
+            // The notice is shown to the session whose action it reports, and to no other.
+            #expect(ConsoleClient.text(try await ops.get(location)).contains(#"class="notice""#))
+            #expect(!ConsoleClient.text(try await other.get(location)).contains(#"class="notice""#))
             #expect(try await harness.consoleAuditOutcomes("dead.replay") == ["replayed 1"])
             let audit = ConsoleClient.text(try await viewer.get("/console/audit"))
             #expect(audit.contains("dead.replay") && audit.contains(id.rawValue) && audit.contains("replayed 1"))
