@@ -14,6 +14,7 @@ struct AuditRoutes {
         let target: String
         let note: String
         let outcome: String
+        let address: String
     }
 
     struct Model {
@@ -36,7 +37,7 @@ struct AuditRoutes {
             rows: entries.map {
                 Row(
                     at: Formatting.time($0.at), operatorName: $0.operatorName, action: $0.action, target: $0.target, note: $0.note,
-                    outcome: $0.outcome)
+                    outcome: $0.outcome, address: $0.address)
             }, next: entries.count == configuration.pageSize ? entries.last.map { "before=\($0.id)" } : nil)
         return renderer.page("audit", title: "Audit log", model: model, session: session, request: request)
     }

@@ -18,13 +18,18 @@ struct AuditedAction {
         do {
             outcome = try await body()
         } catch let refusal as ConsoleRefusal {
-            try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: "refused: \(refusal.message)")
+            try await dependencies.audit.record(
+                operator: name, action: action, target: target, note: note, outcome: "refused: \(refusal.message)",
+                address: context.clientAddress)
             throw refusal
         } catch {
-            try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: "failed: \(error)")
+            try await dependencies.audit.record(
+                operator: name, action: action, target: target, note: note, outcome: "failed: \(error)",
+                address: context.clientAddress)
             throw error
         }
-        try await dependencies.audit.record(operator: name, action: action, target: target, note: note, outcome: outcome)
+        try await dependencies.audit.record(
+            operator: name, action: action, target: target, note: note, outcome: outcome, address: context.clientAddress)
         let separator = page.contains("?") ? "&" : "?"
         return .redirect(to: page + separator + ConsoleNotice.query(outcome, session: session))
     }

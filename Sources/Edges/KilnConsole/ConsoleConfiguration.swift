@@ -14,6 +14,9 @@ public struct ConsoleConfiguration: Sendable {
     public var liveInterval: Duration = .seconds(2)
     /// How long an artifact's link works.
     public var artifactLinkLifetime: Duration = .seconds(300)
+    /// Behind a proxy you trust, the header that carries the client's address (its first entry, as in
+    /// `X-Forwarded-For`); nil uses the connection's peer. Sign-ins are throttled and actions audited by this address.
+    public var clientAddressHeader: String? = nil
 
     public init() {}
 

@@ -19,6 +19,10 @@ struct ConsoleGate: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
+        var context = context
+        if let header = configuration.clientAddressHeader, let name = HTTPField.Name(header), let forwarded = request.headers[name] {
+            context.clientAddress = forwarded.split(separator: ",").first.map { String($0).trimmingCharacters(in: .whitespaces) } ?? ""
+        }
         guard !Self.isOpen(path) else { return try await next(request, context) }
         guard let secret = request.cookies[SessionSecret.cookieName]?.value, !secret.isEmpty,
             let signedIn = try await dependencies.operators.session(secret: secret)
@@ -28,7 +32,6 @@ struct ConsoleGate: RouterMiddleware {
                 request.method == .get ? "?next=" + (request.uri.description.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") : ""
             return .redirect(to: "/console/login" + back)
         }
-        var context = context
         context.session = SignedIn(operator: signedIn, secret: secret)
         guard request.method == .post else { return try await next(request, context) }
         var request = request
@@ -38,7 +41,8 @@ struct ConsoleGate: RouterMiddleware {
         let session = try context.signedIn()
         if let refusal = refusal(of: request, form: form, session: session) {
             try await dependencies.audit.record(
-                operator: session.operator.name, action: path, target: form["target"] ?? "", outcome: "refused: \(refusal.message)")
+                operator: session.operator.name, action: path, target: form["target"] ?? "", outcome: "refused: \(refusal.message)",
+                address: context.clientAddress)
             throw refusal
         }
         return try await next(request, context)

@@ -1,5 +1,6 @@
 public import Hummingbird
 import KilnStore
+import NIOCore
 
 /// The console's request context: Hummingbird's storage and, once ``ConsoleGate`` has let the request in, who is
 /// signed in.
@@ -9,9 +10,13 @@ public struct ConsoleRequestContext: RequestContext {
     var session: SignedIn?
     /// An action's form, read and checked by the gate.
     var form: FormBody?
+    /// Where the request came from, as the audit log writes it: the peer's address, or the trusted proxy's header's
+    /// when ``ConsoleConfiguration/clientAddressHeader`` is set (the gate reads it).
+    var clientAddress: String
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        clientAddress = source.channel.remoteAddress?.ipAddress ?? ""
     }
 
     /// The session the gate established; the gate guards every page that calls this.

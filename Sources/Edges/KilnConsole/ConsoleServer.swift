@@ -13,7 +13,7 @@ public enum ConsoleServer {
         router.add(middleware: ConsoleErrorPages(renderer: renderer))
         router.add(middleware: ConsoleGate(dependencies: dependencies, configuration: configuration))
         router.get("/console/static/:file", use: StaticFiles.serve)
-        SignInRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
+        SignInRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer, throttle: SignInThrottle()).register(on: router)
         OverviewRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         ConsoleJobRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         DeadLetterRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)

@@ -60,7 +60,8 @@ struct TenantRoutes {
         let tenant = try await self.tenant(context)
         let name = try context.signedIn().operator.name
         let created = try await dependencies.keys.create(tenant: tenant.id)
-        try await dependencies.audit.record(operator: name, action: "key.create", target: "\(tenant.id) \(created.record.prefix)", outcome: "done")
+        try await dependencies.audit.record(
+            operator: name, action: "key.create", target: "\(tenant.id) \(created.record.prefix)", outcome: "done", address: context.clientAddress)
         return try await page(request, context: context, newKey: created.key)
     }
 

@@ -23,6 +23,9 @@ struct ConsoleCommand: AsyncParsableCommand {
     @Option(help: "Hours a sign-in lasts.")
     var sessionHours = 12
 
+    @Option(help: "Behind a proxy you trust, the header that carries the client's address (e.g. X-Forwarded-For).")
+    var clientAddressHeader: String?
+
     @OptionGroup var policyOptions: PolicyOptions
 
     func run() async throws {
@@ -36,6 +39,7 @@ struct ConsoleCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.publicURL = publicURL ?? ProcessInfo.processInfo.environment["KILN_CONSOLE_URL"] ?? "http://\(host):\(port)"
         configuration.sessionLifetime = .seconds(sessionHours * 3600)
+        configuration.clientAddressHeader = clientAddressHeader
         let dependencies = ConsoleDependencies(
             namespace: runtime.namespace, database: runtime.database, objects: runtime.objects, policies: policies)
         let app = try await ConsoleServer.application(dependencies: dependencies, configuration: configuration, logger: logger)

@@ -5,6 +5,7 @@ import KilnCore
 import KilnJSON
 import KilnQueue
 import KilnStore
+import PostgresClient
 import Testing
 
 /// The operators' console over plain HTTP: signing in, its session cookie, and the gate in front of every page and
@@ -64,6 +65,32 @@ import Testing
             #expect(expired.header("Location")?.hasPrefix("/console/login?next=") == true)
             let action = try await console.post("/console/logout", ["csrf": token])
             #expect(action.header("Location") == "/console/login", "an action is not replayed after signing in")
+        }
+    }
+
+    /// Five failed sign-ins make their address wait, its operator's token included, while another address signs in;
+    /// the audit log names where each came from and does not grow with the tries refused unchecked.
+    @Test func failedSignInsMakeTheirAddressWaitAndTheAuditNamesIt() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole { $0.clientAddressHeader = "X-Forwarded-For" }
+            let token = try await harness.operatorToken("ops", role: .operator)
+            let attacker = ConsoleClient(http: harness.http, base: base, forwardedFor: "203.0.113.9")
+            for _ in 0..<5 { #expect(try await attacker.signIn(token: "kiln_op_wrong").status == 401) }
+            for tried in ["kiln_op_wrong", token] {
+                let refused = try await attacker.signIn(token: tried)
+                #expect(refused.status == 429, "\(refused.status)")
+                #expect(refused.header("Retry-After").flatMap(Int.init).map { (1...600).contains($0) } == true)
+            }
+            let operatorsOwn = ConsoleClient(http: harness.http, base: base, forwardedFor: "198.51.100.4")
+            let signedIn = try await operatorsOwn.signIn(token: token)
+            #expect(signedIn.status == 303 || signedIn.status == 302)
+            let rows = try await harness.database.query("SELECT outcome, address FROM console_audit WHERE action = 'sign-in' ORDER BY id").map {
+                (try $0.decode("outcome", as: String.self), try $0.decode("address", as: String.self))
+            }
+            #expect(rows.count == 6, "\(rows)")
+            #expect(rows.prefix(5).allSatisfy { $0.1 == "203.0.113.9" && $0.0.hasPrefix("refused: unknown token") })
+            #expect(rows[4].0 == "refused: unknown token; this address waits")
+            #expect(rows.last.map { $0 == ("done", "198.51.100.4") } == true)
         }
     }
 

@@ -74,6 +74,8 @@ struct ConsoleClient {
     let base: String
     /// The session cookie's value; nil before signing in.
     var session: String?
+    /// The client's address as a proxy would pass it on (`X-Forwarded-For`), for a console that trusts that header.
+    var forwardedFor: String?
 
     /// Posts the sign-in form with `token`, from a page of `origin` when given.
     func signIn(token: String, next: String = "/console", origin: String? = nil) async throws -> HTTPResponse {
@@ -130,6 +132,7 @@ struct ConsoleClient {
     private func headers() -> HTTPHeaders {
         var headers = HTTPHeaders()
         if let session { headers.add(name: "Cookie", value: "kiln_console=\(session)") }
+        if let forwardedFor { headers.add(name: "X-Forwarded-For", value: forwardedFor) }
         return headers
     }
 }

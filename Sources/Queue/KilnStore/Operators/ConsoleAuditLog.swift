@@ -15,6 +15,8 @@ public struct ConsoleAuditLog: Sendable {
         public var note: String
         /// `done`, `refused` (a viewer, a bad CSRF token) or what went wrong.
         public var outcome: String
+        /// Where the request came from; empty for entries from before it was kept.
+        public var address: String
     }
 
     private let pool: PostgresPool
@@ -23,18 +25,18 @@ public struct ConsoleAuditLog: Sendable {
         self.pool = pool
     }
 
-    /// Writes one entry.
-    public func record(operator name: String, action: String, target: String, note: String = "", outcome: String) async throws {
+    /// Writes one entry; `address` is where the request came from.
+    public func record(operator name: String, action: String, target: String, note: String = "", outcome: String, address: String) async throws {
         _ = try await pool.query(
-            "INSERT INTO console_audit (operator, action, target, note, outcome) VALUES ($1, $2, $3, $4, $5)",
-            [name, action, target, note, outcome])
+            "INSERT INTO console_audit (operator, action, target, note, outcome, address) VALUES ($1, $2, $3, $4, $5, $6)",
+            [name, action, target, note, outcome, address])
     }
 
     /// The latest entries older than `before` (an entry's id; nil for the newest), newest first.
     public func page(before: Int64?, limit: Int) async throws -> [Entry] {
         try await pool.query(
             """
-            SELECT id, at, operator, action, target, note, outcome FROM console_audit
+            SELECT id, at, operator, action, target, note, outcome, address FROM console_audit
             WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2
             """,
             [before, limit]
@@ -43,7 +45,7 @@ public struct ConsoleAuditLog: Sendable {
                 id: try row.decode("id", as: Int64.self), at: try row.decode("at", as: Date.self),
                 operatorName: try row.decode("operator", as: String.self), action: try row.decode("action", as: String.self),
                 target: try row.decode("target", as: String.self), note: try row.decode("note", as: String.self),
-                outcome: try row.decode("outcome", as: String.self))
+                outcome: try row.decode("outcome", as: String.self), address: try row.decode("address", as: String.self))
         }
     }
 }
