@@ -17,7 +17,7 @@ public enum ConsoleServer {
         OverviewRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         ConsoleJobRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
         DeadLetterRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer).register(on: router)
-        TenantRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
+        TenantRoutes(dependencies: dependencies, renderer: renderer, newKeys: NewKeys()).register(on: router)
         IdentityRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         BlockRoutes(dependencies: dependencies, renderer: renderer).register(on: router)
         ProviderStatusRoutes(dependencies: dependencies, renderer: renderer).register(on: router)

@@ -30,12 +30,6 @@ struct DeadLetterRoutes {
         let viewer: Viewer
     }
 
-    struct ConfirmModel {
-        let ids: [String]
-        let count: Int
-        let viewer: Viewer
-    }
-
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
         let tenantText = ConsoleInput.query(request, "tenant")
@@ -70,10 +64,14 @@ struct DeadLetterRoutes {
         let session = try context.signedIn()
         let form = try context.postedForm()
         let ids = try Self.selection(form)
-        guard form["confirm"] == "yes" else {
-            return renderer.page(
-                "discard", title: "Discard dead letters?", model: ConfirmModel(ids: ids.map(\.rawValue), count: ids.count, viewer: Viewer(session)),
-                session: session, request: request)
+        guard ConsoleConfirmation.isConfirmed(form) else {
+            let confirmation = ConsoleConfirmation(
+                title: "Discard dead letters?",
+                question:
+                    "Discard \(ids.count) dead-lettered job(s)? They leave Redis and this list for good and cannot be replayed; their records stay.",
+                items: ids.map(\.rawValue), button: "Discard them", keep: "Keep them", back: "/console/dead")
+            return confirmation.page(
+                action: "/console/dead/discard", fields: ids.map { ("id", $0.rawValue) }, renderer: renderer, session: session, request: request)
         }
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "dead.discard", on: ids.map(\.rawValue).joined(separator: " "), returningTo: "/console/dead"

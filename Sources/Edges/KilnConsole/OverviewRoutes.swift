@@ -19,9 +19,21 @@ struct OverviewRoutes {
         router.post("/console/lanes/resume", use: resume)
     }
 
-    /// Claims skip a paused class or tenant; its submissions are still admitted and wait (docs/queue.md).
+    /// Claims skip a paused class or tenant; its submissions are still admitted and wait (docs/queue.md). A whole
+    /// class, every tenant's work of it, is paused only after a confirmation.
     @Sendable func pause(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let lane = try Self.lane(try context.postedForm())
+        let form = try context.postedForm()
+        let lane = try Self.lane(form)
+        if case .jobClass(let jobClass) = lane, !ConsoleConfirmation.isConfirmed(form) {
+            let confirmation = ConsoleConfirmation(
+                title: "Pause a class?",
+                question: "Pause class \(jobClass.rawValue)? No worker claims any tenant's \(jobClass.rawValue) jobs until it is resumed; "
+                    + "they are still admitted and wait.",
+                button: "Pause it", keep: "Leave it running", back: Self.page(form))
+            return confirmation.page(
+                action: "/console/lanes/pause", fields: [("class", jobClass.rawValue), ("back", Self.page(form))], renderer: renderer,
+                session: try context.signedIn(), request: request)
+        }
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "lane.pause", on: Self.describe(lane), returningTo: try Self.page(context.postedForm())
         ) {

@@ -10,6 +10,8 @@ import KilnStore
 struct TenantRoutes {
     let dependencies: ConsoleDependencies
     let renderer: ConsoleRenderer
+    /// Keys created and not yet shown.
+    let newKeys: NewKeys
 
     func register(on router: Router<ConsoleRequestContext>) {
         router.get("/console/tenants", use: list)
@@ -50,24 +52,39 @@ struct TenantRoutes {
         return renderer.page("tenants", title: "Tenants", model: ["rows": rows], session: session, request: request)
     }
 
+    /// The tenant's page; with the ticket of a key its session just created, that key too, this once.
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        try await page(request, context: context, newKey: nil)
+        let session = try context.signedIn()
+        let newKey = request.uri.queryParameters["key"].flatMap { newKeys.take(String($0), for: session) }
+        return try await page(request, context: context, newKey: newKey)
     }
 
-    /// The tenant's page with the new key in it: shown in this answer only (it is not stored, and the page is
-    /// `no-store`), and audited by its prefix.
+    /// Creates a key, audited by its prefix, and goes to the tenant's page that shows it once (``NewKeys``; the key is
+    /// not stored, and the page is `no-store`).
     @Sendable func createKey(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let tenant = try await self.tenant(context)
-        let name = try context.signedIn().operator.name
+        let session = try context.signedIn()
+        let name = session.operator.name
         let created = try await dependencies.keys.create(tenant: tenant.id)
         try await dependencies.audit.record(
             operator: name, action: "key.create", target: "\(tenant.id) \(created.record.prefix)", outcome: "done", address: context.clientAddress)
-        return try await page(request, context: context, newKey: created.key)
+        return .redirect(to: "/console/tenants/\(tenant.id)?key=\(newKeys.hold(created.key, for: session))")
     }
 
+    /// After a confirmation: a revoked key stops working at once for every app that holds it.
     @Sendable func revokeKey(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let tenant = try await self.tenant(context)
-        let prefix = try context.postedForm()["prefix"] ?? ""
+        let form = try context.postedForm()
+        let prefix = form["prefix"] ?? ""
+        guard ConsoleConfirmation.isConfirmed(form) else {
+            let confirmation = ConsoleConfirmation(
+                title: "Revoke a key?",
+                question: "Revoke \(tenant.id)'s key \(prefix)? Every request with it is refused from now on, and it cannot be restored.",
+                button: "Revoke it", keep: "Keep it", back: "/console/tenants/\(tenant.id)")
+            return confirmation.page(
+                action: "/console/tenants/\(tenant.id)/keys/revoke", fields: [("prefix", prefix)], renderer: renderer,
+                session: try context.signedIn(), request: request)
+        }
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "key.revoke", on: "\(tenant.id) \(prefix)", returningTo: "/console/tenants/\(tenant.id)"
         ) {

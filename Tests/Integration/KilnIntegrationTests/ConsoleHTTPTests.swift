@@ -94,6 +94,45 @@ import Testing
         }
     }
 
+    /// Revoking a key and pausing a whole class ask first and act only when confirmed; a new key is shown once, on the
+    /// page its creation redirects to, to the session that made it, and reloading that page makes no other.
+    @Test func oneClickNeverRevokesOrPausesAClassAndANewKeyIsShownOnce() async throws {
+        try await Harness.with { harness in
+            _ = try await harness.tenant("acme")
+            let base = try await harness.startConsole()
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            let other = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("other", role: .operator))
+            let csrf = try await ops.csrfToken(on: "/console/tenants/acme")
+            let keys = APIKeyStore(pool: harness.database)
+            let tenant = try #require(TenantID(validating: "acme"))
+
+            let created = try await ops.post("/console/tenants/acme/keys", ["csrf": csrf])
+            let location = try #require(created.header("Location"), "creating a key answered \(created.status)")
+            #expect(location.hasPrefix("/console/tenants/acme?key="))
+            #expect(!ConsoleClient.text(created).contains("kiln_"), "the key is not in the POST's answer")
+            let shown = ConsoleClient.text(try await ops.get(location))
+            #expect(shown.contains(#"id="new-key""#))
+            #expect(!ConsoleClient.text(try await ops.get(location)).contains(#"id="new-key""#), "shown once")
+            #expect(!ConsoleClient.text(try await other.get(location)).contains(#"id="new-key""#))
+            #expect(try await keys.list(tenant: tenant).count == 2, "the tenant's first key and the one created")
+
+            let prefix = try #require(try await keys.list(tenant: tenant).first { $0.revokedAt == nil }?.prefix)
+            let asked = try await ops.post("/console/tenants/acme/keys/revoke", ["csrf": csrf, "prefix": prefix])
+            #expect(asked.status == 200 && ConsoleClient.text(asked).contains("Revoke acme&#39;s key \(prefix)?"), "\(ConsoleClient.text(asked))")
+            #expect(try await keys.list(tenant: tenant).allSatisfy { $0.revokedAt == nil })
+            let revoked = try await ops.post("/console/tenants/acme/keys/revoke", ["csrf": csrf, "prefix": prefix, "confirm": "yes"])
+            #expect(revoked.status == 303 || revoked.status == 302)
+            #expect(try await keys.list(tenant: tenant).filter { $0.revokedAt != nil }.map(\.prefix) == [prefix])
+
+            let pause = try await ops.post("/console/lanes/pause", ["csrf": csrf, "class": "io", "back": "/console"])
+            #expect(pause.status == 200 && ConsoleClient.text(pause).contains("Pause class io?"))
+            #expect(try await harness.redisNamespace.admin.paused().isEmpty)
+            let paused = try await ops.post("/console/lanes/pause", ["csrf": csrf, "class": "io", "back": "/console", "confirm": "yes"])
+            #expect(paused.status == 303 || paused.status == 302)
+            #expect(try await harness.redisNamespace.admin.paused() == [.jobClass(.io)])
+        }
+    }
+
     /// A link cannot put words in the console's notice box: a notice is shown only with its session's signature.
     @Test func aNoticeFromALinkIsNotShown() async throws {
         try await Harness.with { harness in
