@@ -1,13 +1,16 @@
 import Hummingbird
+import KilnStore
 import Logging
 import ServiceFailures
 
 /// Every error a page or an action ends with becomes a page the operator can read, with the status it deserves: a
-/// refusal's own, `503` when Redis or PostgreSQL is out of reach, `404` for a path the console does not have.
+/// refusal's own, `503` when Redis or PostgreSQL is out of reach, `404` for a path the console does not have. An
+/// operator who is signed in keeps the navigation and Sign out on it.
 struct ConsoleErrorPages: RouterMiddleware {
     typealias Context = ConsoleRequestContext
 
     let renderer: ConsoleRenderer
+    let dependencies: ConsoleDependencies
 
     struct Model {
         let message: String
@@ -17,24 +20,34 @@ struct ConsoleErrorPages: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let refusal as ConsoleRefusal {
-            return page(refusal, request: request, context: context)
+            return await page(refusal, request: request, context: context)
         } catch let error as any BackingServiceError where error.isUnavailable {
-            return page(
+            return await page(
                 ConsoleRefusal(.serviceUnavailable, "\(error.service.rawValue) is unreachable; the page will work again once it answers"),
                 request: request, context: context)
         } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
-            return page(ConsoleRefusal(error.status, "the console has no such page"), request: request, context: context)
+            return await page(ConsoleRefusal(error.status, "the console has no such page"), request: request, context: context)
         } catch {
             context.logger.error("console page failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
-            return page(
+            return await page(
                 ConsoleRefusal(.internalServerError, "the console could not build this page; the error is in its log"), request: request,
                 context: context)
         }
     }
 
-    private func page(_ refusal: ConsoleRefusal, request: Request, context: Context) -> Response {
+    private func page(_ refusal: ConsoleRefusal, request: Request, context: Context) async -> Response {
         renderer.page(
             "error", title: "\(refusal.status.code) \(refusal.status.reasonPhrase)", model: Model(message: refusal.message),
-            session: context.session, request: request, status: refusal.status)
+            session: await session(of: request, context: context), request: request, status: refusal.status)
+    }
+
+    /// The signed-in operator, as the gate found them, or from the cookie when the error came before the gate did (a
+    /// path the console does not have): none when PostgreSQL cannot say.
+    private func session(of request: Request, context: Context) async -> SignedIn? {
+        if let session = context.session { return session }
+        guard let secret = request.cookies[SessionSecret.cookieName]?.value, !secret.isEmpty,
+            let found = try? await dependencies.operators.session(secret: secret)
+        else { return nil }
+        return SignedIn(operator: found, secret: secret)
     }
 }

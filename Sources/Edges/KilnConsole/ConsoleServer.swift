@@ -10,7 +10,7 @@ public enum ConsoleServer {
     public static func router(dependencies: ConsoleDependencies, configuration: ConsoleConfiguration) async throws -> Router<ConsoleRequestContext> {
         let renderer = try await ConsoleRenderer.load()
         let router = Router(context: ConsoleRequestContext.self)
-        router.add(middleware: ConsoleErrorPages(renderer: renderer))
+        router.add(middleware: ConsoleErrorPages(renderer: renderer, dependencies: dependencies))
         router.add(middleware: ConsoleGate(dependencies: dependencies, configuration: configuration))
         router.get("/console/static/:file", use: StaticFiles.serve)
         SignInRoutes(dependencies: dependencies, configuration: configuration, renderer: renderer, throttle: SignInThrottle()).register(on: router)

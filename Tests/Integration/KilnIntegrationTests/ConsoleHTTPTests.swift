@@ -133,6 +133,21 @@ import Testing
         }
     }
 
+    /// An error page keeps a signed-in operator's navigation and Sign out, whether the error came before the gate (a
+    /// path the console does not have) or after it (a job that is not there).
+    @Test func anErrorPageKeepsTheNavigation() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole()
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            for path in ["/console/no-such-page", "/console/jobs/01a24301-0000-7000-8000-000000000000"] {
+                let page = try await ops.get(path)
+                #expect(page.status == 404, "\(path)")
+                #expect(ConsoleClient.text(page).contains(#"href="/console/audit""#), "\(path) lost the navigation")
+                #expect(ConsoleClient.text(page).contains("/console/logout"), "\(path) lost Sign out")
+            }
+        }
+    }
+
     /// A link cannot put words in the console's notice box: a notice is shown only with its session's signature.
     @Test func aNoticeFromALinkIsNotShown() async throws {
         try await Harness.with { harness in
