@@ -285,6 +285,82 @@ import Testing
         }
     }
 
+    /// Arguments a tool's own input schema refuses are refused before the tool runs: JSON-RPC's Invalid params (-32602)
+    /// naming the argument, and nothing charged. Before, an argument the schema forbids was ignored (the campaign opened
+    /// and the quota was charged), and arguments that were not an object were an internal error (-32603).
+    @Test func argumentsAreCheckedAgainstTheToolsOwnSchemaBeforeAnythingRunsOrIsCharged() async throws {
+        try await Harness.with { harness in
+            // One text job a day: a refused call that was charged would leave none for the valid one at the end.
+            let endpoint = try await Self.start(harness, textPerDay: 1)
+            let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: try Self.token(audience: Self.resource))
+            #expect(session.revision == "2025-06-18")
+            let refused: [(tool: String, arguments: String, field: String)] = [
+                ("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"},"difficulty":"hard"}"#, "difficulty"),
+                ("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona","age":30}}"#, "character.age"),
+                ("create_campaign", #"{"character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":5,"character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":"","character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":"A salt desert.","character":"Ona"}"#, "character"),
+                ("list_campaigns", #"{"limit":0}"#, "limit"),
+                ("export_campaign", #"{"campaign_id":"b5910d6e-7a43-4c1e-9a51-0f1c2d3e4f50","format":"epub"}"#, "format"),
+            ]
+            for (tool, arguments, field) in refused {
+                let answer = try await session.call(tool, arguments)
+                #expect(answer?["error"]?["code"] == -32602, "\(tool) \(arguments): \(String(describing: answer))")
+                #expect(answer?["error"]?["message"]?.stringValue?.contains(": \(field) ") == true, "\(String(describing: answer))")
+                #expect(answer?["id"] == "call")
+            }
+            // Arguments that are not an object are not a tool call's.
+            for arguments in [#""A salt desert.""#, #"["A salt desert."]"#, "5", "true"] {
+                let answer = try await session.call("create_campaign", arguments)
+                #expect(answer?["error"]?["code"] == -32602, "\(arguments): \(String(describing: answer))")
+                #expect(answer?["error"]?["message"]?.stringValue?.contains("arguments") == true)
+            }
+            // Nothing ran and nothing was charged: the day's one text job opens the campaign, and it is the only one.
+            let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
+            #expect(opened?["result"]?["isError"] != true, "\(String(describing: opened))")
+            let listed = try await session.call("list_campaigns", "{}")
+            #expect(listed?["result"]?["structuredContent"]?["campaigns"]?.arrayValue?.count == 1, "\(String(describing: listed))")
+        }
+    }
+
+    /// `initialize` is answered with a revision Kiln serves: the one asked for when Kiln serves it, else the latest it
+    /// serves. Before, 2025-03-26 and 2024-11-05 were echoed as accepted, though Kiln refuses the batches 2025-03-26
+    /// requires. Each revision Kiln accepts then serves a session, with invalid arguments answered as that revision
+    /// says: a tool error from 2025-11-25 on, so the model reads what to fix.
+    @Test func initializeAnswersWithARevisionKilnServesAndEachServesASession() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let token = try Self.token(audience: Self.resource)
+            let asked = [
+                "2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18", "2025-03-26": "2025-11-25", "2024-11-05": "2025-11-25",
+                "2031-01-01": "2025-11-25",
+            ]
+            for (requested, served) in asked.sorted(by: { $0.key < $1.key }) {
+                let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: token, revision: requested)
+                #expect(session.revision == served, "asked for \(requested)")
+            }
+            for revision in ["2025-06-18", "2025-11-25"] {
+                let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: token, revision: revision)
+                let tools = try await session.post(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+                #expect(tools?["result"]?["tools"]?.arrayValue?.count == 6, "\(revision)")
+                let batch = try await session.post(#"[{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
+                #expect(batch?["error"]?["code"] == -32600, "\(revision) has no batches")
+                let invalid = try await session.call(
+                    "create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"},"difficulty":"hard"}"#)
+                if revision == "2025-06-18" {
+                    #expect(invalid?["error"]?["code"] == -32602, "\(String(describing: invalid))")
+                } else {
+                    #expect(invalid?["result"]?["isError"] == true, "\(String(describing: invalid))")
+                    #expect(invalid?["result"]?["structuredContent"]?["code"] == "invalid_input")
+                    #expect(invalid?["result"]?["structuredContent"]?["field"] == "difficulty")
+                }
+                let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
+                #expect(opened?["result"]?["structuredContent"]?["scene"]?["number"] == 1, "\(revision): \(String(describing: opened))")
+            }
+        }
+    }
+
     @Test func refusalsAreTheSpecsAnswers() async throws {
         try await Harness.with { harness in
             let endpoint = try await Self.start(harness, textPerDay: 1)
