@@ -10,6 +10,7 @@ import KilnPolicy
 import KilnPrivacy
 import KilnQueue
 import KilnStore
+import Logging
 import PostgresClient
 import ServiceLifecycle
 import UnixSignals
@@ -57,7 +58,11 @@ struct APICommand: AsyncParsableCommand {
         configuration.commit = KilnBuild.commit
         let dependencies = runtime.assembly.apiDependencies(policies: policySet, identities: identities, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
-        let group = ServiceGroup(services: runtime.services + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Listed last, the announcement is the first service a graceful shutdown reaches: it says so before the node
+        // stops taking connections and waits for the answers it is writing.
+        let draining = ClosingService { logger.info("api draining") }
+        let group = ServiceGroup(services: runtime.services + [app, draining], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+        logger.info("api stopped")
     }
 }

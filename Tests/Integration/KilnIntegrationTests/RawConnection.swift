@@ -32,14 +32,28 @@ final class RawConnection {
     /// What the server sent until it closed the connection; throws when it is still open after `limit`, which only
     /// bounds a test whose server never closes it.
     func readUntilClosed(within limit: Duration = .seconds(60)) async throws -> String {
+        try await read(within: limit) { _, closed in closed }
+    }
+
+    /// What the server sent until it holds `marker`, the connection left open; throws when it closed first, or sent no
+    /// `marker` within `limit`.
+    func read(until marker: String, within limit: Duration = .seconds(60)) async throws -> String {
+        try await read(within: limit) { received, closed in
+            if received.contains(marker) { return true }
+            if closed { throw TestFailure("the server closed the connection before it sent \(marker): \(received)") }
+            return false
+        }
+    }
+
+    private func read(within limit: Duration, until done: (String, Bool) throws -> Bool) async throws -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count == 0 { return String(decoding: received, as: UTF8.self) }
-            if count > 0 {
+            if count >= 0 {
                 received += buffer[0..<count]
+                if try done(String(decoding: received, as: UTF8.self), count == 0) { return String(decoding: received, as: UTF8.self) }
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 try await Task.sleep(for: .milliseconds(20))
             } else {
