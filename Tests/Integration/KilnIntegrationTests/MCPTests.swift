@@ -61,16 +61,22 @@ import Testing
     /// Runs the Python client's `command`; what it printed, as JSON.
     static func python(_ command: String, _ endpoint: String, token: String, otherNodes: [String] = []) async throws -> JSONValue {
         let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Integration/MCPClient/mcp_flow.py")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-\(UUID().uuidString).json")
+        let output = try await output(of: ["python3", script.path, command, endpoint, token] + otherNodes)
+        return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+    }
+
+    /// Runs `command` to its end; what it printed. A command that fails fails the test, with what it printed.
+    static func output(of command: [String]) async throws -> String {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        let process = try SpawnedProcess(["python3", script.path, command, endpoint, token] + otherNodes, stdout: .descriptor(handle.fileDescriptor))
+        let process = try SpawnedProcess(command, stdout: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        try #require(termination.succeeded, "mcp_flow.py \(command) exited \(termination.shellStatus): \(output)")
-        return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+        try #require(termination.succeeded, "\(command.prefix(3).joined(separator: " ")) exited \(termination.shellStatus): \(output)")
+        return output
     }
 
     /// The simulator with deltas `deltaInterval` apart, a worker, the policy, an API node (`configure`d) and a raw
@@ -282,6 +288,52 @@ import Testing
             // The error is kept as the answer's response: another resumption gets the same, and ends.
             let kept = try await sessions.messages(session: session, stream: gone, after: before, timeout: .zero)
             #expect(kept.last?.isFinal == true && kept.filter(\.isFinal).count == 1)
+        }
+    }
+
+    /// The local stack's way in, as `deploy/local/up.sh` sets it up: `kiln-dev mcp keys` makes the development key set,
+    /// `deploy/local/dev-policies.py` gives it to `worldarchitect` in the policies a `kiln api` reads, and a token from
+    /// `kiln-dev mcp token` lets the demo client (`deploy/local/mcp-demo.py`, the official Python SDK) open a campaign.
+    /// A token signed with another key is refused. Before, the checked-in key set was empty and no token was accepted.
+    @Test func aDevelopmentTokenOpensACampaignThroughTheDemoClient() async throws {
+        try await Harness.with { harness in
+            let root = TestServers.repositoryRoot
+            let keys = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-dev-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: keys) }
+            let kilnDev = try TestServers.executable("kiln-dev").path
+            let keySet = try await Self.output(of: [kilnDev, "mcp", "keys", "--keys", keys.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let policies = keys.appendingPathComponent("policies.json")
+            _ = try await Self.output(of: [
+                "python3", root.appendingPathComponent("deploy/local/dev-policies.py").path,
+                root.appendingPathComponent("deploy/policies.json").path, policies.path, "worldarchitect", keySet,
+            ])
+            try await ProviderJobTests.startProviders(harness)
+            try harness.usePolicies(String(decoding: try Data(contentsOf: policies), as: UTF8.self), environment: ProcessInfo.processInfo.environment)
+            _ = try await harness.tenant("worldarchitect")
+            let api = try APIProcess(try harness.kilnCommand([]), policies: policies)
+            try #require(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            let endpoint = api.url + "/mcp/worldarchitect"
+
+            let token = try await Self.output(of: [
+                kilnDev, "mcp", "token", "--identity", "player-7", "--keys", keys.path, "--policies", policies.path,
+            ]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let demo = try await Self.output(of: ["python3", root.appendingPathComponent("deploy/local/mcp-demo.py").path, endpoint, token])
+            #expect(demo.contains("create_campaign, export_campaign"), "\(demo)")
+            // The campaign and its scene, printed as indented JSON after the narrative.
+            let printed = try #require(demo.range(of: "\n{\n"), "\(demo)")
+            let opened = try #require(JSONValue.parse(String(demo[printed.lowerBound...])), "\(demo)")
+            #expect(opened["scene"]?["number"] == 1, "\(demo)")
+            #expect(opened["campaign"]?["title"] == "The Drowned Bells")
+
+            let otherKeys = keys.appendingPathComponent("other")
+            let forged = try await Self.output(of: [
+                kilnDev, "mcp", "token", "--identity", "player-7", "--keys", otherKeys.path, "--policies", policies.path,
+            ]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let refused = try await harness.http.execute(
+                HTTPRequest(
+                    method: "POST", url: endpoint, headers: ["Authorization": "Bearer \(forged)", "Content-Type": "application/json"],
+                    body: Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#.utf8)))
+            #expect(refused.status == 401)
         }
     }
 
