@@ -168,7 +168,8 @@ let package = Package(
         // The queue and the record: the Redis queue engine, PostgreSQL and the object store, admission's decision, privacy.
 
         // The Redis queue engine and its Lua scripts.
-        queue.library("KilnQueue", ["Locking", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient"], resources: [.copy("Scripts")]),
+        queue.library(
+            "KilnQueue", ["Locking", "KilnCore", "KilnKeys", "KilnPolicy", "RedisClient", "ServiceFailures"], resources: [.copy("Scripts")]),
         // PostgreSQL as the record; the object backends (a directory or S3) and streamed reads of objects.
         queue.library(
             "KilnStore",
@@ -291,8 +292,8 @@ let package = Package(
                 "BuildInfo",
                 "Locking", "KilnCommandLine", "KilnCore", .clientPackage("KilnJSON"), "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker",
                 "KilnProviders", "ProviderSimulator", "LoadTesting", "LoadGeneration", .clientPackage("ChatTaleInputs"),
-                .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "PostgresClient", "RedisClient", "Spawning",
-                .argumentParser,
+                .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "EventPolling", "PostgresClient", "RedisClient",
+                "Spawning", .argumentParser,
                 .logging, .serviceLifecycle, .unixSignals, .histogram, .hummingbird, .crypto,
             ]),
 

@@ -103,6 +103,10 @@ public struct KeySpace: Sendable, Hashable {
     public var holders: String { KeyPattern.holders.render(base, []) }
     /// The version of the format the namespace's data is kept in (docs/compatibility.md), on the control shard.
     public var dataFormat: String { KeyPattern.dataFormat.render(base, []) }
+    /// An API node's wake-up stream on this shard: a client that starts following a stream here adds an entry, which
+    /// ends the node's read of the shard's followed streams so the next read names it too. It holds one entry and
+    /// expires an hour after the last.
+    public func followersWake(node: String) -> String { KeyPattern.followersWake.render(base, [node]) }
 
     // MARK: MCP
 
@@ -159,6 +163,7 @@ extension KeyPattern {
     static let paused = KeyPattern("paused", .word("paused"))
     static let holders = KeyPattern("holders", .word("holders"))
     static let dataFormat = KeyPattern("format", .word("format"))
+    static let followersWake = KeyPattern("followers_wake", .word("follow"), .value("node"))
     // MCP (docs/mcp.md): sessions, the answers' streams kept for resumption and their writers' leases, and the jobs of
     // requests in flight.
     static let mcpSession = KeyPattern("mcp_session", .word("mcp"), .word("session"), .value("session"))
@@ -170,6 +175,6 @@ extension KeyPattern {
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
-        worker, workers, throughput, paused, holders, dataFormat, mcpSession, mcpStream, mcpRequest, mcpProducer,
+        worker, workers, throughput, paused, holders, dataFormat, followersWake, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

@@ -21,6 +21,8 @@ public struct APIConfiguration: Sendable {
     public var clientAddressHeader: String? = nil
     /// How often an idle event stream sends a comment, so proxies keep it open.
     public var eventHeartbeat: Duration = .seconds(15)
+    /// How many event streams the node serves at once, in all and per tenant and identity.
+    public var followers = FollowerLimits()
     /// How long the node writing an MCP answer is taken to be alive without renewing its lease on it (it renews it every
     /// third of that): a client resuming the answer of a node gone for longer gets an error instead of waiting.
     public var mcpAnswerLease: Duration = .seconds(30)
@@ -35,4 +37,19 @@ public struct APIConfiguration: Sendable {
     public var commit: String = "unknown"
 
     public init() {}
+
+    /// The most event streams (`GET /v1/jobs/{id}/events`, MCP's `GET` streams) a node serves at once. A stream costs
+    /// the node a socket and a few kilobytes, not a Redis connection (docs/operations.md, "Sizing a node for
+    /// followers"); the node's descriptor limit must allow ``perNode`` sockets and some.
+    public struct FollowerLimits: Sendable {
+        /// Past it, `503` with `Retry-After`: the client tries again, perhaps on another node.
+        public var perNode: Int = 20_000
+        /// Past it, `429` with `Retry-After`.
+        public var perTenant: Int = 20_000
+        /// Past it, `429` with `Retry-After`: one end user's app follows a few jobs at once (Talevonia's three
+        /// continuations), not dozens.
+        public var perIdentity: Int = 32
+
+        public init() {}
+    }
 }

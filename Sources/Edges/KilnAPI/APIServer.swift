@@ -22,7 +22,8 @@ public enum APIServer {
         let v1 = router.group("v1")
         WebhookRoutes(dependencies: dependencies).register(on: v1)
         let authenticated = v1.group().add(middleware: AuthenticationMiddleware(authenticator: authenticator))
-        JobRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
+        let followers = FollowerCaps(configuration.followers)
+        JobRoutes(dependencies: dependencies, configuration: configuration, followers: followers).register(on: authenticated)
         UploadRoutes(dependencies: dependencies, configuration: configuration).register(on: authenticated)
         QuotaRoutes(dependencies: dependencies).register(on: authenticated)
         PartnerRoutes(dependencies: dependencies).register(on: authenticated)
@@ -31,7 +32,7 @@ public enum APIServer {
         ShareRoutes(dependencies: dependencies, cache: SharePageCache(ttl: configuration.sharePageCacheTTL))
             .register(reader: router, v1: authenticated)
         OperationRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
-        MCPRoutes(dependencies: dependencies, configuration: configuration).register(on: router)
+        MCPRoutes(dependencies: dependencies, configuration: configuration, followers: followers).register(on: router)
         // After every route: a middleware added now wraps only the answer to a request no route takes.
         router.add(middleware: MethodNotAllowedMiddleware(routes: router.routes))
         return router

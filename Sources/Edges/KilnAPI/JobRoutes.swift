@@ -13,6 +13,8 @@ import NIOCore
 struct JobRoutes<Context: CallerRequestContext> {
     let dependencies: APIDependencies
     let configuration: APIConfiguration
+    /// The event streams the node serves at once.
+    let followers: FollowerCaps
 
     /// - Parameter v1: the authenticated `/v1` group.
     func register(on v1: some RouterMethods<Context>) {
@@ -65,7 +67,8 @@ struct JobRoutes<Context: CallerRequestContext> {
     }
 
     /// Server-Sent Events: everything after `Last-Event-ID` (or from the start), then new events as they come,
-    /// until the job finishes, or until the node begins to shut down (the client resumes elsewhere).
+    /// until the job finishes, until the client falls too far behind (it resumes after the last event it read), or
+    /// until the node begins to shut down (the client resumes elsewhere).
     @Sendable func events(_ request: Request, context: Context) async throws -> Response {
         let caller = try context.requireCaller()
         let id = try jobID(context)
@@ -73,47 +76,72 @@ struct JobRoutes<Context: CallerRequestContext> {
         let queue = dependencies.queue
         let heartbeat = configuration.eventHeartbeat
         let lastEventID = request.headers[.lastEventID] ?? request.uri.queryParameters.get("last_event_id")
-        if let given = lastEventID, !Self.isStreamID(given) {
-            throw Problem(.badRequest, "invalid_last_event_id", "Last-Event-ID must be an event id this stream sent")
+        let given = try lastEventID.map { text in
+            guard let id = StreamID(text) else { throw Self.invalidLastEventID }
+            return id
         }
+        if let given, let end = try await queue.lastEventID(of: id) ?? (view.state.isTerminal ? nil : .start), given > end {
+            // Past anything the stream holds: an id it never sent, after which nothing would ever come.
+            throw Self.invalidLastEventID
+        }
+        let slot = try followers.admit(tenant: caller.tenant.id, identity: caller.identity)
         let finishedView = view.state.isTerminal ? view : nil
         let body = ResponseBody { writer in
-            var cursor = lastEventID
-            var backlog = try await queue.events(of: id, after: cursor, limit: 500)
-            if backlog.isEmpty, cursor == nil, let finished = finishedView {
+            // The stream counts against the caps until it ends.
+            defer { withExtendedLifetime(slot) {} }
+            let backlog = try await queue.events(of: id, after: lastEventID, limit: 500)
+            if backlog.isEmpty, given == nil, let finished = finishedView {
                 // The stream expired with the job's Redis copy: say how it ended.
                 let data = try AnswerEncoding.text(of: FinishedJobEvent(finished))
                 try await writer.write(ByteBuffer(string: "event: status\ndata: \(data)\n\n"))
-                try await writer.finish(nil)
-                return
+            } else if !backlog.isEmpty || finishedView == nil {
+                // Else reconnected after the last event of a finished job: nothing more will come.
+                try await Self.stream(backlog, then: queue, of: id, after: given ?? .start, heartbeat: heartbeat, to: &writer)
             }
-            if backlog.isEmpty, finishedView != nil {
-                // Reconnected after the last event of a finished job: nothing more will come.
-                try await writer.finish(nil)
-                return
-            }
-            while true {
-                for event in backlog {
-                    try await writer.write(ByteBuffer(string: "id: \(event.id)\nevent: \(event.type)\ndata: \(event.data)\n\n"))
-                    cursor = event.id
-                    if event.isFinal {
-                        try await writer.finish(nil)
-                        return
-                    }
-                }
-                let after = cursor ?? "0-0"
-                guard let next = try await unlessShuttingDown({ try await queue.waitForEvents(of: id, after: after, timeout: heartbeat) }) else {
-                    try await writer.finish(nil)
-                    return
-                }
-                backlog = next
-                if backlog.isEmpty { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
-            }
+            try await writer.finish(nil)
         }
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// Writes `backlog`, then the job's events as they come, until its last; returns early when the client fell
+    /// behind or the node begins to shut down.
+    private static func stream(
+        _ backlog: [JobEvent], then queue: any SubmissionQueue, of id: JobID, after given: StreamID, heartbeat: Duration,
+        to writer: inout any ResponseBodyWriter
+    ) async throws {
+        var cursor = given
+        for event in backlog {
+            try await writer.write(Self.sse(event))
+            if event.isFinal { return }
+            cursor = StreamID(event.id) ?? cursor
+        }
+        try await queue.followEvents(of: id, after: cursor) { follower in
+            while true {
+                let events: [JobEvent]
+                do {
+                    guard let next = try await unlessShuttingDown({ try await follower.next(timeout: heartbeat) }) else { return }
+                    events = next
+                } catch StreamFollowerError.fellBehind {
+                    return
+                }
+                if events.isEmpty { try await writer.write(ByteBuffer(string: ": keep-alive\n\n")) }
+                for event in events {
+                    try await writer.write(Self.sse(event))
+                    if event.isFinal { return }
+                }
+            }
+        }
+    }
+
+    private static func sse(_ event: JobEvent) -> ByteBuffer {
+        ByteBuffer(string: "id: \(event.id)\nevent: \(event.type)\ndata: \(event.data)\n\n")
+    }
+
+    private static var invalidLastEventID: Problem {
+        Problem(.badRequest, "invalid_last_event_id", "Last-Event-ID must be an event id this stream sent")
     }
 
     @Sendable func artifact(_ request: Request, context: Context) async throws -> Response {
@@ -140,14 +168,5 @@ struct JobRoutes<Context: CallerRequestContext> {
     private func jobID(_ context: Context) throws -> JobID {
         guard let id = context.parameters.get("id").flatMap(JobID.init(validating:)) else { throw Problem.jobNotFound }
         return id
-    }
-
-    /// `<milliseconds>-<sequence>`, both 64-bit unsigned decimals, as Redis writes stream ids.
-    private static func isStreamID(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ part in part.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else { return false }
-        let numbers = parts.compactMap { UInt64($0) }
-        // The largest id has nothing after it: Redis refuses to read past it, and no stream ever sent it.
-        return numbers.count == 2 && numbers != [.max, .max]
     }
 }

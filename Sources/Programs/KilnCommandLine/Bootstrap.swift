@@ -29,4 +29,18 @@ public enum Bootstrap {
             return String(decoding: buffer, as: UTF8.self)
         }
     }
+
+    /// Raises the process's limit of open descriptors to the most it may have (its hard limit, which systemd's
+    /// `LimitNOFILE` and the container's `ulimit` set): every event stream a node serves is a socket.
+    /// - Returns: the limit now.
+    @discardableResult
+    public static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        if limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
 }

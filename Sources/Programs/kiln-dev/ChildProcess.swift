@@ -17,11 +17,17 @@ final class ChildProcess {
 
     private let process: SpawnedProcess
 
-    init(_ arguments: [String], program: Program = .kiln, logTo logPath: String) throws {
-        let path = program.path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw ValidationError("\(path) is missing: kiln-dev starts the programs built beside it (swift build --product \(program.rawValue))")
+    convenience init(_ arguments: [String], program: Program = .kiln, logTo logPath: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: program.path) else {
+            throw ValidationError(
+                "\(program.path) is missing: kiln-dev starts the programs built beside it (swift build --product \(program.rawValue))")
         }
+        try self.init(arguments, executable: program.path, logTo: logPath)
+    }
+
+    /// Runs the program at `path` (another release's `kiln`, say).
+    init(_ arguments: [String], executable path: String, logTo logPath: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw ValidationError("\(path) is not an executable") }
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         defer { try? log.close() }
@@ -30,6 +36,9 @@ final class ChildProcess {
 
     /// Seconds of CPU the process has used so far.
     var cpuSeconds: Double { ProcessCPU.seconds(pid: process.pid) }
+
+    /// Bytes of memory the process has resident now, or 0 when it is gone.
+    var residentBytes: Int { ProcessMemory.residentBytes(pid: process.pid) }
 
     /// SIGTERM, then waits (without blocking a thread) for the process to drain and exit.
     func stop() async {

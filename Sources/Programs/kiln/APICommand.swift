@@ -26,7 +26,22 @@ struct APICommand: AsyncParsableCommand {
     @Option(help: "Port to listen on (env KILN_API_PORT).")
     var port: Int = Int(ProcessInfo.processInfo.environment["KILN_API_PORT"] ?? "") ?? 8787
 
+    @Option(help: "Most event streams the node serves at once; past it, 503 with Retry-After.")
+    var maxFollowers = APIConfiguration.FollowerLimits().perNode
+
+    @Option(help: "Most event streams the node serves at once to one tenant; past it, 429 with Retry-After.")
+    var maxFollowersPerTenant = APIConfiguration.FollowerLimits().perTenant
+
+    @Option(help: "Most event streams the node serves at once to one identity; past it, 429 with Retry-After.")
+    var maxFollowersPerIdentity = APIConfiguration.FollowerLimits().perIdentity
+
     @OptionGroup var policyOptions: PolicyOptions
+
+    func validate() throws {
+        guard maxFollowers > 0, maxFollowersPerTenant > 0, maxFollowersPerIdentity > 0 else {
+            throw ValidationError("--max-followers, --max-followers-per-tenant and --max-followers-per-identity must be positive")
+        }
+    }
 
     func run() async throws {
         // The node's tasks run on the event loops that serve HTTP and hold its Redis connections, each staying on the
@@ -47,6 +62,12 @@ struct APICommand: AsyncParsableCommand {
             throw ValidationError("\(policyOptions.policies): \(error)")
         }
         let logger = Bootstrap.logger("kiln.api")
+        let descriptors = Bootstrap.raiseDescriptorLimit()
+        if descriptors < maxFollowers + 1024 {
+            logger.warning(
+                "the descriptor limit is below the followers the node may serve; raise LimitNOFILE or the container's ulimit",
+                metadata: ["limit": "\(descriptors)", "max_followers": "\(maxFollowers)"])
+        }
         let metricsText = Bootstrap.metrics()
         let runtime = try Runtime(connections)
         // Listening only once both answer is how the node says it is ready.
@@ -56,6 +77,9 @@ struct APICommand: AsyncParsableCommand {
         configuration.port = port
         configuration.version = KilnBuild.version
         configuration.commit = KilnBuild.commit
+        configuration.followers.perNode = maxFollowers
+        configuration.followers.perTenant = maxFollowersPerTenant
+        configuration.followers.perIdentity = maxFollowersPerIdentity
         let dependencies = runtime.assembly.apiDependencies(policies: policySet, identities: identities, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
         // Listed last, the announcement is the first service a graceful shutdown reaches: it says so before the node

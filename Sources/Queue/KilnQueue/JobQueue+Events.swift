@@ -11,15 +11,21 @@ extension JobQueue {
         return Self.parseEntries(reply)
     }
 
-    /// Waits up to `timeout` for events after `lastEventID` (which must be given: "0-0" for the start), on a
-    /// connection of its own; empty when none came.
-    public func waitForEvents(of id: JobID, after lastEventID: String, timeout: Duration) async throws -> [JobEvent] {
-        guard let key = shards.keys(of: id)?.events(id) else { return [] }
-        let reply = try await redis.sendBlocking(
-            ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, lastEventID], blockFor: timeout)
-        // [[key, [entries]]]
-        guard let streams = reply.array, let first = streams.first?.array, first.count == 2 else { return [] }
-        return Self.parseEntries(first[1])
+    /// Follows the job's events after `after` for as long as `body` runs, through the node's reader of the job's shard:
+    /// the follower costs memory, not a Redis connection.
+    public func followEvents<Result>(
+        of id: JobID, after: StreamID, _ body: (any JobEventFollower) async throws -> Result
+    ) async throws -> Result {
+        guard let key = shards.keys(of: id)?.events(id) else { return try await body(NoEvents()) }
+        return try await namespace.followers.follow(key, shard: id.shard, after: after) { follower in
+            try await body(StreamedJobEvents(follower: follower))
+        }
+    }
+
+    /// The id of the job's last event; nil when its stream is gone (it finished long ago) or the job is not here.
+    public func lastEventID(of id: JobID) async throws -> StreamID? {
+        guard let key = shards.keys(of: id)?.events(id) else { return nil }
+        return StreamEntry.entries(of: try await redis.send(["XREVRANGE", key, "+", "-", "COUNT", "1"])).first?.id
     }
 
     /// Reads the two fields an event has straight from the reply rather than through `RedisValue.streamEntries`: every
@@ -38,5 +44,31 @@ extension JobQueue {
             }
             return JobEvent(id: id, type: type, data: data)
         }
+    }
+}
+
+/// A job's events as they come, for as long as the caller follows them.
+public protocol JobEventFollower: Sendable {
+    /// The next events, oldest first: at once when some wait, else the first to come within `timeout`, else none.
+    /// - Throws: ``StreamFollowerError/fellBehind`` when the caller fell too far behind the job's stream (it resumes
+    ///   after the last event it had).
+    func next(timeout: Duration) async throws -> [JobEvent]
+}
+
+private struct StreamedJobEvents: JobEventFollower {
+    let follower: StreamFollower
+
+    func next(timeout: Duration) async throws -> [JobEvent] {
+        try await follower.next(timeout: timeout).map { entry in
+            JobEvent(id: entry.id.description, type: entry.field("type") ?? "", data: entry.field("data") ?? "")
+        }
+    }
+}
+
+/// The events of a job whose id names a shard this namespace does not have: none, ever.
+private struct NoEvents: JobEventFollower {
+    func next(timeout: Duration) async throws -> [JobEvent] {
+        try await Task.sleep(for: timeout)
+        return []
     }
 }

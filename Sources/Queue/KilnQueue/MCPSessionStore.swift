@@ -116,17 +116,33 @@ public struct MCPSessionStore: NamespaceRole {
         return id
     }
 
-    /// The stream's messages after `after` ("0-0" for all), waiting up to `timeout` when there are none yet (not at all
-    /// for a zero `timeout`).
-    public func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [StreamedMessage] {
-        let key = keys.mcpStream(session, stream)
-        let kept = try await redis.send(["XRANGE", key, "(" + after, "+", "COUNT", "500"])
-        let messages = Self.parse(kept)
-        guard messages.isEmpty, timeout > .zero else { return messages }
-        let reply = try await redis.sendBlocking(
-            ["XREAD", "COUNT", "500", "BLOCK", String(max(timeout.milliseconds, 1)), "STREAMS", key, after], blockFor: timeout)
-        guard let streams = reply.array, let first = streams.first?.array, first.count == 2 else { return [] }
-        return Self.parse(first[1])
+    /// The answer's last message kept; nil when the session has no such answer (it never had, it is another session's,
+    /// or it expired).
+    public func lastMessage(session: String, stream: String) async throws -> StreamedMessage? {
+        Self.parse(try await redis.send(["XREVRANGE", keys.mcpStream(session, stream), "+", "-", "COUNT", "1"])).first
+    }
+
+    /// Follows an answer's messages after `after` for as long as `body` runs, through the node's reader of the control
+    /// shard.
+    public func followMessages<Result>(
+        session: String, stream: String, after: StreamID, _ body: (AnswerFollower) async throws -> Result
+    ) async throws -> Result {
+        try await namespace.followers.follow(keys.mcpStream(session, stream), shard: 0, after: after) { follower in
+            try await body(AnswerFollower(follower: follower))
+        }
+    }
+
+    /// An answer's messages as they come.
+    public struct AnswerFollower: Sendable {
+        let follower: StreamFollower
+
+        /// The next messages, oldest first: at once when some wait, else the first to come within `timeout`, else none.
+        /// - Throws: ``StreamFollowerError/fellBehind`` when the client fell too far behind.
+        public func next(timeout: Duration) async throws -> [StreamedMessage] {
+            try await follower.next(timeout: timeout).map { entry in
+                StreamedMessage(id: entry.id.description, json: entry.field("m") ?? "", isFinal: entry.field("f") == "1")
+            }
+        }
     }
 
     /// Notes that the session's request runs `job`.

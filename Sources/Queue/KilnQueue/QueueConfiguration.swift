@@ -13,6 +13,10 @@ public struct QueueConfiguration: Sendable {
     public var leaseDuration: Duration = .seconds(5)
     /// Events kept per job stream (approximately: Redis trims whole nodes).
     public var streamCap: Int = 1000
+    /// The most events that wait for one follower of a stream (an SSE client, an MCP answer) before it is dropped to
+    /// resume from Redis: a client that stops reading costs the node this many events at most, shared with the stream's
+    /// other followers. Further behind than the stream keeps (``streamCap``), it would lose events anyway.
+    public var followerQueueLimit: Int = 1000
     /// How long an idempotency key remembers its job.
     public var idempotencyTTL: Duration = .seconds(86_400)
     /// How long a finished job stays readable in Redis after PostgreSQL has its record.

@@ -16,6 +16,8 @@ public final class RedisNamespace: Sendable {
     let balancer = ShardClaimBalancer()
     /// The events running attempts append, many jobs' in one call.
     let events: EventWrites
+    /// The streams this process's clients follow, read a shard at a time.
+    public let followers: StreamFollowers
 
     public init(redis: RedisPool, configuration: QueueConfiguration = QueueConfiguration()) throws {
         self.configuration = configuration
@@ -23,6 +25,7 @@ public final class RedisNamespace: Sendable {
         self.redis = redis
         self.scripts = try QueueScripts.loaded.get()
         events = EventWrites(redis: redis, script: scripts.event, shards: shards, configuration: configuration)
+        followers = StreamFollowers(redis: redis, shards: shards, queueLimit: configuration.followerQueueLimit)
     }
 
     /// Loads the scripts, so a broken one stops the process at start rather than at its first call, and checks that

@@ -10,8 +10,10 @@ public protocol SubmissionQueue: Sendable {
     func cancel(_ id: JobID, tenant: TenantID, identity: Identity) async throws -> CancelOutcome
     /// Events after `lastEventID` (from the start when nil), oldest first, at most `limit`.
     func events(of id: JobID, after lastEventID: String?, limit: Int) async throws -> [JobEvent]
-    /// Waits up to `timeout` for events after `lastEventID`; empty when none came.
-    func waitForEvents(of id: JobID, after lastEventID: String, timeout: Duration) async throws -> [JobEvent]
+    /// Follows the job's events after `after` for as long as `body` runs.
+    func followEvents<Result>(of id: JobID, after: StreamID, _ body: (any JobEventFollower) async throws -> Result) async throws -> Result
+    /// The id of the job's last event; nil when its stream is gone or the job is not here.
+    func lastEventID(of id: JobID) async throws -> StreamID?
 }
 
 extension JobQueue: SubmissionQueue {}

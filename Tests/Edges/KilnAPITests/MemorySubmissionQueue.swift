@@ -77,13 +77,26 @@ final class MemorySubmissionQueue: SubmissionQueue {
         return []
     }
 
-    func waitForEvents(of id: JobID, after lastEventID: String, timeout: Duration) async throws -> [JobEvent] {
+    func followEvents<Result>(of id: JobID, after: StreamID, _ body: (any JobEventFollower) async throws -> Result) async throws -> Result {
         try checkUp()
-        return []
+        return try await body(NoEvents())
+    }
+
+    func lastEventID(of id: JobID) async throws -> StreamID? {
+        try checkUp()
+        return nil
     }
 
     private func checkUp() throws {
         if isDown { throw Unreachable(service: .redis) }
+    }
+}
+
+/// A job's events where none come: each wait runs its whole timeout.
+private struct NoEvents: JobEventFollower {
+    func next(timeout: Duration) async throws -> [JobEvent] {
+        try await Task.sleep(for: timeout)
+        return []
     }
 }
 

@@ -236,8 +236,8 @@ import Testing
             let dropped = try #require(first?.id.flatMap { $0.split(separator: "/").map(String.init) }, "no first message")
             // Two leases and more later, with the turn still going: a lease its node did not renew has lapsed by now.
             try await Task.sleep(for: .seconds(11))
-            let kept = try await harness.redisNamespace.mcp.messages(session: session.id, stream: dropped[0], after: dropped[1], timeout: .zero)
-            try #require(kept.allSatisfy { !$0.isFinal }, "the turn ended before it outlived the lease")
+            let kept = try await harness.redisNamespace.mcp.lastMessage(session: session.id, stream: dropped[0])
+            try #require(kept?.isFinal == false, "the turn ended before it outlived the lease")
             var messages: [JSONValue] = []
             try await RawMCPSession.read(try await session.resume(after: dropped.joined(separator: "/"))) { messages.append($0) }
             #expect(messages.last?["id"] == .string("turn-1"))
@@ -286,7 +286,10 @@ import Testing
             #expect(received.last?["error"]?["code"] == .number(-32603))
             #expect(received.last?["error"]?["message"]?.stringValue?.contains("idempotency_key") == true)
             // The error is kept as the answer's response: another resumption gets the same, and ends.
-            let kept = try await sessions.messages(session: session, stream: gone, after: before, timeout: .zero)
+            // Kept messages come at once: a follower first reads what the stream holds.
+            let kept = try await sessions.followMessages(session: session, stream: gone, after: try #require(StreamID(before))) {
+                try await $0.next(timeout: .seconds(30))
+            }
             #expect(kept.last?.isFinal == true && kept.filter(\.isFinal).count == 1)
         }
     }
@@ -410,6 +413,30 @@ import Testing
                 let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
                 #expect(opened?["result"]?["structuredContent"]?["scene"]?["number"] == 1, "\(revision): \(String(describing: opened))")
             }
+    @Test func resumingAnAnswerTheSessionDoesNotHaveIsRefusedAtOnce() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: try Self.token(audience: Self.resource))
+            let other = try await RawMCPSession.open(harness, endpoint: endpoint, token: try Self.token("player-2", audience: Self.resource))
+            let sessions = harness.redisNamespace.mcp
+            // An answer of each session's, as a streamed tool call keeps them: one message so far, the response to come.
+            let progress = #"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}"#
+            let mine = "0123456789abcdef0123456789abcde1"
+            let kept = try await sessions.append(progress, isFinal: false, session: session.id, stream: mine)
+            let theirs = "0123456789abcdef0123456789abcde2"
+            let theirsKept = try await sessions.append(progress, isFinal: false, session: other.id, stream: theirs)
+            let anHourAhead = "\(UInt64(Date().timeIntervalSince1970 * 1000) + 3_600_000)-0"
+            for lastEventID in [
+                "0123456789abcdef0123456789abcdef/1764129000000-0",  // an answer no session had
+                "\(theirs)/\(theirsKept)",  // another session's
+                "\(mine)/\(anHourAhead)",  // past the end of this session's own answer
+            ] {
+                let answer = try await session.resume(after: lastEventID)
+                #expect(answer.status == 400, "\(lastEventID): \(answer.status)")
+            }
+            // This session's own answer, from a place it sent, is followed.
+            let resumed = try await session.resume(after: "\(mine)/\(kept)")
+            #expect(resumed.status == 200)
         }
     }
 

@@ -105,30 +105,37 @@ struct MCPCall {
     /// - Returns: how the job ended.
     private func follow(_ job: JobID, progress token: ProgressToken?) async throws -> JobState {
         try await dependencies.mcpSessions.bind(request: requestID, session: session, to: job)
-        let queue = dependencies.queue
-        var cursor = "0-0"
+        var cursor = StreamID.start
         var sent = 0.0
         while true {
-            var events = try await queue.events(of: job, after: cursor, limit: 500)
-            if events.isEmpty { events = try await queue.waitForEvents(of: job, after: cursor, timeout: .seconds(15)) }
-            if events.isEmpty {
-                // Quiet for a while: perhaps it ended and its stream is gone already.
-                let view = try await JobLookup(dependencies: dependencies).find(job, caller)
-                if view.state.isTerminal { return view.state }
-            }
-            for event in events {
-                cursor = event.id
-                if let token, let text = Self.streamedText(event) {
-                    sent += 1
-                    try await notify(ProgressNotification.message(.init(progressToken: token, progress: sent, message: text)))
+            do {
+                return try await dependencies.queue.followEvents(of: job, after: cursor) { events in
+                    while true {
+                        let batch = try await events.next(timeout: .seconds(15))
+                        if batch.isEmpty {
+                            // Quiet for a while: perhaps it ended and its stream is gone already.
+                            let view = try await JobLookup(dependencies: dependencies).find(job, caller)
+                            if view.state.isTerminal { return view.state }
+                        }
+                        for event in batch {
+                            cursor = StreamID(event.id) ?? cursor
+                            if let token, let text = Self.streamedText(event) {
+                                sent += 1
+                                try await notify(ProgressNotification.message(.init(progressToken: token, progress: sent, message: text)))
+                            }
+                            guard event.isFinal else { continue }
+                            let state = JSONValue.parse(event.data)?["state"]?.stringValue.flatMap(JobState.init(rawValue:)) ?? .failed
+                            if state == .cancelled {
+                                await exchange.end()
+                                throw CancellationError()
+                            }
+                            return state
+                        }
+                    }
                 }
-                guard event.isFinal else { continue }
-                let state = JSONValue.parse(event.data)?["state"]?.stringValue.flatMap(JobState.init(rawValue:)) ?? .failed
-                if state == .cancelled {
-                    await exchange.end()
-                    throw CancellationError()
-                }
-                return state
+            } catch StreamFollowerError.fellBehind {
+                // Further behind than the node keeps for one follower: read on from Redis.
+                continue
             }
         }
     }

@@ -19,6 +19,8 @@ import NIOCore
 struct MCPRoutes<Context: Hummingbird.RequestContext> {
     let dependencies: APIDependencies
     let configuration: APIConfiguration
+    /// The event streams the node serves at once: each `GET` stream is one.
+    let followers: FollowerCaps
 
     /// How long a resumed or standalone stream waits for a message before it sends a keep-alive comment.
     static var heartbeat: Duration { .seconds(15) }
@@ -153,49 +155,66 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             return MCPRefusal(.notAcceptable, .invalidRequest("GET answers text/event-stream only")).response
         }
         let sessions = dependencies.mcpSessions
+        let slot: FollowerSlot
+        do {
+            slot = try followers.admit(tenant: endpoint.caller.tenant.id, identity: endpoint.caller.identity)
+        } catch let problem as Problem {
+            var refusal = MCPRefusal(problem.status, .internalError(problem.detail))
+            refusal.headers = problem.headers
+            return refusal.response
+        }
         guard let lastEventID = request.headers[.lastEventID] else {
             // The server's own stream: Kiln sends nothing there unprompted; it stays open, with keep-alives, while the
             // session lives and the node runs.
             return Self.eventStream(session: session.id) { writer in
+                defer { withExtendedLifetime(slot) {} }
                 while try await sessions.touch(session.id) != nil {
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                     guard try await unlessShuttingDown({ try await Task.sleep(for: Self.heartbeat) }) != nil else { return }
                 }
             }
         }
-        guard let cursor = MCPEventID(lastEventID) else {
+        guard let cursor = MCPEventID(lastEventID), let position = StreamID(cursor.position) else {
             return MCPRefusal(.badRequest, .invalidRequest("Last-Event-ID is not an event id this server sent")).response
         }
+        // An answer the session does not have (never had, another session's, expired), or a place past its end, can
+        // never bring anything: refused at once rather than followed for ever.
+        guard let last = try await sessions.lastMessage(session: session.id, stream: cursor.stream), let end = StreamID(last.id), position <= end
+        else { return MCPRefusal(.badRequest, .invalidRequest("Last-Event-ID names no message of an answer of this session")).response }
         return Self.eventStream(session: session.id) { writer in
-            var after = cursor.position
-            while true {
-                let position = after
-                var messages = try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: .zero)
-                if messages.isEmpty, let request = try await sessions.abandoned(session: session.id, stream: cursor.stream) {
-                    // The node writing the answer stopped before its response and nothing will come: say so.
-                    let json = try Self.abandonedAnswer(request)
-                    let kept = try await sessions.append(json, isFinal: true, session: session.id, stream: cursor.stream)
-                    try await writer.write(ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: kept), json)))
-                    return
-                }
-                if messages.isEmpty {
-                    guard
-                        let waited = try await unlessShuttingDown({
-                            try await sessions.messages(session: session.id, stream: cursor.stream, after: position, timeout: Self.heartbeat)
-                        })
-                    else { return }
-                    messages = waited
-                }
-                if messages.isEmpty {
-                    guard try await sessions.touch(session.id) != nil else { return }
-                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
-                }
-                for message in messages {
-                    after = message.id
-                    if !message.json.isEmpty {
-                        try await writer.write(ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: message.id), message.json)))
+            defer { withExtendedLifetime(slot) {} }
+            // After the response: the answer is whole.
+            if position == end, last.isFinal { return }
+            try await sessions.followMessages(session: session.id, stream: cursor.stream, after: position) { follower in
+                // Nothing after the client's place yet, or for a heartbeat: perhaps the writer is gone.
+                var quiet = position == end
+                while true {
+                    if quiet, let request = try await sessions.abandoned(session: session.id, stream: cursor.stream) {
+                        // The node writing the answer stopped before its response and nothing will come: say so.
+                        let json = try Self.abandonedAnswer(request)
+                        let kept = try await sessions.append(json, isFinal: true, session: session.id, stream: cursor.stream)
+                        try await writer.write(ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: kept), json)))
+                        return
                     }
-                    if message.isFinal { return }
+                    let messages: [MCPSessionStore.StreamedMessage]
+                    do {
+                        guard let next = try await unlessShuttingDown({ try await follower.next(timeout: Self.heartbeat) }) else { return }
+                        messages = next
+                    } catch StreamFollowerError.fellBehind {
+                        return
+                    }
+                    quiet = messages.isEmpty
+                    if quiet {
+                        guard try await sessions.touch(session.id) != nil else { return }
+                        try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                    }
+                    for message in messages {
+                        if !message.json.isEmpty {
+                            try await writer.write(
+                                ByteBuffer(string: Self.event(MCPEventID(stream: cursor.stream, position: message.id), message.json)))
+                        }
+                        if message.isFinal { return }
+                    }
                 }
             }
         }

@@ -10,7 +10,10 @@ public protocol MCPSessions: Sendable {
     func renewProducer(session: String, stream: String, lease: Duration) async throws
     func abandoned(session: String, stream: String) async throws -> String?
     func append(_ json: String, isFinal: Bool, session: String, stream: String) async throws -> String
-    func messages(session: String, stream: String, after: String, timeout: Duration) async throws -> [MCPSessionStore.StreamedMessage]
+    func lastMessage(session: String, stream: String) async throws -> MCPSessionStore.StreamedMessage?
+    func followMessages<Result>(
+        session: String, stream: String, after: StreamID, _ body: (MCPSessionStore.AnswerFollower) async throws -> Result
+    ) async throws -> Result
     func bind(request: String, session: String, to job: JobID) async throws
     func job(of request: String, session: String) async throws -> JobID?
 }

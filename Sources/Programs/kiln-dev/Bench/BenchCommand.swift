@@ -21,7 +21,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench", abstract: "Measure throughput and latency; prints figures.",
         subcommands: [
-            ProviderBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self, RecorderBenchCommand.self,
+            ProviderBenchCommand.self, FollowerBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self,
+            RecorderBenchCommand.self,
             ShardBenchCommand.self, FloorServerCommand.self,
         ])
 

@@ -29,10 +29,12 @@ struct BenchStack {
         ] + (command == "worker" ? ["--metrics-port", "0"] : [])
     }
 
-    /// Starts an API node on ``port`` (with `options` besides) and returns once it answers `/readyz`.
-    func startAPI(namespace: String, options: [String] = []) async throws -> ChildProcess {
-        let api = try ChildProcess(
-            childArguments("api", namespace: namespace) + ["--port", String(port)] + options, logTo: "\(logDirectory)/bench-api.log")
+    /// Starts an API node on ``port`` (with `options` besides) and returns once it answers `/readyz`; `program` is the
+    /// `kiln` to run, the one built beside this tool when nil.
+    func startAPI(namespace: String, options: [String] = [], program: String? = nil) async throws -> ChildProcess {
+        let arguments = childArguments("api", namespace: namespace) + ["--port", String(port)] + options
+        let log = "\(logDirectory)/bench-api.log"
+        let api = try program.map { try ChildProcess(arguments, executable: $0, logTo: log) } ?? ChildProcess(arguments, logTo: log)
         if try await APIReadiness.wait(for: "http://127.0.0.1:\(port)", within: .seconds(10), every: .milliseconds(100)) { return api }
         await api.stop()
         throw ValidationError("the API did not become ready; see \(logDirectory)/bench-api.log")
