@@ -413,6 +413,9 @@ import Testing
                 let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
                 #expect(opened?["result"]?["structuredContent"]?["scene"]?["number"] == 1, "\(revision): \(String(describing: opened))")
             }
+        }
+    }
+
     @Test func resumingAnAnswerTheSessionDoesNotHaveIsRefusedAtOnce() async throws {
         try await Harness.with { harness in
             let endpoint = try await Self.start(harness)
