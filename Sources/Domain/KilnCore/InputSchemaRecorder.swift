@@ -1,9 +1,9 @@
-import JobVocabulary
 import KilnJSON
 
 /// The JSON Schema of what a type's `init(from:)` accepts, read from the decoding rather than from data: a decoder that
 /// answers every request with a placeholder and notes what was asked. A member read with `decode` is required; one read
-/// with `decodeIfPresent` may be left out or null; an ``InputChoice`` gives its words; an array, its element's schema.
+/// with `decodeIfPresent` may be left out or null; a choice (an ``InputChoice``, or any type of cases that are read as
+/// their raw strings or whole numbers) gives its raw values; an array, its element's schema.
 /// So a synthesised decoder and one written by hand are described alike, and the schema cannot drift from either.
 /// Members a type does not read are not refused (decoding ignores them), and the checks made after decoding
 /// (`KindInput.validate()`, or a decoder's own check of a value it has read) are not in the schema.
@@ -88,15 +88,18 @@ private final class Shape {
         form = .object([:])
     }
 
-    /// A value of `type` as decoding would make it, noting its schema: a choice's first word, an empty string, zero,
+    /// A value of `type` as decoding would make it, noting its schema: a choice's first case, an empty string, zero,
     /// false, or the type's own decoding of placeholders.
     func placeholder<Value: Decodable>(_ type: Value.Type) throws -> Value {
-        if let choice = type as? any InputChoice.Type {
-            let words = Self.words(choice)
-            form = .leaf(.object(["type": "string", "enum": .array(words.map(JSONValue.string))]))
-            return try Self.cast(Self.first(choice), as: type)
-        }
         switch type {
+        case let choice as any (CaseIterable & RawRepresentable<String>).Type:
+            let (words, first) = Self.cases(of: choice)
+            form = .leaf(.object(["type": "string", "enum": .array(words.map(JSONValue.string))]))
+            return try Self.cast(first, as: type)
+        case let choice as any (CaseIterable & RawRepresentable<Int>).Type:
+            let (numbers, first) = Self.cases(of: choice)
+            form = .leaf(.object(["type": "integer", "enum": .array(numbers.map { .number(Double($0)) })]))
+            return try Self.cast(first, as: type)
         case is String.Type:
             form = .leaf(.object(["type": "string"]))
             return try Self.cast("", as: type)
@@ -114,9 +117,10 @@ private final class Shape {
         }
     }
 
-    private static func words<Choice: InputChoice>(_ type: Choice.Type) -> [String] { type.allCases.map(\.rawValue) }
-
-    private static func first<Choice: InputChoice>(_ type: Choice.Type) -> Choice? { type.allCases.first }
+    /// The raw values of a choice's cases, and its first case.
+    private static func cases<Choice: CaseIterable & RawRepresentable>(of type: Choice.Type) -> ([Choice.RawValue], Choice?) {
+        (type.allCases.map(\.rawValue), type.allCases.first)
+    }
 
     private static func cast<Value>(_ value: Any?, as type: Value.Type) throws -> Value {
         guard let value = value as? Value else { throw Unrepresentable() }

@@ -150,9 +150,12 @@ import Testing
         return found
     }
 
-    /// A value the schema refuses: a word that is not one of its choices, or a value of another type.
+    /// A value the schema refuses: a word or number that is not one of its choices, or a value of another type.
     static func wrongValue(for schema: JSONValue) -> JSONValue {
-        if schema["enum"] != nil { return .string("no-such-choice") }
+        if let choices = schema["enum"]?.arrayValue {
+            let numbers = choices.compactMap(\.numberValue)
+            return numbers.max().map { .number($0 + 1) } ?? .string("no-such-choice")
+        }
         let type = schema["type"]?.stringValue ?? schema["type"]?.arrayValue?.first?.stringValue
         return type == "string" ? .number(7) : .string("seven")
     }
