@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant
-# and key, the provider simulator (`kiln-dev simulator`), the API, the worker and the operators' console in the
-# background; then
-# runs five demo jobs end to end: an echo, a text generation streamed from the simulator, a chat video, a
-# campaign PDF and a published story page. Safe to re-run (the services are restarted on the new build).
+# Brings the whole local stack up: deps, Redis, PostgreSQL, release build, migrations, a demo tenant and key, the
+# worldarchitect tenant with a development key set for its MCP endpoint, the provider simulator (`kiln-dev simulator`),
+# the API, the worker and the operators' console in the background; then runs the demo jobs end to end: an echo, a text
+# generation streamed from the simulator, a chat video, a campaign PDF, a published story page, and an MCP tool call
+# that opens a WorldArchitect campaign. Safe to re-run (the services are restarted on the new build).
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=env.sh source-path=SCRIPTDIR
@@ -35,6 +35,17 @@ if [[ ! -s $key_file ]]; then
   mv "$key_file.tmp" "$key_file"
 fi
 key=$(<"$key_file")
+
+# WorldArchitect's MCP endpoint, reachable out of the box: its tenant, and a development key set for its sign-in
+# (.kiln/mcp/worldarchitect.pem, made once and never committed), which the local stack's policies give it in place of
+# the production key set (deploy/jwks/worldarchitect.json). The services below read those policies (dev-policies.py).
+rc=0
+"$kiln" tenant create worldarchitect --name "WorldArchitect" >/dev/null || rc=$?
+((rc == 0 || rc == 3)) || kiln_die "kiln tenant create worldarchitect failed (exit $rc)"
+mcp_dir="$KILN_STATE_DIR/mcp"
+mcp_key_set=$("$kiln_dev" mcp keys --tenant worldarchitect --keys "$mcp_dir")
+python3 "$here/dev-policies.py" "$KILN_POLICIES" "$mcp_dir/policies.json" worldarchitect "$mcp_key_set"
+export KILN_POLICIES="$mcp_dir/policies.json"
 
 # (Re)start the services. setsid + nohup detach them from this script's session and terminal, so a
 # Ctrl-C here or closing the terminal does not take them down.
@@ -108,6 +119,12 @@ run_demo_job '{"kind":"share.publish","input":{"story":{"title":"Gull Point","au
   {"title":"The keeper","text":"Mira took the lighthouse job on a Tuesday."},{"text":"Something was breathing on the stairs."}]}}}'
 echo "The demo story's web reader page (no credentials needed): $(curl -sS "${hdrs[@]}" "$KILN_API_URL/v1/jobs/$id" | python3 -c 'import json, sys; print(json.load(sys.stdin)["result"]["share_url"])')"
 
+# An MCP tool call, as WorldArchitect's app makes it: the official Python client opens a campaign over the endpoint with a
+# development token for one of its players.
+mcp_endpoint="$KILN_API_URL/mcp/worldarchitect"
+python3 "$here/mcp-demo.py" "$mcp_endpoint" "$("$kiln_dev" mcp token --identity demo-player --keys "$mcp_dir")" \
+  || kiln_die "the MCP demo failed; see $KILN_STATE_DIR/logs/api.log"
+
 # An operator for the console, created once; its token is shown only at creation, so it is kept here.
 operator_file="$KILN_STATE_DIR/console-operator-token"
 if [[ ! -s $operator_file ]]; then
@@ -127,4 +144,8 @@ Try:
     -d '{"kind":"diag.echo","input":{"message":"hi"}}' $KILN_API_URL/v1/jobs
   curl -sS -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" $KILN_API_URL/v1/jobs/<id>
   curl -N -H "Authorization: Bearer \$KEY" -H "Kiln-Identity: demo-user" $KILN_API_URL/v1/jobs/<id>/events
+MCP:     $mcp_endpoint  (WorldArchitect's campaigns; docs/mcp.md)
+  TOKEN=\$($kiln_dev mcp token --identity player-1)     # a development token for the user player-1, valid 12 hours
+  python3 deploy/local/mcp-demo.py $mcp_endpoint "\$TOKEN"
+  npx @modelcontextprotocol/inspector   # Streamable HTTP, URL $mcp_endpoint, header Authorization: Bearer <TOKEN>
 MSG

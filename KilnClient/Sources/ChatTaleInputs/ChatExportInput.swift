@@ -167,10 +167,22 @@ public struct ChatExportSettings: Codable, Sendable, Equatable {
         sounds = try container.decodeIfPresent(Bool.self, forKey: .sounds) ?? sounds
         darkMode = try container.decodeIfPresent(Bool.self, forKey: .darkMode) ?? darkMode
         theme = try container.decodeIfPresent(ChatTheme.self, forKey: .theme) ?? theme
-        fps = try container.decodeIfPresent(Int.self, forKey: .fps) ?? fps
+        fps = try container.decodeIfPresent(FramesPerSecond.self, forKey: .fps)?.rawValue ?? fps
         frameRate = try container.decodeIfPresent(ChatFrameRate.self, forKey: .frameRate) ?? frameRate
-        guard fps == 30 || fps == 60 else {
-            throw DecodingError.dataCorruptedError(forKey: .fps, in: container, debugDescription: "must be 30 or 60")
+    }
+
+    /// The frame rates a video is made at, read as a choice so that the API's schema of the input lists them.
+    private enum FramesPerSecond: Int, CaseIterable, Decodable {
+        case thirty = 30
+        case sixty = 60
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            guard let value = Self(rawValue: try container.decode(Int.self)) else {
+                let accepted = Self.allCases.map { String($0.rawValue) }.joined(separator: " or ")
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "must be \(accepted)")
+            }
+            self = value
         }
     }
 

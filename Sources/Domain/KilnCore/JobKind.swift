@@ -11,16 +11,21 @@ public struct JobKind: Sendable {
     public let retry: RetryPolicy
     /// Diagnostic kinds are accepted only from tenants that enabled them.
     public let isDiagnostic: Bool
+    /// The JSON Schema of what the input's type decodes: its members, which of them are required, their types and the
+    /// words of each choice. `openapi.json` describes each kind's input with it; the checks of `validate()` (lengths,
+    /// ranges, ids) are not in it.
+    public let inputSchema: JSONValue
     private let check: @Sendable (JSONValue) throws -> (deadline: Duration?, lowestTierRefusal: InputError?)
 
     /// - Parameter check: validates the input, throwing ``InputError``; returns a deadline shorter than `timeout` if
     ///   the input asks for one, and what in the input the tenant's lowest (free) tier may not ask for.
-    public init(
+    private init(
         name: String,
         jobClass: JobClass,
         timeout: Duration,
         retry: RetryPolicy,
-        isDiagnostic: Bool = false,
+        isDiagnostic: Bool,
+        inputSchema: JSONValue,
         check: @escaping @Sendable (JSONValue) throws -> (deadline: Duration?, lowestTierRefusal: InputError?)
     ) {
         self.name = name
@@ -28,10 +33,11 @@ public struct JobKind: Sendable {
         self.timeout = timeout
         self.retry = retry
         self.isDiagnostic = isDiagnostic
+        self.inputSchema = inputSchema
         self.check = check
     }
 
-    /// A kind whose input must decode as `Input`.
+    /// A kind whose input must decode as `Input`, which gives its ``inputSchema``.
     public init<Input: KindInput>(
         name: String,
         input: Input.Type,
@@ -40,7 +46,10 @@ public struct JobKind: Sendable {
         retry: RetryPolicy,
         isDiagnostic: Bool = false
     ) {
-        self.init(name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic) { json in
+        self.init(
+            name: name, jobClass: jobClass, timeout: timeout, retry: retry, isDiagnostic: isDiagnostic,
+            inputSchema: InputSchemaRecorder.schema(of: Input.self)
+        ) { json in
             let value: Input
             do {
                 value = try json.decode(as: Input.self)

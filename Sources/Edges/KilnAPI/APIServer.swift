@@ -45,9 +45,10 @@ public enum APIServer {
     ) -> some ApplicationProtocol {
         Application(
             router: router(dependencies: dependencies, configuration: configuration),
-            // What NIO's HTTP parser refuses is answered with a problem too (``ParseErrorAnswerHandler``).
+            // What NIO's HTTP parser refuses is answered with a problem too (``ParseErrorAnswerHandler``), and a connection
+            // an answer must end is closed (``ConnectionPersistenceHandler``).
             server: .http1(
-                configuration: .init(additionalChannelHandlers: [ParseErrorAnswerInstaller()], idleTimeout: TimeAmount(configuration.idleTimeout))),
+                configuration: .init(additionalChannelHandlers: [ParserNeighboursInstaller()], idleTimeout: TimeAmount(configuration.idleTimeout))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "kiln"),
             onServerRunning: { channel in await onListening(channel.localAddress?.port ?? configuration.port) },
             logger: logger)

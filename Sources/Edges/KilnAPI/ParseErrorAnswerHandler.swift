@@ -104,21 +104,3 @@ final class ParseErrorAnswerHandler: ChannelDuplexHandler, RemovableChannelHandl
         return Answer(status: problem.status, body: body)
     }
 }
-
-/// Puts a ``ParseErrorAnswerHandler`` right after the HTTP parser of each connection. Hummingbird adds its extra
-/// handlers after its conversion to Swift HTTP Types, past the point where the parser's error could still be answered
-/// before Hummingbird answers it, so this one, added there, places the handler where it belongs and removes itself (a
-/// handler must be inbound or outbound; it reads nothing, so its `InboundIn` is just `NIOAny`).
-final class ParseErrorAnswerInstaller: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        let pipeline = context.pipeline.syncOperations
-        // Hummingbird's HTTP/1 pipeline always has the parser; were it missing, parse errors keep Hummingbird's answer.
-        if let parser = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
-            try? pipeline.addHandler(ParseErrorAnswerHandler(), position: .after(parser.handler))
-        }
-        // Left in place, it would pass every event of the connection on, for nothing.
-        pipeline.removeHandler(context: context, promise: nil)
-    }
-}

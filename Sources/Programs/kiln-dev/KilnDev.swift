@@ -7,7 +7,7 @@ import BuildInfo
 struct KilnDev: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiln-dev",
-        abstract: "Kiln's development tools: the provider simulator, the benchmarks and the load tests.",
+        abstract: "Kiln's development tools: the provider simulator, the benchmarks, the load tests and MCP tokens.",
         version: KilnBuild.versionLine,
-        subcommands: [SimulatorCommand.self, BenchCommand.self, LoadTestCommand.self])
+        subcommands: [SimulatorCommand.self, BenchCommand.self, LoadTestCommand.self, MCPCommand.self])
 }

@@ -82,7 +82,11 @@ struct APICommand: AsyncParsableCommand {
         configuration.followers.perIdentity = maxFollowersPerIdentity
         let dependencies = runtime.assembly.apiDependencies(policies: policySet, identities: identities, metricsText: metricsText)
         let app = APIServer.application(dependencies: dependencies, configuration: configuration, logger: logger)
-        let group = ServiceGroup(services: runtime.services + [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Listed last, the announcement is the first service a graceful shutdown reaches: it says so before the node
+        // stops taking connections and waits for the answers it is writing.
+        let draining = ClosingService { logger.info("api draining") }
+        let group = ServiceGroup(services: runtime.services + [app, draining], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         try await group.run()
+        logger.info("api stopped")
     }
 }

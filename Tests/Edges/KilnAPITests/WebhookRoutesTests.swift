@@ -100,22 +100,16 @@ import Testing
         }
     }
 
-    @Test func anAdaptyAccessLevelIsApplied() async throws {
-        let test = try Self.api()
-        let body = """
-            {"event_type": "subscription_started", "event_datetime": "2026-09-21T14:13:20.000000+0000", "customer_user_id": "carol",
-             "profile_id": "profile-1", "event_properties": {"access_level_id": "pro", "subscription_expires_at": "2026-10-21T14:13:20.000000+0000"}}
-            """
-        let answer = try await test.driver().send(.post, "/v1/webhooks/adapty/acme", headers: Self.headers(), body: body)
-        #expect(JSONValue.parse(answer.body) == .object(["status": "applied", "tier": "pro"]))
-        #expect(test.standings.forgotten.map(\.rawValue) == ["carol"])
-    }
+    /// Carol's subscription to the `pro` access level.
+    static let adapty = """
+        {"event_type": "subscription_started", "event_datetime": "2026-09-21T14:13:20.000000+0000", "customer_user_id": "carol",
+         "profile_id": "profile-1", "event_properties": {"access_level_id": "pro", "subscription_expires_at": "2026-10-21T14:13:20.000000+0000"}}
+        """
 
-    @Test func anAppStoreNotificationSignedByAppleIsApplied() async throws {
-        var test = try Self.api()
+    /// Trusts a test Apple root in `test`; a notification of a purchase signed by it, as Apple posts it.
+    static func appleSignedPurchase(for test: inout TestAPI) throws -> String {
         let apple = try TestCertificateAuthority(name: "Apple")
         test.appStore = AppStoreVerifier(rootCertificates: [apple.root], bundleID: "com.example.store", environment: .production)
-        let api = try test.driver()
         let transaction = try apple.sign([
             "originalTransactionId": "2000000000000001", "transactionId": "2000000000000002", "bundleId": "com.example.store",
             "productId": "pro_monthly", "environment": "Production", "inAppOwnershipType": "PURCHASED",
@@ -125,12 +119,69 @@ import Testing
             "notificationType": "SUBSCRIBED", "notificationUUID": "uuid-1", "signedDate": SignedToken.milliseconds(TestAPI.now),
             "data": ["bundleId": "com.example.store", "environment": "Production", "signedTransactionInfo": transaction],
         ])
-        let body = #"{"signedPayload":"\#(notification)"}"#
+        return #"{"signedPayload":"\#(notification)"}"#
+    }
+
+    @Test func anAdaptyAccessLevelIsApplied() async throws {
+        let test = try Self.api()
+        let answer = try await test.driver().send(.post, "/v1/webhooks/adapty/acme", headers: Self.headers(), body: Self.adapty)
+        #expect(JSONValue.parse(answer.body) == .object(["status": "applied", "tier": "pro"]))
+        #expect(test.standings.forgotten.map(\.rawValue) == ["carol"])
+    }
+
+    @Test func anAppStoreNotificationSignedByAppleIsApplied() async throws {
+        var test = try Self.api()
+        let body = try Self.appleSignedPurchase(for: &test)
+        let api = try test.driver()
         let answer = try await api.send(.post, "/v1/webhooks/app-store/acme", body: body)
         #expect(JSONValue.parse(answer.body) == .object(["status": "applied", "tier": "pro"]))
         #expect(test.standings.forgotten.map(\.rawValue) == ["ot:2000000000000001"])
         let forged = try TestCertificateAuthority(name: "Not Apple").sign(["notificationType": "SUBSCRIBED"])
         let refused = try await api.send(.post, "/v1/webhooks/app-store/acme", body: #"{"signedPayload":"\#(forged)"}"#)
         #expect(refused.status == .unauthorized)
+    }
+
+    /// Each webhook's request schema in `openapi.json` says what its route requires: an event the route applies matches
+    /// it, and taking away any one member makes the schema refuse the event exactly when the route does (`400
+    /// invalid_webhook`). Before, the schemas were bare objects, and `{}` was refused where no schema required anything.
+    @Test func eachWebhooksSchemaRequiresWhatItsRouteRequires() async throws {
+        var test = try Self.api()
+        let appStore = try Self.appleSignedPurchase(for: &test)
+        let api = try test.driver()
+        let document = OpenAPIConformanceTests.document
+        let conformance = SchemaConformance(document: document)
+        let events: [(platform: String, headers: HTTPFields, body: String)] = [
+            ("revenuecat", Self.headers(), Self.revenueCat()), ("adapty", Self.headers(), Self.adapty),
+            ("app-store", [.contentType: "application/json"], appStore),
+        ]
+        for (platform, headers, body) in events {
+            let schema = try #require(
+                document["paths"]?["/v1/webhooks/\(platform)/{tenant}"]?["post"]?["requestBody"]?["content"]?["application/json"]?["schema"])
+            let event = try #require(JSONValue.parse(body))
+            #expect(conformance.departures(of: event, from: schema) == [], "\(platform)")
+            for (member, without) in Self.withoutEachMember(event) {
+                let schemaRefuses = !conformance.departures(of: without, from: schema).isEmpty
+                let answer = try await api.send(.post, "/v1/webhooks/\(platform)/acme", headers: headers, body: without.canonicalJSON())
+                #expect(
+                    schemaRefuses == (answer.status == .badRequest),
+                    "\(platform) without \(member): the schema \(schemaRefuses ? "refuses" : "takes") it, the route answers \(answer.status.code) \(answer.body)"
+                )
+            }
+        }
+    }
+
+    /// `value` with each member of its objects, nested ones too, taken away in turn, named by its path.
+    static func withoutEachMember(_ value: JSONValue, at path: String = "$") -> [(member: String, without: JSONValue)] {
+        guard case .object(let members) = value else { return [] }
+        return members.keys.sorted().flatMap { name in
+            var without = members
+            without[name] = nil
+            return [("\(path).\(name)", JSONValue.object(without))]
+                + withoutEachMember(members[name] ?? .null, at: "\(path).\(name)").map { member, inner in
+                    var changed = members
+                    changed[name] = inner
+                    return (member, JSONValue.object(changed))
+                }
+        }
     }
 }

@@ -15,16 +15,19 @@ final class APIProcess {
     let address: String
 
     /// Starts `kiln api` with `command`, the program and its connection flags (``Harness/kilnCommand(_:program:)``
-    /// makes them for the harness's own servers), here or on `host`.
-    init(_ command: [String], on host: HostNetwork.Host? = nil) throws {
+    /// makes them for the harness's own servers), here or on `host`, with the repository's `deploy/policies.json` or
+    /// `policies`, and `environment` added to ours.
+    init(_ command: [String], on host: HostNetwork.Host? = nil, policies: URL? = nil, environment: [String: String] = [:]) throws {
         port = try TestPorts.reserve()
         address = host?.address ?? "127.0.0.1"
         let descriptor = open(log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard descriptor >= 0 else { throw TestFailure("cannot create \(log.path)") }
         defer { close(descriptor) }
-        let policies = TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json").path
+        let policies = (policies ?? TestServers.repositoryRoot.appendingPathComponent("deploy/policies.json")).path
         let api = [command[0], "api", "--host", address, "--port", String(port), "--policies", policies] + command.dropFirst()
-        process = try SpawnedProcess(host?.command(api) ?? api, stdout: .null, stderr: .descriptor(descriptor))
+        process = try SpawnedProcess(
+            host?.command(api) ?? api, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: .null,
+            stderr: .descriptor(descriptor))
     }
 
     /// Its address, as the hosts of its network reach it (this one, when it runs here).

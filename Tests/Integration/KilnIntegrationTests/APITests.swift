@@ -212,6 +212,49 @@ import Testing
         }
     }
 
+    /// Every answer is framed, by its length or by closing its connection, and a connection its request does not keep
+    /// is closed after the answer (RFC 9112 §9.3): HTTP/1.0 without `keep-alive`, `Connection: close` in any case, and
+    /// `CONNECT`, whose answer NIO sends with neither length nor body. Before, a `CONNECT` and an HTTP/1.0 request were
+    /// answered and then held to the idle timeout; an hour here, so a connection held open fails the test.
+    @Test func everyAnswerIsFramedAndAConnectionNotKeptIsClosedAfterIt() async throws {
+        try await Harness.with { harness in
+            try await harness.startAPI { $0.idleTimeout = .seconds(3600) }
+            let port = try #require(URLComponents(string: try harness.apiURL)?.port)
+            let closing: [(request: String, status: String)] = [
+                ("CONNECT /v1/jobs HTTP/1.1\r\nHost: kiln\r\n\r\n", "HTTP/1.1 405"),
+                ("CONNECT kiln:443 HTTP/1.1\r\nHost: kiln:443\r\n\r\n", "HTTP/1.1 4"),
+                ("GET /healthz HTTP/1.0\r\n\r\n", "HTTP/1.0 200"),
+                ("TRACE /v1/jobs HTTP/1.0\r\nHost: kiln\r\n\r\n", "HTTP/1.0 405"),
+                ("GET /healthz HTTP/1.1\r\nHost: kiln\r\nConnection: Close\r\n\r\n", "HTTP/1.1 200"),
+            ]
+            for (request, status) in closing {
+                let connection = try RawConnection(port: port)
+                try connection.send(request)
+                let answer = try await connection.readUntilClosed()
+                #expect(answer.hasPrefix(status), "\(request): \(answer)")
+                #expect(answer.lowercased().contains("\r\nconnection: close\r\n"), "\(request): \(answer)")
+            }
+            let healthz = try RawConnection(port: port)
+            try healthz.send("GET /healthz HTTP/1.0\r\n\r\n")
+            let whole = try await healthz.readUntilClosed()
+            let body = try #require(whole.components(separatedBy: "\r\n\r\n").last)
+            #expect(JSONValue.parse(body)?["version"] != nil, "HTTP/1.0 gets the whole body, unchunked: \(whole)")
+
+            // Answers with their length keep a connection that asks to be kept, HTTP/1.0 with `keep-alive` included,
+            // and a method no route takes is answered with its problem: each pipelined request gets its answer, in order.
+            let kept = try RawConnection(port: port)
+            try kept.send(
+                "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n" + "PROPFIND /v1/jobs HTTP/1.1\r\nHost: kiln\r\n\r\n"
+                    + "GET /healthz HTTP/1.1\r\nHost: kiln\r\nConnection: close\r\n\r\n")
+            let answers = try await kept.readUntilClosed()
+            // Each answer's status line, the first right after the last answer's body.
+            let statuses = answers.components(separatedBy: "HTTP/1.").dropFirst().map { "HTTP/1." + $0.components(separatedBy: "\r\n")[0] }
+            #expect(statuses == ["HTTP/1.0 200 OK", "HTTP/1.1 405 Method Not Allowed", "HTTP/1.1 200 OK"], "\(answers)")
+            #expect(answers.lowercased().contains("\r\nconnection: keep-alive\r\n"), "\(answers)")
+            #expect(answers.contains(#""code":"method_not_allowed""#), "\(answers)")
+        }
+    }
+
     struct Event {
         let id: String
         let type: String

@@ -61,16 +61,22 @@ import Testing
     /// Runs the Python client's `command`; what it printed, as JSON.
     static func python(_ command: String, _ endpoint: String, token: String, otherNodes: [String] = []) async throws -> JSONValue {
         let script = TestServers.repositoryRoot.appendingPathComponent("Tests/Integration/MCPClient/mcp_flow.py")
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-\(UUID().uuidString).json")
+        let output = try await output(of: ["python3", script.path, command, endpoint, token] + otherNodes)
+        return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+    }
+
+    /// Runs `command` to its end; what it printed. A command that fails fails the test, with what it printed.
+    static func output(of command: [String]) async throws -> String {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-\(UUID().uuidString).out")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: log) }
         let handle = try FileHandle(forWritingTo: log)
         defer { try? handle.close() }
-        let process = try SpawnedProcess(["python3", script.path, command, endpoint, token] + otherNodes, stdout: .descriptor(handle.fileDescriptor))
+        let process = try SpawnedProcess(command, stdout: .descriptor(handle.fileDescriptor))
         let termination = await process.exit()
         let output = String(decoding: try Data(contentsOf: log), as: UTF8.self)
-        try #require(termination.succeeded, "mcp_flow.py \(command) exited \(termination.shellStatus): \(output)")
-        return try #require(JSONValue.parse(output), "mcp_flow.py printed no JSON: \(output)")
+        try #require(termination.succeeded, "\(command.prefix(3).joined(separator: " ")) exited \(termination.shellStatus): \(output)")
+        return output
     }
 
     /// The simulator with deltas `deltaInterval` apart, a worker, the policy, an API node (`configure`d) and a raw
@@ -285,6 +291,128 @@ import Testing
                 try await $0.next(timeout: .seconds(30))
             }
             #expect(kept.last?.isFinal == true && kept.filter(\.isFinal).count == 1)
+        }
+    }
+
+    /// The local stack's way in, as `deploy/local/up.sh` sets it up: `kiln-dev mcp keys` makes the development key set,
+    /// `deploy/local/dev-policies.py` gives it to `worldarchitect` in the policies a `kiln api` reads, and a token from
+    /// `kiln-dev mcp token` lets the demo client (`deploy/local/mcp-demo.py`, the official Python SDK) open a campaign.
+    /// A token signed with another key is refused. Before, the checked-in key set was empty and no token was accepted.
+    @Test func aDevelopmentTokenOpensACampaignThroughTheDemoClient() async throws {
+        try await Harness.with { harness in
+            let root = TestServers.repositoryRoot
+            let keys = FileManager.default.temporaryDirectory.appendingPathComponent("mcp-dev-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: keys) }
+            let kilnDev = try TestServers.executable("kiln-dev").path
+            let keySet = try await Self.output(of: [kilnDev, "mcp", "keys", "--keys", keys.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let policies = keys.appendingPathComponent("policies.json")
+            _ = try await Self.output(of: [
+                "python3", root.appendingPathComponent("deploy/local/dev-policies.py").path,
+                root.appendingPathComponent("deploy/policies.json").path, policies.path, "worldarchitect", keySet,
+            ])
+            try await ProviderJobTests.startProviders(harness)
+            try harness.usePolicies(String(decoding: try Data(contentsOf: policies), as: UTF8.self), environment: ProcessInfo.processInfo.environment)
+            _ = try await harness.tenant("worldarchitect")
+            let api = try APIProcess(try harness.kilnCommand([]), policies: policies)
+            try #require(try await api.waitUntilReady(within: .seconds(60), http: harness.http))
+            let endpoint = api.url + "/mcp/worldarchitect"
+
+            let token = try await Self.output(of: [
+                kilnDev, "mcp", "token", "--identity", "player-7", "--keys", keys.path, "--policies", policies.path,
+            ]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let demo = try await Self.output(of: ["python3", root.appendingPathComponent("deploy/local/mcp-demo.py").path, endpoint, token])
+            #expect(demo.contains("create_campaign, export_campaign"), "\(demo)")
+            // The campaign and its scene, printed as indented JSON after the narrative.
+            let printed = try #require(demo.range(of: "\n{\n"), "\(demo)")
+            let opened = try #require(JSONValue.parse(String(demo[printed.lowerBound...])), "\(demo)")
+            #expect(opened["scene"]?["number"] == 1, "\(demo)")
+            #expect(opened["campaign"]?["title"] == "The Drowned Bells")
+
+            let otherKeys = keys.appendingPathComponent("other")
+            let forged = try await Self.output(of: [
+                kilnDev, "mcp", "token", "--identity", "player-7", "--keys", otherKeys.path, "--policies", policies.path,
+            ]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let refused = try await harness.http.execute(
+                HTTPRequest(
+                    method: "POST", url: endpoint, headers: ["Authorization": "Bearer \(forged)", "Content-Type": "application/json"],
+                    body: Array(#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}"#.utf8)))
+            #expect(refused.status == 401)
+        }
+    }
+
+    /// Arguments a tool's own input schema refuses are refused before the tool runs: JSON-RPC's Invalid params (-32602)
+    /// naming the argument, and nothing charged. Before, an argument the schema forbids was ignored (the campaign opened
+    /// and the quota was charged), and arguments that were not an object were an internal error (-32603).
+    @Test func argumentsAreCheckedAgainstTheToolsOwnSchemaBeforeAnythingRunsOrIsCharged() async throws {
+        try await Harness.with { harness in
+            // One text job a day: a refused call that was charged would leave none for the valid one at the end.
+            let endpoint = try await Self.start(harness, textPerDay: 1)
+            let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: try Self.token(audience: Self.resource))
+            #expect(session.revision == "2025-06-18")
+            let refused: [(tool: String, arguments: String, field: String)] = [
+                ("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"},"difficulty":"hard"}"#, "difficulty"),
+                ("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona","age":30}}"#, "character.age"),
+                ("create_campaign", #"{"character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":5,"character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":"","character":{"name":"Ona"}}"#, "setting"),
+                ("create_campaign", #"{"setting":"A salt desert.","character":"Ona"}"#, "character"),
+                ("list_campaigns", #"{"limit":0}"#, "limit"),
+                ("export_campaign", #"{"campaign_id":"b5910d6e-7a43-4c1e-9a51-0f1c2d3e4f50","format":"epub"}"#, "format"),
+            ]
+            for (tool, arguments, field) in refused {
+                let answer = try await session.call(tool, arguments)
+                #expect(answer?["error"]?["code"] == -32602, "\(tool) \(arguments): \(String(describing: answer))")
+                #expect(answer?["error"]?["message"]?.stringValue?.contains(": \(field) ") == true, "\(String(describing: answer))")
+                #expect(answer?["id"] == "call")
+            }
+            // Arguments that are not an object are not a tool call's.
+            for arguments in [#""A salt desert.""#, #"["A salt desert."]"#, "5", "true"] {
+                let answer = try await session.call("create_campaign", arguments)
+                #expect(answer?["error"]?["code"] == -32602, "\(arguments): \(String(describing: answer))")
+                #expect(answer?["error"]?["message"]?.stringValue?.contains("arguments") == true)
+            }
+            // Nothing ran and nothing was charged: the day's one text job opens the campaign, and it is the only one.
+            let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
+            #expect(opened?["result"]?["isError"] != true, "\(String(describing: opened))")
+            let listed = try await session.call("list_campaigns", "{}")
+            #expect(listed?["result"]?["structuredContent"]?["campaigns"]?.arrayValue?.count == 1, "\(String(describing: listed))")
+        }
+    }
+
+    /// `initialize` is answered with a revision Kiln serves: the one asked for when Kiln serves it, else the latest it
+    /// serves. Before, 2025-03-26 and 2024-11-05 were echoed as accepted, though Kiln refuses the batches 2025-03-26
+    /// requires. Each revision Kiln accepts then serves a session, with invalid arguments answered as that revision
+    /// says: a tool error from 2025-11-25 on, so the model reads what to fix.
+    @Test func initializeAnswersWithARevisionKilnServesAndEachServesASession() async throws {
+        try await Harness.with { harness in
+            let endpoint = try await Self.start(harness)
+            let token = try Self.token(audience: Self.resource)
+            let asked = [
+                "2025-11-25": "2025-11-25", "2025-06-18": "2025-06-18", "2025-03-26": "2025-11-25", "2024-11-05": "2025-11-25",
+                "2031-01-01": "2025-11-25",
+            ]
+            for (requested, served) in asked.sorted(by: { $0.key < $1.key }) {
+                let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: token, revision: requested)
+                #expect(session.revision == served, "asked for \(requested)")
+            }
+            for revision in ["2025-06-18", "2025-11-25"] {
+                let session = try await RawMCPSession.open(harness, endpoint: endpoint, token: token, revision: revision)
+                let tools = try await session.post(#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+                #expect(tools?["result"]?["tools"]?.arrayValue?.count == 6, "\(revision)")
+                let batch = try await session.post(#"[{"jsonrpc":"2.0","id":3,"method":"ping"}]"#)
+                #expect(batch?["error"]?["code"] == -32600, "\(revision) has no batches")
+                let invalid = try await session.call(
+                    "create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"},"difficulty":"hard"}"#)
+                if revision == "2025-06-18" {
+                    #expect(invalid?["error"]?["code"] == -32602, "\(String(describing: invalid))")
+                } else {
+                    #expect(invalid?["result"]?["isError"] == true, "\(String(describing: invalid))")
+                    #expect(invalid?["result"]?["structuredContent"]?["code"] == "invalid_input")
+                    #expect(invalid?["result"]?["structuredContent"]?["field"] == "difficulty")
+                }
+                let opened = try await session.call("create_campaign", #"{"setting":"A salt desert.","character":{"name":"Ona"}}"#)
+                #expect(opened?["result"]?["structuredContent"]?["scene"]?["number"] == 1, "\(revision): \(String(describing: opened))")
+            }
         }
     }
 

@@ -45,14 +45,30 @@ final class RawConnection {
 
     /// ``readUntilClosed(within:)``'s bytes.
     func bytesUntilClosed(within limit: Duration = .seconds(60)) async throws -> [UInt8] {
+        try await read(within: limit) { _, closed in closed }
+    }
+
+    /// What the server sent until it holds `marker`, the connection left open; throws when it closed first, or sent no
+    /// `marker` within `limit`.
+    func read(until marker: String, within limit: Duration = .seconds(60)) async throws -> String {
+        String(
+            decoding: try await read(within: limit) { received, closed in
+                let text = String(decoding: received, as: UTF8.self)
+                if text.contains(marker) { return true }
+                if closed { throw TestFailure("the server closed the connection before it sent \(marker): \(text)") }
+                return false
+            }, as: UTF8.self)
+    }
+
+    private func read(within limit: Duration, until done: ([UInt8], Bool) throws -> Bool) async throws -> [UInt8] {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             let count = recv(descriptor, &buffer, buffer.count, 0)
-            if count == 0 { return received }
-            if count > 0 {
+            if count >= 0 {
                 received += buffer[0..<count]
+                if try done(received, count == 0) { return received }
             } else if errno == EAGAIN || errno == EWOULDBLOCK {
                 try await Task.sleep(for: .milliseconds(20))
             } else {

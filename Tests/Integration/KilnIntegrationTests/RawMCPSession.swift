@@ -11,15 +11,20 @@ struct RawMCPSession {
     let token: String
     /// `Mcp-Session-Id`.
     let id: String
+    /// The revision of MCP the server answered `initialize` with.
+    let revision: String
 
-    /// Opens a session at `endpoint` with the app's `token`.
-    static func open(_ harness: Harness, endpoint: String, token: String) async throws -> RawMCPSession {
+    /// Opens a session at `endpoint` with the app's `token`, asking for MCP `revision`.
+    static func open(_ harness: Harness, endpoint: String, token: String, revision: String = "2025-06-18") async throws -> RawMCPSession {
         let initialize =
-            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
+            #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"\#(revision)","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#
         let response = try await harness.http.execute(
             HTTPRequest(
                 method: "POST", url: endpoint, headers: Self.postHeaders(token: token, session: nil), body: Array(initialize.utf8)))
-        return RawMCPSession(harness: harness, endpoint: endpoint, token: token, id: try #require(response.headers["Mcp-Session-Id"]))
+        let answered = JSONValue.parse(String(decoding: response.body, as: UTF8.self))?["result"]?["protocolVersion"]?.stringValue
+        return RawMCPSession(
+            harness: harness, endpoint: endpoint, token: token, id: try #require(response.headers["Mcp-Session-Id"]),
+            revision: try #require(answered, "initialize answered no revision"))
     }
 
     /// Posts a JSON-RPC message; the JSON answer, if any.
@@ -28,6 +33,11 @@ struct RawMCPSession {
             HTTPRequest(method: "POST", url: endpoint, headers: Self.postHeaders(token: token, session: id), body: Array(body.utf8)),
             timeout: .seconds(120))
         return JSONValue.parse(String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// Posts a `tools/call` of `tool` with `arguments` (JSON text) as request `call`; the JSON answer, if any.
+    func call(_ tool: String, _ arguments: String) async throws -> JSONValue? {
+        try await post(#"{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"\#(tool)","arguments":\#(arguments)}}"#)
     }
 
     /// Posts a request answered with SSE; its events as they come.

@@ -11,11 +11,11 @@ import Logging
 import MCP
 import NIOCore
 
-/// A tenant's MCP endpoint, `/mcp/{tenant}`, on MCP's Streamable HTTP transport (revision 2025-06-18, docs/mcp.md):
-/// `POST` a JSON-RPC message (a tool call with a progress token answers with SSE, its progress first; anything else
-/// with JSON), `GET` a stream (resuming an answer with `Last-Event-ID`), `DELETE` to end the session. Every request
-/// carries the app's JWT for this endpoint, verified as the tenant's `jwt` mode does; sessions and answers live in
-/// Redis, so any API node serves any request.
+/// A tenant's MCP endpoint, `/mcp/{tenant}`, on MCP's Streamable HTTP transport (in the revisions ``MCPRevisions``
+/// serves, docs/mcp.md): `POST` a JSON-RPC message (a tool call with a progress token answers with SSE, its progress
+/// first; anything else with JSON), `GET` a stream (resuming an answer with `Last-Event-ID`), `DELETE` to end the
+/// session. Every request carries the app's JWT for this endpoint, verified as the tenant's `jwt` mode does; sessions
+/// and answers live in Redis, so any API node serves any request.
 struct MCPRoutes<Context: Hummingbird.RequestContext> {
     let dependencies: APIDependencies
     let configuration: APIConfiguration
@@ -54,7 +54,8 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             return error.response
         }
         if case .request(Initialize.name, let id) = envelope {
-            return try await initialize(data, id: id, endpoint: endpoint, logger: context.logger)
+            let negotiating = Data(MCPRevisions.negotiating(message).canonicalJSON().utf8)
+            return try await initialize(negotiating, id: id, endpoint: endpoint, logger: context.logger)
         }
         let session: (id: String, state: MCPSessionStore.Session)
         do {
@@ -75,6 +76,9 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
         case .request(let name, let requestID):
             (method, id) = (name, requestID)
         }
+        if method == CallTool.name, let refusal = try Self.refusedArguments(message["params"], id: id, session: session) {
+            return refusal
+        }
         let call = MCPCall(
             dependencies: dependencies, caller: endpoint.caller, session: session.id, requestID: id.canonicalJSON(),
             exchange: MCPExchange(message: data, logger: context.logger), logger: context.logger)
@@ -89,7 +93,31 @@ struct MCPRoutes<Context: Hummingbird.RequestContext> {
             : try await Self.answered(call, server: server, sessionID: session.id)
     }
 
-    /// `initialize`: the SDK's server negotiates the version, then the session opens in Redis, bound to the caller.
+    /// A `tools/call` whose params are not a tool call's, or whose arguments the tool's input schema refuses, answered
+    /// before anything runs or is charged: JSON-RPC's Invalid params (-32602), naming the argument; in a revision that
+    /// reports a tool's invalid arguments as a tool error (``MCPRevisions``), a tool result with `isError`, whose
+    /// `structuredContent` is the HTTP API's `invalid_input` problem. Nil when the call may run.
+    private static func refusedArguments(
+        _ params: JSONValue?, id: JSONValue, session: (id: String, state: MCPSessionStore.Session)
+    ) throws -> Response? {
+        let requestID: ID = id.stringValue.map(ID.string) ?? .number(id.intValue ?? 0)
+        let answer: MCP.Response<CallTool>
+        do {
+            guard let violation = try CampaignToolDefinitions.violation(inCall: params) else { return nil }
+            answer =
+                MCPRevisions.refusesArgumentsInToolResult(session.state.protocolVersion)
+                ? MCP.Response(id: requestID, result: try MCPCall.refusal(.invalidInput(violation)))
+                : MCP.Response(id: requestID, error: .invalidParams(violation.description))
+        } catch let error as MCPError {
+            answer = MCP.Response(id: requestID, error: error)
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .mcpSessionID: session.id],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONEncoder().encode(answer))))
+    }
+
+    /// `initialize`, asking for the revision Kiln negotiated: the SDK's server answers, then the session opens in Redis,
+    /// bound to the caller, in that revision.
     private func initialize(_ data: Data, id: JSONValue, endpoint: MCPEndpoint, logger: Logger) async throws -> Response {
         let call = MCPCall(
             dependencies: dependencies, caller: endpoint.caller, session: "", requestID: id.canonicalJSON(),
