@@ -233,7 +233,8 @@ let package = Package(
         edges.library(
             "KilnConsole",
             [
-                "KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "PostgresClient", "ServiceFailures", "WebReader", .hummingbird,
+                "Locking", "KilnAdmission", "KilnCore", "KilnPolicy", "KilnQueue", "KilnStore", "PostgresClient", "ServiceFailures", "WebReader",
+                .hummingbird,
                 .httpTypes, .mustache, .nioCore, .crypto, .logging,
             ], resources: [.copy("Templates"), .copy("Static")]),
 
