@@ -61,8 +61,10 @@ public struct Worker: Service {
             recordings.finish()
             group.cancelAll()
             try await recorder.record(recordings.takeAll())
-            await heartbeats?.leave(running)
         }
+        // Once every helper has ended, the heartbeats' too: a beat still in flight when they were cancelled would
+        // otherwise land after the leave and bring the worker back into the fleet.
+        await heartbeats?.leave(running)
         logger.info("worker stopped", metadata: ["worker.id": "\(configuration.id)"])
     }
 
