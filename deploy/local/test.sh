@@ -39,7 +39,7 @@ kiln_fail_on_compiler_warnings "$build_log" "the build"
 # The previous release's HTTP API, migrations and policies file still hold (docs/compatibility.md).
 python3 "$KILN_ROOT/.ci/check-compatibility.py" --kiln "$(swift build --show-bin-path)/kiln"
 # The suites that hold the queue's and admission's guarantees: run on one Redis, then on the cluster with three shards.
-sharded_suites='KilnIntegrationTests\.(QueueEngineTests|LeaseLossTests|AdmissionTests|AbuseTests|QuotaModelTests|QuotaLoadTests|EntitlementTests|PrivacyTests|FleetTests|ShardTests)'
+sharded_suites='KilnIntegrationTests\.(QueueEngineTests|LeaseLossTests|AdmissionTests|AbuseTests|QuotaModelTests|QuotaLoadTests|EntitlementTests|PrivacyTests|FleetTests|ShardTests|EventFollowerTests)'
 # The suites that start Redis Clusters of their own, kill their masters and move their slots.
 cluster_suites='KilnIntegrationTests\.(RedisClusterTests|ClusterFailoverTests)'
 # Swift Testing records a backtrace of every Swift error thrown while a test runs, for the issue it might become; Kiln
