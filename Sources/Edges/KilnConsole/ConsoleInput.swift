@@ -34,6 +34,15 @@ enum ConsoleInput {
         return components.percentEncodedQuery ?? ""
     }
 
+    /// `2026-11-26`, `2026-11-26T06:30` (a browser's `datetime-local`) or a full ISO 8601 time, in UTC.
+    static func date(_ text: String, field: String) throws -> Date {
+        let candidates = [text, text + ":00Z", text + "T00:00:00Z", text + "Z"]
+        for candidate in candidates {
+            if let date = try? Date(candidate, strategy: .iso8601) { return date }
+        }
+        throw ConsoleRefusal(.badRequest, "\(field): \(text) is not a date (2026-11-26 or 2026-11-26T06:30)")
+    }
+
     /// A tenant id that must be there.
     static func requiredTenant(_ text: String?, field: String = "tenant") throws -> TenantID {
         guard let id = try tenant(text ?? "", field: field) else { throw ConsoleRefusal(.badRequest, "\(field): give a tenant id") }

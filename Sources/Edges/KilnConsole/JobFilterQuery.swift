@@ -30,19 +30,9 @@ struct JobFilterQuery {
             }
             filter.state = known
         }
-        filter.createdFrom = try fields["from"].map { try Self.date($0, field: "from") }
-        filter.createdBefore = try fields["to"].map { try Self.date($0, field: "to") }
+        filter.createdFrom = try fields["from"].map { try ConsoleInput.date($0, field: "from") }
+        filter.createdBefore = try fields["to"].map { try ConsoleInput.date($0, field: "to") }
         self.filter = filter
         cursor = try ConsoleInput.cursor(request)
     }
-
-    /// `2026-11-26`, `2026-11-26T06:30` (a browser's `datetime-local`) or a full ISO 8601 time, in UTC.
-    static func date(_ text: String, field: String) throws -> Date {
-        let candidates = [text, text + ":00Z", text + "T00:00:00Z", text + "Z"]
-        for candidate in candidates {
-            if let date = try? Date(candidate, strategy: .iso8601) { return date }
-        }
-        throw ConsoleRefusal(.badRequest, "\(field): \(text) is not a date (2026-11-26 or 2026-11-26T06:30)")
-    }
-
 }

@@ -148,6 +148,30 @@ import Testing
         }
     }
 
+    /// The audit log filters by operator, action, what it was on and time, and its next page keeps the filter.
+    @Test func theAuditLogFiltersByOperatorActionTargetAndTime() async throws {
+        try await Harness.with { harness in
+            let base = try await harness.startConsole { $0.pageSize = 2 }
+            let ops = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("ops", role: .operator))
+            let annsToken = try await harness.operatorToken("ann", role: .viewer)
+            for _ in 0..<3 { _ = try await ConsoleClient.signedIn(harness.http, base: base, token: annsToken) }
+            _ = try await ConsoleClient(http: harness.http, base: base).signIn(token: "kiln_op_wrong")
+            func rows(_ query: String) async throws -> [String] {
+                let page = ConsoleClient.text(try await ops.get("/console/audit?" + query))
+                return page.matches(of: #/<tr><td>[^<]*</td><td>([^<]*)</td><td>([^<]*)</td>/#).map { "\($0.output.1) \($0.output.2)" }
+            }
+            #expect(try await rows("operator=ann") == ["ann sign-in", "ann sign-in"])
+            let page = ConsoleClient.text(try await ops.get("/console/audit?operator=ann"))
+            let next = try #require(page.firstMatch(of: #/href="/console/audit\?([^"]+)"/#)?.output.1).replacingOccurrences(of: "&amp;", with: "&")
+            #expect(next.contains("operator=ann"))
+            #expect(try await rows(String(next)) == ["ann sign-in"])
+            #expect(try await rows("operator=-&action=sign-in") == ["- sign-in"])
+            #expect(try await rows("on=consol&operator=ops") == ["ops sign-in"])
+            #expect(try await rows("from=2999-01-01").isEmpty)
+            #expect(try await ops.get("/console/audit?from=yesterday").status == 400)
+        }
+    }
+
     /// A link cannot put words in the console's notice box: a notice is shown only with its session's signature.
     @Test func aNoticeFromALinkIsNotShown() async throws {
         try await Harness.with { harness in

@@ -32,14 +32,29 @@ public struct ConsoleAuditLog: Sendable {
             [name, action, target, note, outcome, address])
     }
 
-    /// The latest entries older than `before` (an entry's id; nil for the newest), newest first.
-    public func page(before: Int64?, limit: Int) async throws -> [Entry] {
+    /// What an operator looks for in the log; each field left nil matches every entry.
+    public struct Filter: Sendable, Hashable {
+        public var operatorName: String?
+        public var action: String?
+        /// Entries whose target holds this text: a tenant's id finds its keys, lanes and identities.
+        public var targetContaining: String?
+        public var from: Date?
+        public var before: Date?
+
+        public init() {}
+    }
+
+    /// The latest entries `filter` matches older than `before` (an entry's id; nil for the newest), newest first.
+    public func page(matching filter: Filter = Filter(), before: Int64?, limit: Int) async throws -> [Entry] {
         try await pool.query(
             """
             SELECT id, at, operator, action, target, note, outcome, address FROM console_audit
-            WHERE $1::bigint IS NULL OR id < $1 ORDER BY id DESC LIMIT $2
+            WHERE ($1::bigint IS NULL OR id < $1) AND ($3::text IS NULL OR operator = $3) AND ($4::text IS NULL OR action = $4)
+              AND ($5::text IS NULL OR strpos(target, $5) > 0) AND ($6::timestamptz IS NULL OR at >= $6)
+              AND ($7::timestamptz IS NULL OR at < $7)
+            ORDER BY id DESC LIMIT $2
             """,
-            [before, limit]
+            [before, limit, filter.operatorName, filter.action, filter.targetContaining, filter.from, filter.before]
         ).map { row in
             Entry(
                 id: try row.decode("id", as: Int64.self), at: try row.decode("at", as: Date.self),
