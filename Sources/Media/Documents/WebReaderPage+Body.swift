@@ -1,17 +1,19 @@
 import WebReader
 
 extension WebReaderPage {
-    /// The link preview's text: the first paragraph, cut at a word boundary to at most this many characters.
+    /// The link preview's text: the summary or the first paragraph, cut at a word boundary to at most this many
+    /// characters.
     static let descriptionLength = 200
 
-    /// The first paragraph (else the subtitle), at most ``descriptionLength`` characters, cut after a whole word with
-    /// an ellipsis.
-    static func description(of document: Document) -> String {
+    /// The summary the share card shows, else the first paragraph (else the subtitle), at most ``descriptionLength``
+    /// characters, cut after a whole word with an ellipsis: the preview says what the card says.
+    static func description(of document: Document, summary: String?) -> String {
         let paragraphs = document.sections.lazy.flatMap(\.blocks).compactMap { block -> String? in
             guard case .paragraph(let text) = block, !text.allSatisfy(\.isWhitespace) else { return nil }
             return text
         }
-        guard let text = paragraphs.first ?? document.subtitle else { return "A story shared on Talevonia." }
+        let given = summary.flatMap { $0.allSatisfy(\.isWhitespace) ? nil : $0 }
+        guard let text = given ?? paragraphs.first ?? document.subtitle else { return "A story shared on Talevonia." }
         let words = text.split(whereSeparator: \.isWhitespace)
         var kept = ""
         for word in words {

@@ -12,8 +12,10 @@ public struct WebReaderPage: Sendable {
     ///   - pageURL: the page's own address (`og:url`).
     ///   - cardURL: the landscape share card (`og:image`, 1200×630), the link preview's picture.
     ///   - imageURL: where each of the document's pictures (cover included) is served.
-    public init(document: Document, pageURL: String, cardURL: String, imageURL: (DocumentImage) -> String) {
-        let description = Self.description(of: document)
+    ///   - summary: what the share card says of the story, which the link preview then says too; the story's opening
+    ///     when nil or blank.
+    public init(document: Document, pageURL: String, cardURL: String, summary: String? = nil, imageURL: (DocumentImage) -> String) {
+        let description = Self.description(of: document, summary: summary)
         let card = ShareCardSize.landscape.pixels
         let head = """
             <title>\("\(document.title) · Talevonia".xmlEscaped)</title>

@@ -50,7 +50,8 @@ public struct SharePublishHandler: JobHandler {
             try await BlockingExecutor.rendering.run {
                 // The link preview's addresses must be whole; the page's own pictures go by path, so they show on any
                 // domain the API answers on, and on the next one.
-                let page = WebReaderPage(document: document, pageURL: address, cardURL: cardURL, imageURL: { "\(path)/\($0.name)" })
+                let page = WebReaderPage(
+                    document: document, pageURL: address, cardURL: cardURL, summary: input.summary, imageURL: { "\(path)/\($0.name)" })
                 return (page.html, try card.render(.landscape))
             }
         }

@@ -90,6 +90,18 @@ import WebReader
         }
     }
 
+    /// The link preview says what the share card says: its summary when the story has one, cut the same way.
+    @Test func thePreviewIsTheSummaryTheCardShows() throws {
+        let document = try SampleDocuments.story()
+        let summary = "A lighthouse, a storm, a calm morning & what the keeper's daughter <found>."
+        let html = WebReaderPage(document: document, pageURL: Self.pageURL, cardURL: Self.cardURL, summary: summary, imageURL: Self.imageURL).html
+        #expect(html.contains("<meta property=\"og:description\" content=\"\(summary.xmlEscaped)\">"))
+        #expect(html.contains("<meta name=\"description\" content=\"\(summary.xmlEscaped)\">"))
+        let blank = WebReaderPage(document: document, pageURL: Self.pageURL, cardURL: Self.cardURL, summary: "  ", imageURL: Self.imageURL).html
+        let firstParagraph = try #require(SampleDocuments.paragraphs(of: document).first)
+        #expect(blank.contains("<meta property=\"og:description\" content=\"\(firstParagraph.xmlEscaped)\">"))
+    }
+
     @Test func aLongFirstParagraphIsCutAtAWordForThePreview() throws {
         let paragraph = (1...60).map { "word\($0)," }.joined(separator: " ")
         let document = Document(identifier: "x", title: "Long", sections: [DocumentSection(heading: nil, blocks: [.paragraph(paragraph)])])
