@@ -53,8 +53,8 @@ public struct DOCXWriter: Sendable {
         if let subtitle = document.subtitle {
             xml.append(paragraph(subtitle, style: "Subtitle"))
         }
-        if let author = document.author {
-            xml.append(paragraph(author, style: "Author"))
+        if let byline = document.byline {
+            xml.append(paragraph(byline, style: "Author"))
         }
         if let cover = document.cover {
             xml.append(picture(cover, caption: nil, description: document.coverAlternativeText))

@@ -28,6 +28,14 @@ public struct Document: Sendable {
         self.sections = sections
     }
 
+    /// The author as a title page names them: none when it would only repeat the title (a campaign titled after its
+    /// character, played by that character). Metadata keeps ``author`` whatever it is.
+    public var byline: String? {
+        guard let author else { return nil }
+        let normalized = { (text: String) in text.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased() }
+        return normalized(author) == normalized(title) ? nil : author
+    }
+
     /// Every image once, cover first, in reading order: what EPUB's manifest and DOCX's media folder hold.
     public var images: [DocumentImage] {
         var seen = Set<String>()

@@ -29,8 +29,8 @@ extension EPUBWriter {
         if let subtitle = document.subtitle {
             lines.append(#"<p class="subtitle" dir="auto">\#(subtitle.xmlEscaped)</p>"#)
         }
-        if let author = document.author {
-            lines.append(#"<p class="author" dir="auto">\#(author.xmlEscaped)</p>"#)
+        if let byline = document.byline {
+            lines.append(#"<p class="author" dir="auto">\#(byline.xmlEscaped)</p>"#)
         }
         return xhtmlPage(
             title: document.title, language: document.language,

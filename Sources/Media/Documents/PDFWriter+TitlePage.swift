@@ -10,7 +10,7 @@ extension PDFWriter {
         let typesetter = flow.typesetter
         let title = typesetter.layout(document.title, size: PDFStyle.titleSize, weight: PANGO_WEIGHT_BOLD, width: PDFStyle.columnWidth, centred: true)
         flow.drawLines(of: title, PDFStyle.heading)
-        let lines = [(document.subtitle, PDFStyle.subtitleSize), (document.author, PDFStyle.authorSize)]
+        let lines = [(document.subtitle, PDFStyle.subtitleSize), (document.byline, PDFStyle.authorSize)]
         for case (let text?, let size) in lines {
             flow.advance(by: size)
             flow.drawLines(of: typesetter.layout(text, size: size, width: PDFStyle.columnWidth, centred: true), PDFStyle.secondary)

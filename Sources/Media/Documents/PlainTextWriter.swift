@@ -6,7 +6,7 @@ public struct PlainTextWriter: Sendable {
 
     public func write(_ document: Document) -> [UInt8] {
         var chunks = [underlined(document.title, with: "=")]
-        let frontMatter = [document.subtitle, document.author].compactMap { $0 }
+        let frontMatter = [document.subtitle, document.byline].compactMap { $0 }
         if !frontMatter.isEmpty {
             chunks.append(frontMatter.joined(separator: "\n"))
         }

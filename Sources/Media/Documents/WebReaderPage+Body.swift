@@ -39,7 +39,7 @@ extension WebReaderPage {
         }
         html += "<h1 dir=\"auto\">\(document.title.xmlEscaped)</h1>\n"
         if let subtitle = document.subtitle { html += "<p class=\"subtitle\" dir=\"auto\">\(subtitle.xmlEscaped)</p>\n" }
-        if let author = document.author { html += "<p class=\"byline\">by <span dir=\"auto\">\(author.xmlEscaped)</span></p>\n" }
+        if let byline = document.byline { html += "<p class=\"byline\">by <span dir=\"auto\">\(byline.xmlEscaped)</span></p>\n" }
         return html + "</header>"
     }
 

@@ -192,6 +192,27 @@ import Testing
         }
     }
 
+    /// A campaign titled after its character, played by that character, names it once on the title page (in the PDF and
+    /// the plain text alike), while the PDF's metadata keeps its author; another author is named under the subtitle.
+    @Test func theTitlePageNamesTheCharacterOnce() async throws {
+        let sections = [DocumentSection(heading: "Scene 1", blocks: [.paragraph("The bells ring under the sea.")])]
+        let named = Document(
+            identifier: "named", title: "Kael Ashford", subtitle: "A WorldArchitect campaign", author: " kael ashford", sections: sections)
+        let directory = try TemporaryDirectory()
+        let pdf = try await Self.write(named, in: directory)
+        let titlePage = try await Self.output(["pdftotext", "-enc", "UTF-8", "-f", "1", "-l", "1", pdf, "-"])
+        #expect(titlePage.lowercased().components(separatedBy: "kael ashford").count == 2, "\(titlePage)")
+        #expect(titlePage.contains("A WorldArchitect campaign"))
+        #expect(try await Self.output(["pdfinfo", pdf]).contains("kael ashford"), "the metadata keeps the author")
+        let text = String(decoding: PlainTextWriter().write(named), as: UTF8.self)
+        #expect(text.lowercased().components(separatedBy: "kael ashford").count == 2, "\(text)")
+
+        var byAnother = named
+        byAnother.author = "Mira"
+        let other = try await Self.output(["pdftotext", "-enc", "UTF-8", "-f", "1", "-l", "1", try await Self.write(byAnother, in: directory), "-"])
+        #expect(other.contains("Mira") && other.contains("Kael Ashford"))
+    }
+
     /// A character sheet whose inventory runs long: each short cell and heading stays whole on one line ("Class", not
     /// "Clas-" and "s"); only the long column wraps, between words.
     @Test func tableColumnsAreSizedToTheirContent() async throws {
