@@ -16,6 +16,7 @@ extension DOCXWriter {
             <Override PartName="/word/document.xml" ContentType="\(wordprocessing).document.main+xml"/>\
             <Override PartName="/word/styles.xml" ContentType="\(wordprocessing).styles+xml"/>\
             <Override PartName="/word/fontTable.xml" ContentType="\(wordprocessing).fontTable+xml"/>\
+            <Override PartName="/word/footer1.xml" ContentType="\(wordprocessing).footer+xml"/>\
             <Override PartName="/docProps/core.xml" ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>\
             </Types>
             """
@@ -42,9 +43,25 @@ extension DOCXWriter {
             <Relationships xmlns="\(Self.packageRelationshipsNamespace)">\
             <Relationship Id="rId1" Type="\(Self.officeRelationships)/styles" Target="styles.xml"/>\
             <Relationship Id="rId2" Type="\(Self.officeRelationships)/fontTable" Target="fontTable.xml"/>\
+            <Relationship Id="\(Self.footerRelationshipID)" Type="\(Self.officeRelationships)/footer" Target="footer1.xml"/>\
             \(imageRelationships.joined())\
             </Relationships>
             """
+    }
+
+    /// The footer's relationship: named, so the pictures' numbered ones stay as they are.
+    static let footerRelationshipID = "rIdFooter"
+
+    /// The footer of every page but the title page (`titlePg` gives that one an empty footer of its own): the page's
+    /// number, centred, as a `PAGE` field every reader fills in.
+    var pageNumberFooter: String {
+        """
+        <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+        <w:ftr xmlns:w="\(Self.wordprocessingML)"><w:p><w:pPr><w:jc w:val="center"/></w:pPr>\
+        <w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText xml:space="preserve"> PAGE </w:instrText></w:r>\
+        <w:r><w:fldChar w:fldCharType="separate"/></w:r><w:r><w:t>2</w:t></w:r><w:r><w:fldChar w:fldCharType="end"/></w:r>\
+        </w:p></w:ftr>
+        """
     }
 
     /// No dates: the same document gives the same file, and the export's time is the object's, not the text's.

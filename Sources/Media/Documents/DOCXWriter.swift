@@ -2,7 +2,8 @@ import Drawing
 
 /// Writes a ``Document`` as a Word document (Office Open XML, .docx) that Word, Pages, Google Docs and LibreOffice open:
 /// a title page (Title, Subtitle, author, cover picture, page break), then each section as a Heading 1 and its
-/// paragraphs, pictures with captions and tables, all in real named styles so readers can restyle the whole document.
+/// paragraphs, pictures with captions and tables, all in real named styles so readers can restyle the whole document;
+/// every page after the title page numbered at its foot.
 public struct DOCXWriter: Sendable {
     public init() {}
 
@@ -16,6 +17,7 @@ public struct DOCXWriter: Sendable {
         try archive.add("word/document.xml", Array(body(of: document).utf8))
         try archive.add("word/styles.xml", Array(styles.utf8))
         try archive.add("word/fontTable.xml", Array(fontTable.utf8))
+        try archive.add("word/footer1.xml", Array(pageNumberFooter.utf8))
         try archive.add("word/_rels/document.xml.rels", Array(documentRelationships(images: images).utf8))
         for image in images {
             try archive.add("word/media/\(image.name)", image.data)
@@ -82,9 +84,10 @@ public struct DOCXWriter: Sendable {
         }
 
         let sectionProperties = """
-            <w:sectPr><w:pgSz w:w="\(Self.pageWidth)" w:h="\(Self.pageHeight)"/>\
+            <w:sectPr><w:footerReference w:type="default" r:id="\(Self.footerRelationshipID)"/>\
+            <w:pgSz w:w="\(Self.pageWidth)" w:h="\(Self.pageHeight)"/>\
             <w:pgMar w:top="\(Self.margin)" w:right="\(Self.margin)" w:bottom="\(Self.margin)" w:left="\(Self.margin)" \
-            w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>
+            w:header="708" w:footer="708" w:gutter="0"/><w:titlePg/></w:sectPr>
             """
         return """
             <?xml version="1.0" encoding="UTF-8" standalone="yes"?>

@@ -168,5 +168,12 @@ import Testing
         #expect(words.contains("Scene #3 At the ruins, a dragon wakes — and it is hungry."))
         #expect(words.contains("The party meets at the Gilded Griffin. \(SampleDocuments.accented)."))
         #expect(words.contains("Aria Zoë"))
+        // Numbered at the foot of every page but the title page.
+        let pages = text.split(separator: "\u{0C}", omittingEmptySubsequences: false).map { $0.split(whereSeparator: \.isNewline).map(String.init) }
+        try #require(pages.count > 2, "\(pages.count) pages")
+        #expect(!pages[0].contains("1"), "the title page has no number")
+        for (index, lines) in pages.enumerated().dropFirst() where !lines.isEmpty {
+            #expect(lines.last?.trimmingCharacters(in: .whitespaces) == String(index + 1), "page \(index + 1) ends with \(lines.last ?? "")")
+        }
     }
 }
