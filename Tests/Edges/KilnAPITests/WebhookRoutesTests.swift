@@ -143,7 +143,7 @@ import Testing
 
     /// Each webhook's request schema in `openapi.json` says what its route requires: an event the route applies matches
     /// it, and taking away any one member makes the schema refuse the event exactly when the route does (`400
-    /// invalid_webhook`). Before, the schemas were bare objects, and `{}` was refused where no schema required anything.
+    /// invalid_webhook`).
     @Test func eachWebhooksSchemaRequiresWhatItsRouteRequires() async throws {
         var test = try Self.api()
         let appStore = try Self.appleSignedPurchase(for: &test)

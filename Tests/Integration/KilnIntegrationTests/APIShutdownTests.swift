@@ -37,8 +37,6 @@ import Testing
     /// Every JSON-RPC message the MCP endpoint cannot accept is answered at once and holds nothing: with one of each
     /// kept open on its connection, a SIGTERM'd node closes them, says it is draining and that it stopped, and exits
     /// within its drain period, the time systemd gives it (`TimeoutStopSec` of `deploy/systemd/kiln-api.service`).
-    /// Before, a request whose id was an object, an array, a boolean or a fraction was never answered, and a node
-    /// holding such requests was still running minutes after its SIGTERM.
     @Test func sigtermDrainsANodeHoldingMalformedMCPRequests() async throws {
         try await Harness.with { harness in
             _ = try await harness.tenant("worldarchitect")

@@ -214,8 +214,8 @@ import Testing
 
     /// Every answer is framed, by its length or by closing its connection, and a connection its request does not keep
     /// is closed after the answer (RFC 9112 §9.3): HTTP/1.0 without `keep-alive`, `Connection: close` in any case, and
-    /// `CONNECT`, whose answer NIO sends with neither length nor body. Before, a `CONNECT` and an HTTP/1.0 request were
-    /// answered and then held to the idle timeout; an hour here, so a connection held open fails the test.
+    /// `CONNECT`, whose answer NIO sends with neither length nor body. The idle timeout is an hour here, so a connection
+    /// held open fails the test.
     @Test func everyAnswerIsFramedAndAConnectionNotKeptIsClosedAfterIt() async throws {
         try await Harness.with { harness in
             try await harness.startAPI { $0.idleTimeout = .seconds(3600) }

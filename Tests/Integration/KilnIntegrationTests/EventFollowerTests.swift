@@ -82,7 +82,6 @@ import Testing
             }
             try #require(try await Eventually.holds { followers.counts.followers == 200 }, "\(followers.counts) followers")
             #expect(followers.counts.streams == 20)
-            // Before, each waiting follower held one of 64 blocking connections.
             let after = try await Self.connectedClients(probe)
             #expect(after - before <= 4, "200 followers took \(after - before) more Redis connections than one did")
             first.cancel()

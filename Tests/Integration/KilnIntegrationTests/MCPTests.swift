@@ -297,7 +297,7 @@ import Testing
     /// The local stack's way in, as `deploy/local/up.sh` sets it up: `kiln-dev mcp keys` makes the development key set,
     /// `deploy/local/dev-policies.py` gives it to `worldarchitect` in the policies a `kiln api` reads, and a token from
     /// `kiln-dev mcp token` lets the demo client (`deploy/local/mcp-demo.py`, the official Python SDK) open a campaign.
-    /// A token signed with another key is refused. Before, the checked-in key set was empty and no token was accepted.
+    /// A token signed with another key is refused.
     @Test func aDevelopmentTokenOpensACampaignThroughTheDemoClient() async throws {
         try await Harness.with { harness in
             let root = TestServers.repositoryRoot
@@ -341,8 +341,7 @@ import Testing
     }
 
     /// Arguments a tool's own input schema refuses are refused before the tool runs: JSON-RPC's Invalid params (-32602)
-    /// naming the argument, and nothing charged. Before, an argument the schema forbids was ignored (the campaign opened
-    /// and the quota was charged), and arguments that were not an object were an internal error (-32603).
+    /// naming the argument, and nothing charged; arguments that are not an object are Invalid params too.
     @Test func argumentsAreCheckedAgainstTheToolsOwnSchemaBeforeAnythingRunsOrIsCharged() async throws {
         try await Harness.with { harness in
             // One text job a day: a refused call that was charged would leave none for the valid one at the end.
@@ -380,9 +379,9 @@ import Testing
     }
 
     /// `initialize` is answered with a revision Kiln serves: the one asked for when Kiln serves it, else the latest it
-    /// serves. Before, 2025-03-26 and 2024-11-05 were echoed as accepted, though Kiln refuses the batches 2025-03-26
-    /// requires. Each revision Kiln accepts then serves a session, with invalid arguments answered as that revision
-    /// says: a tool error from 2025-11-25 on, so the model reads what to fix.
+    /// serves (never 2025-03-26, whose batches Kiln does not take). Each revision Kiln accepts then serves a session,
+    /// with invalid arguments answered as that revision says: a tool error from 2025-11-25 on, so the model reads what
+    /// to fix.
     @Test func initializeAnswersWithARevisionKilnServesAndEachServesASession() async throws {
         try await Harness.with { harness in
             let endpoint = try await Self.start(harness)

@@ -8,10 +8,11 @@ import ServiceFailures
 ///
 /// One `XREAD BLOCK` names all the shard's followed streams (all in the shard's cluster slot) and, first, the node's
 /// wake-up stream: a follower that joins while the read waits adds an entry there, so the read returns and the next one
-/// names the new stream too. A read costs Redis about a quarter of a microsecond per stream it names; when a round
-/// brought entries and names many streams, the reader rests ``restPerStream`` per stream before the next, so that
-/// entries arriving together are read together and one node's reads keep Redis busy a tenth of the time at most. It
-/// runs while any follower follows, and tries again after Redis errors, so followers lose nothing while Redis is away.
+/// names the new stream too. A read costs Redis in proportion to the streams it names, so when a round brought entries
+/// and names many streams, the reader rests ``restPerStream`` per stream before the next: entries arriving together are
+/// read together, and one node's reads leave Redis to the rest of its work (docs/operations.md, "Sizing a node for
+/// followers"). It runs while any follower follows, and tries again after Redis errors, so followers lose nothing while
+/// Redis is away.
 final class ShardStreamReader: Sendable {
     private struct Followed {
         /// The last entry read.
