@@ -11,6 +11,12 @@ public struct JobEvent: Sendable, Hashable {
         self.data = data
     }
 
+    /// An entry of a job's stream: its two fields read in place, with no dictionary of them, since every streamed delta
+    /// passes here on its way to each follower.
+    init(_ entry: StreamEntry) {
+        self.init(id: entry.id.description, type: entry.field("type") ?? "", data: entry.field("data") ?? "")
+    }
+
     /// Whether this event ends the job's stream.
     public var isFinal: Bool {
         guard type == "status" else { return false }

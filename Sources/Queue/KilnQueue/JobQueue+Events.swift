@@ -8,7 +8,7 @@ extension JobQueue {
         guard let keys = shards.keys(of: id) else { return [] }
         let start = lastEventID.map { "(" + $0 } ?? "-"
         let reply = try await redis.send(["XRANGE", keys.events(id), start, "+", "COUNT", String(limit)])
-        return Self.parseEntries(reply)
+        return StreamEntry.entries(of: reply).map(JobEvent.init)
     }
 
     /// Follows the job's events after `after` for as long as `body` runs, through the node's reader of the job's shard:
@@ -27,24 +27,6 @@ extension JobQueue {
         guard let key = shards.keys(of: id)?.events(id) else { return nil }
         return StreamEntry.entries(of: try await redis.send(["XREVRANGE", key, "+", "-", "COUNT", "1"])).first?.id
     }
-
-    /// Reads the two fields an event has straight from the reply rather than through `RedisValue.streamEntries`: every
-    /// streamed delta passes here on its way to each follower, and a dictionary an event is work that path need not do.
-    private static func parseEntries(_ reply: RedisValue) -> [JobEvent] {
-        (reply.array ?? []).compactMap { entry in
-            guard let parts = entry.array, parts.count == 2, let id = parts[0].string, let fields = parts[1].array else { return nil }
-            var type = ""
-            var data = ""
-            for index in stride(from: 0, to: fields.count - 1, by: 2) {
-                switch fields[index].string {
-                case "type": type = fields[index + 1].string ?? ""
-                case "data": data = fields[index + 1].string ?? ""
-                default: break
-                }
-            }
-            return JobEvent(id: id, type: type, data: data)
-        }
-    }
 }
 
 /// A job's events as they come, for as long as the caller follows them.
@@ -59,9 +41,7 @@ private struct StreamedJobEvents: JobEventFollower {
     let follower: StreamFollower
 
     func next(timeout: Duration) async throws -> [JobEvent] {
-        try await follower.next(timeout: timeout).map { entry in
-            JobEvent(id: entry.id.description, type: entry.field("type") ?? "", data: entry.field("data") ?? "")
-        }
+        try await follower.next(timeout: timeout).map(JobEvent.init)
     }
 }
 

@@ -28,6 +28,12 @@ public struct MCPSessionStore: NamespaceRole {
         public let json: String
         /// Whether it is the answer's last (the response).
         public let isFinal: Bool
+
+        init(_ entry: StreamEntry) {
+            id = entry.id.description
+            json = entry.field("m") ?? ""
+            isFinal = entry.field("f") == "1"
+        }
     }
 
     /// How long a session, and what it keeps, lives without a request.
@@ -139,9 +145,7 @@ public struct MCPSessionStore: NamespaceRole {
         /// The next messages, oldest first: at once when some wait, else the first to come within `timeout`, else none.
         /// - Throws: ``StreamFollowerError/fellBehind`` when the client fell too far behind.
         public func next(timeout: Duration) async throws -> [StreamedMessage] {
-            try await follower.next(timeout: timeout).map { entry in
-                StreamedMessage(id: entry.id.description, json: entry.field("m") ?? "", isFinal: entry.field("f") == "1")
-            }
+            try await follower.next(timeout: timeout).map(StreamedMessage.init)
         }
     }
 
@@ -156,6 +160,6 @@ public struct MCPSessionStore: NamespaceRole {
     }
 
     private static func parse(_ reply: RedisValue) -> [StreamedMessage] {
-        reply.streamEntries.map { StreamedMessage(id: $0.id, json: $0.fields["m"] ?? "", isFinal: $0.fields["f"] == "1") }
+        StreamEntry.entries(of: reply).map(StreamedMessage.init)
     }
 }
