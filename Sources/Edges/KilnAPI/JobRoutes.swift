@@ -89,14 +89,15 @@ struct JobRoutes<Context: CallerRequestContext> {
         let body = ResponseBody { writer in
             // The stream counts against the caps until it ends.
             defer { withExtendedLifetime(slot) {} }
-            let backlog = try await queue.events(of: id, after: lastEventID, limit: 500)
-            if backlog.isEmpty, given == nil, let finished = finishedView {
-                // The stream expired with the job's Redis copy: say how it ended.
-                let data = try AnswerEncoding.text(of: FinishedJobEvent(finished))
-                try await writer.write(ByteBuffer(string: "event: status\ndata: \(data)\n\n"))
-            } else if !backlog.isEmpty || finishedView == nil {
-                // Else reconnected after the last event of a finished job: nothing more will come.
-                try await Self.stream(backlog, then: queue, of: id, after: given ?? .start, heartbeat: heartbeat, to: &writer)
+            if let finished = finishedView, try await queue.events(of: id, after: lastEventID, limit: 1).isEmpty {
+                // The stream expired with the job's Redis copy: say how it ended. Or the client reconnected after the
+                // last event of a finished job: nothing more will come.
+                if given == nil {
+                    let data = try AnswerEncoding.text(of: FinishedJobEvent(finished))
+                    try await writer.write(ByteBuffer(string: "event: status\ndata: \(data)\n\n"))
+                }
+            } else {
+                try await Self.stream(queue, of: id, after: given ?? .start, heartbeat: heartbeat, to: &writer)
             }
             try await writer.finish(nil)
         }
@@ -106,19 +107,12 @@ struct JobRoutes<Context: CallerRequestContext> {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// Writes `backlog`, then the job's events as they come, until its last; returns early when the client fell
-    /// behind or the node begins to shut down.
+    /// Writes the job's events after `given`, those the stream holds first (the follower reads them from Redis), then
+    /// the rest as they come, until its last; returns early when the client fell behind or the node begins to shut down.
     private static func stream(
-        _ backlog: [JobEvent], then queue: any SubmissionQueue, of id: JobID, after given: StreamID, heartbeat: Duration,
-        to writer: inout any ResponseBodyWriter
+        _ queue: any SubmissionQueue, of id: JobID, after given: StreamID, heartbeat: Duration, to writer: inout any ResponseBodyWriter
     ) async throws {
-        var cursor = given
-        for event in backlog {
-            try await writer.write(Self.sse(event))
-            if event.isFinal { return }
-            cursor = StreamID(event.id) ?? cursor
-        }
-        try await queue.followEvents(of: id, after: cursor) { follower in
+        try await queue.followEvents(of: id, after: given) { follower in
             while true {
                 let events: [JobEvent]
                 do {
