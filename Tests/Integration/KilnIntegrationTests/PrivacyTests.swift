@@ -197,19 +197,20 @@ import Testing
             let client = try await harness.tenant("acme")
             try await harness.startAPI {
                 $0.erasuresPerTenantPerMinute = 4
-                $0.erasureQuietPeriod = .seconds(2)
+                $0.erasureQuietPeriod = .seconds(10)
             }
             func erase(_ identity: String) async throws -> (status: Int, json: JSONValue?, response: HTTPResponse) {
                 try await harness.send(try harness.request("DELETE", "/v1/identity", as: client, identity: identity))
             }
-            for identity in ["user-a", "user-b", "user-c"] { #expect(try await erase(identity).status == 200, "\(identity)") }
+            #expect(try await erase("user-a").status == 200)
             let scans = try await Self.scanCalls(harness)
             let again = try await erase("user-a")
             #expect(again.status == 429 && again.json?["code"] == "erasure_rate_limited")
-            #expect(again.response.header("Retry-After").flatMap(Int.init).map { (1...2).contains($0) } == true)
+            #expect(again.response.header("Retry-After").flatMap(Int.init).map { (1...10).contains($0) } == true)
             #expect(try await Self.scanCalls(harness) == scans)
+            for identity in ["user-b", "user-c"] { #expect(try await erase(identity).status == 200, "\(identity)") }
             // Once its quiet period is over, the identity may ask again: the tenant's fourth this minute.
-            #expect(try await Eventually.holds(every: .milliseconds(250)) { try await erase("user-a").status == 200 })
+            #expect(try await Eventually.holds(every: .milliseconds(500)) { try await erase("user-a").status == 200 })
             let scansBefore = try await Self.scanCalls(harness)
             let fifth = try await erase("user-d")
             #expect(fifth.status == 429 && fifth.json?["code"] == "erasure_rate_limited")
