@@ -291,7 +291,8 @@ let package = Package(
             "kiln-dev",
             [
                 "BuildInfo",
-                "Locking", "KilnCommandLine", "KilnCore", .clientPackage("KilnJSON"), "KilnPolicy", "KilnQueue", "KilnStore", "KilnWorker",
+                "Locking", "KilnCommandLine", "KilnCore", "KilnKeys", .clientPackage("KilnJSON"), "KilnPolicy", "KilnPrivacy", "KilnQueue",
+                "KilnStore", "KilnWorker",
                 "KilnProviders", "ProviderSimulator", "LoadTesting", "LoadGeneration", .clientPackage("ChatTaleInputs"),
                 .clientPackage("TalevoniaInputs"), "ChatVideo", "Documents", "Drawing", "CurlClient", "EventPolling", "PostgresClient", "RedisClient",
                 "Spawning", .argumentParser,

@@ -52,6 +52,9 @@ public struct KeySpace: Sendable, Hashable {
     /// An identity's count of running jobs (its cap), and its jobs the cap holds back.
     public func running(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.running.render(base, [tenant.rawValue, identity]) }
     public func held(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.held.render(base, [tenant.rawValue, identity]) }
+    /// What an identity owns on this shard that no key name of its own leads to: its jobs and the keys that point at
+    /// them (docs/privacy.md, "The index of what an identity owns").
+    public func owned(_ tenant: TenantID, _ identity: Identity) -> String { KeyPattern.owned.render(base, [tenant.rawValue, identity.rawValue]) }
 
     // MARK: Admission
 
@@ -66,9 +69,13 @@ public struct KeySpace: Sendable, Hashable {
     /// A quota subject's block (its value is the reason), and the index of blocks by when they end.
     public func block(_ tenant: TenantID, _ subject: String) -> String { KeyPattern.block.render(base, [tenant.rawValue, subject]) }
     public var blocks: String { KeyPattern.blocks.render(base, []) }
-    /// Abuse detection: the devices a subject used in a quota day, and a subject's velocity (GCRA).
+    /// Abuse detection: the devices a subject used in a quota day, the subjects a device served in one, and a
+    /// subject's velocity (GCRA).
     public func devices(_ tenant: TenantID, _ subject: String, _ day: String) -> String {
         KeyPattern.devices.render(base, [tenant.rawValue, subject, day])
+    }
+    public func subjects(_ tenant: TenantID, device: String, _ day: String) -> String {
+        KeyPattern.subjects.render(base, [tenant.rawValue, device, day])
     }
     public func velocity(_ tenant: TenantID, _ subject: String) -> String { KeyPattern.velocity.render(base, [tenant.rawValue, subject]) }
     /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
@@ -149,6 +156,7 @@ extension KeyPattern {
     static let unrecorded = KeyPattern("unrecorded", .word("unrecorded"))
     static let running = KeyPattern("running", .word("running"), .value("tenant"), .value("identity"))
     static let held = KeyPattern("held", .word("held"), .value("tenant"), .value("identity"))
+    public static let owned = KeyPattern("owned", .word("owned"), .value("tenant"), .value("identity"))
     // Admission: a subject (the identity whose quota pays, or a pair of partners) has one counter hash a quota day,
     // one hash of its unfinished jobs' reservations, and maybe a block; a device has a cooldown per quota class.
     public static let quota = KeyPattern("quota", .word("quota"), .value("tenant"), .value("subject"), .value("day"))
@@ -186,7 +194,7 @@ extension KeyPattern {
 
     /// Every pattern, each a family of keys no other pattern's keys can be mistaken for.
     public static let all: [KeyPattern] = [
-        job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held,
+        job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held, owned,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
         worker, workers, throughput, paused, holders, dataFormat, followersWake, erased, erasures, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]

@@ -10,6 +10,6 @@ struct Kiln: AsyncParsableCommand {
         subcommands: [
             APICommand.self, WorkerCommand.self, MigrateCommand.self, TenantCommand.self, KeyCommand.self,
             QueueCommand.self, DeadCommand.self, JobCommand.self, QuotaCommand.self, AbuseCommand.self, WebhookCommand.self,
-            IdentityCommand.self, PurgeCommand.self, OperatorCommand.self, ConsoleCommand.self, PoliciesCommand.self,
+            IdentityCommand.self, PurgeCommand.self, OperatorCommand.self, ConsoleCommand.self, PoliciesCommand.self, DataFormatCommand.self,
         ])
 }

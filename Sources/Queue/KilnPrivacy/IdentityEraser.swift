@@ -26,7 +26,7 @@ public struct IdentityEraser: Sendable {
     public func erase(identity: Identity, tenant: TenantID) async throws -> Erasure {
         let live = try await redis.jobs(of: identity, tenant: tenant)
         let all = Set(live).union(try await records.jobs(of: identity, tenant: tenant))
-        var removed = try await redis.erasePointers(to: all, tenant: tenant)
+        var removed = try await redis.erasePointers(to: all, of: identity, tenant: tenant)
         // Devices it used while linked are its pools'; the links that name the pools go with its records below.
         removed += try await redis.eraseDevices(ofPools: try await records.pools(of: identity, tenant: tenant), tenant: tenant)
         let jobs = try await redis.erase(live, of: identity, tenant: tenant)

@@ -1,11 +1,12 @@
 public import KilnCore
+import Foundation
 import KilnKeys
 import RedisClient
 
-/// Erasing an identity from Redis (docs/privacy.md). Nothing in Redis indexes jobs or devices by identity, so erasure
-/// walks every shard of the namespace with `SCAN` (an identity whose quota subject changed — a partner link made or
-/// ended — left keys on its earlier shard too): it is rare, and a walk costs Redis only short steps between other
-/// clients' commands.
+/// Erasing an identity from Redis (docs/privacy.md). Its jobs, and the keys that point at them, are found in its
+/// index (``OwnedIndex``); the keys named by it, by their names and the quota days that may still hold them. In a
+/// namespace whose format does not promise the index yet, each step walks the shards instead
+/// (QueueEraser+Scanning.swift).
 public struct QueueEraser: NamespaceRole {
     let namespace: RedisNamespace
 
@@ -13,19 +14,15 @@ public struct QueueEraser: NamespaceRole {
         self.namespace = namespace
     }
 
+    private var index: OwnedIndex { namespace.ownedIndex }
+
     /// The ids of the identity's jobs that Redis holds, in whatever state.
     public func jobs(of identity: Identity, tenant: TenantID) async throws -> [JobID] {
+        guard try await index.isComplete() else { return try await scannedJobs(of: identity, tenant: tenant) }
         var found: [JobID] = []
         for keys in shards.all {
-            let prefix = keys.prefix(.job)
-            try await namespace.scan(matching: prefix + "*") { names in
-                let ids = names.compactMap { JobID(validating: String($0.dropFirst(prefix.count))) }
-                guard !ids.isEmpty else { return }
-                let owners = try await redis.pipeline(ids.map { ["HMGET", keys.job($0), "tenant", "identity"] })
-                for (id, owner) in zip(ids, owners) {
-                    let fields = owner.array?.map(\.string) ?? []
-                    if fields.count == 2, fields[0] == tenant.rawValue, fields[1] == identity.rawValue { found.append(id) }
-                }
+            found += try await index.members(of: identity, tenant: tenant, on: keys).compactMap { member in
+                member.hasPrefix("j:") ? JobID(validating: String(member.dropFirst(2))) : nil
             }
         }
         return found
@@ -50,43 +47,53 @@ public struct QueueEraser: NamespaceRole {
 
     /// Deletes the idempotency records and device cooldowns that point at `jobs` (their values are a job id, or
     /// `job id|body hash`): such keys are named by a digest or by a device, not by the identity, so only the jobs
-    /// lead to them. Call it before the jobs' records go, while their ids can still be found. - Returns: how many.
+    /// (or the identity's index) lead to them. Call it before the jobs' records go, while their ids can still be found.
+    /// - Returns: how many.
     @discardableResult
-    public func erasePointers(to jobs: Set<JobID>, tenant: TenantID) async throws -> Int {
+    public func erasePointers(to jobs: Set<JobID>, of identity: Identity, tenant: TenantID) async throws -> Int {
         guard !jobs.isEmpty else { return 0 }
         var removed = 0
-        for keys in shards.all {
-            for family in [KeyPattern.idempotency, KeyPattern.cooldown] {
-                try await namespace.scan(matching: keys.prefix(family, tenant.rawValue) + "*") { names in
-                    let values = try await redis.pipeline(names.map { ["GET", $0] })
-                    let doomed = zip(names, values).compactMap { name, value -> String? in
-                        let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
-                        return id.map(jobs.contains) == true ? name : nil
-                    }
-                    if !doomed.isEmpty { removed += Int(try await redis.send(["DEL"] + doomed).int ?? 0) }
-                }
+        if try await index.isComplete() {
+            for keys in shards.all {
+                let members = try await index.members(of: identity, tenant: tenant, on: keys)
+                removed += try await erasePointers(among: members.filter { $0.hasPrefix("k:") }.map { String($0.dropFirst(2)) }, to: jobs)
             }
+        } else {
+            try await scanPointers(of: tenant) { removed += try await erasePointers(among: $0, to: jobs) }
         }
         return removed
     }
 
+    /// Deletes those of the keys `names` whose value points at one of `jobs`.
+    private func erasePointers(among names: [String], to jobs: Set<JobID>) async throws -> Int {
+        guard !names.isEmpty else { return 0 }
+        let values = try await redis.pipeline(names.map { ["GET", $0] })
+        let doomed = zip(names, values).compactMap { name, value -> String? in
+            let id = value.string.flatMap { $0.split(separator: "|", maxSplits: 1).first }.flatMap { JobID(validating: String($0)) }
+            return id.map(jobs.contains) == true ? name : nil
+        }
+        guard !doomed.isEmpty else { return 0 }
+        return Int(try await redis.send(["DEL"] + doomed).int ?? 0)
+    }
+
     /// Deletes every key that names the identity: its quota counters and reservations, running count and held jobs,
-    /// devices of the day, velocity, block and cached standing; its entries in the abuse log and the index of blocks;
-    /// and the identity in the sets of identities its devices served. Call it once no job of the identity is left
-    /// unfinished, since those count on the counters. - Returns: how many keys, members and entries went.
+    /// devices of the day, velocity, block, cached standing and index; its entries in the abuse log and the index of
+    /// blocks; and the identity in the sets of identities its devices served. Call it once no job of the identity is
+    /// left unfinished, since those count on the counters. - Returns: how many keys, members and entries went.
     @discardableResult
     public func eraseKeys(of identity: Identity, tenant: TenantID) async throws -> Int {
         let subject = identity.rawValue
-        var removed = 0
+        let own = { (keys: KeySpace) -> Set<String> in
+            [
+                keys.reservations(tenant, subject), keys.block(tenant, subject), keys.standing(tenant, subject),
+                keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject), keys.owned(tenant, identity),
+            ]
+        }
+        var removed =
+            try await index.isComplete()
+            ? try await eraseDays(own: own, counted: [subject], subjects: [subject], tenant: tenant)
+            : try await eraseScanning(own: own, counted: [subject], subjects: [subject], tenant: tenant)
         for keys in shards.all {
-            let own = Set(
-                [
-                    keys.reservations(tenant, subject), keys.block(tenant, subject), keys.standing(tenant, subject),
-                    keys.running(tenant, subject), keys.held(tenant, subject), keys.velocity(tenant, subject),
-                ])
-            // Keys of one quota day end in the day's label, `yyyyMMdd`: these are the prefixes before it.
-            let daily = [keys.prefix(.quota, tenant.rawValue, subject), keys.prefix(.devices, tenant.rawValue, subject)]
-            removed += try await eraseScanning(keys, own: own, daily: daily, servedBy: [subject], tenant: tenant)
             removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
             removed += try await eraseAbuseLogEntries(keys, of: subject, tenant: tenant)
         }
@@ -100,28 +107,44 @@ public struct QueueEraser: NamespaceRole {
     @discardableResult
     public func eraseDevices(ofPools pools: [String], tenant: TenantID) async throws -> Int {
         guard !pools.isEmpty else { return 0 }
+        return try await index.isComplete()
+            ? try await eraseDays(own: { _ in [] }, counted: [], subjects: pools, tenant: tenant)
+            : try await eraseScanning(own: { _ in [] }, counted: [], subjects: pools, tenant: tenant)
+    }
+
+    /// Deletes the keys in `own`, the quota days' counters of `counted` and devices of `subjects`, and takes
+    /// `subjects` out of the sets of subjects those devices served, on each shard, for every day whose keys may
+    /// still live (``liveDays(around:)``): the devices a subject used in a day name the sets that name it.
+    private func eraseDays(own: (KeySpace) -> Set<String>, counted: [String], subjects: [String], tenant: TenantID) async throws -> Int {
+        let days = Self.liveDays(around: Date())
+        let subjectDays = subjects.flatMap { subject in days.map { (subject: subject, day: $0) } }
         var removed = 0
         for keys in shards.all {
-            let daily = pools.map { keys.prefix(.devices, tenant.rawValue, $0) }
-            removed += try await eraseScanning(keys, own: [], daily: daily, servedBy: pools, tenant: tenant)
+            let deviceSets = subjectDays.map { keys.devices(tenant, $0.subject, $0.day) }
+            let devices = try await redis.pipeline(deviceSets.map { ["SMEMBERS", $0] })
+            var commands: [[String]] = []
+            for (used, reply) in zip(subjectDays, devices) {
+                for device in reply.array?.compactMap(\.string) ?? [] {
+                    commands.append(["SREM", keys.subjects(tenant, device: device, used.day), used.subject])
+                }
+            }
+            let counters = counted.flatMap { subject in days.map { keys.quota(tenant, subject, $0) } }
+            commands.append(["DEL"] + own(keys).sorted() + deviceSets + counters)
+            removed += try await redis.pipeline(commands).reduce(0) { $0 + Int($1.int ?? 0) }
         }
         return removed
     }
 
-    /// One walk of a shard that deletes the keys in `own` and the quota days' keys after the `daily` prefixes,
-    /// and removes `servedBy` from every device's set of the subjects it served (named by the device).
-    private func eraseScanning(_ keys: KeySpace, own: Set<String>, daily: [String], servedBy subjects: [String], tenant: TenantID) async throws -> Int
-    {
-        let served = keys.prefix(.subjects, tenant.rawValue)
-        var removed = 0
-        try await namespace.scan(matching: keys.everyKey) { names in
-            let doomed = names.filter { name in own.contains(name) || daily.contains { Self.isDayKey(name, prefix: $0) } }
-            var commands = names.filter { $0.hasPrefix(served) }.map { ["SREM", $0] + subjects }
-            if !doomed.isEmpty { commands.append(["DEL"] + doomed) }
-            guard !commands.isEmpty else { return }
-            removed += try await redis.pipeline(commands).reduce(0) { $0 + Int($1.int ?? 0) }
+    /// The labels of the quota days whose keys may still live, in any time zone: a day's keys expire at most three
+    /// days after it ends (``OwnedIndex/dayKeyLifetime``), and a day's label is its date in the tenant's zone, at
+    /// most a day from UTC's; the UTC dates from a week before `now` to the day after it cover them all.
+    static func liveDays(around now: Date) -> [String] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(secondsFromGMT: 0) ?? calendar.timeZone
+        return (-7...1).map { offset in
+            let date = calendar.dateComponents([.year, .month, .day], from: now.addingTimeInterval(Double(offset) * 86_400))
+            return String(format: "%04d%02d%02d", date.year ?? 0, date.month ?? 0, date.day ?? 0)
         }
-        return removed
     }
 
     /// Deletes a shard's abuse log's entries about the subject (the log is capped, so reading it whole is bounded).
@@ -130,13 +153,5 @@ public struct QueueEraser: NamespaceRole {
         let ids = entries.filter { $0.fields["tenant"] == tenant.rawValue && $0.fields["subject"] == subject }.map(\.id)
         guard !ids.isEmpty else { return 0 }
         return Int(try await redis.send(["XDEL", keys.abuseLog] + ids).int ?? 0)
-    }
-
-    /// Whether `name` is `prefix` followed by a quota day's label: an identity that is a prefix of another
-    /// (`user-1`, `user-1:2`) never matches the other's keys.
-    static func isDayKey(_ name: String, prefix: String) -> Bool {
-        guard name.hasPrefix(prefix) else { return false }
-        let day = name.utf8.dropFirst(prefix.utf8.count)
-        return day.count == 8 && day.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }

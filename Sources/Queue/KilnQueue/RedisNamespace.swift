@@ -46,6 +46,8 @@ public final class RedisNamespace: Sendable {
     public var standings: StandingCache { StandingCache(self) }
     /// An identity's erasure from Redis.
     public var eraser: QueueEraser { QueueEraser(self) }
+    /// What each identity owns that erasure finds through it.
+    public var ownedIndex: OwnedIndex { OwnedIndex(self) }
     /// How often identities may be erased through the API.
     public var erasureLimits: ErasureLimits { ErasureLimits(self) }
     /// Identities renamed in Redis.

@@ -3,6 +3,7 @@ import Foundation
 import KilnAPI
 import KilnCore
 import KilnJSON
+import KilnKeys
 import KilnPolicy
 import KilnPrivacy
 import KilnQueue
@@ -133,9 +134,36 @@ import Testing
         return footprint
     }
 
+    /// How the namespace's data was written when an erasure reads it (docs/compatibility.md).
+    enum Written: CaseIterable {
+        /// By this release, in the format it records: every job and pointer in its owner's index.
+        case byThisRelease
+        /// By a release of format 1, which kept no index: erasure walks the namespace.
+        case byAnEarlierRelease
+        /// By a release of format 1, then listed by `kiln data-format --record 2`.
+        case byAnEarlierReleaseThenIndexed
+    }
+
+    /// Takes the namespace back to format 1 with no index, as an earlier release leaves it; with `indexing`, then runs
+    /// `kiln data-format --record 2`.
+    static func writeAsAnEarlierRelease(_ harness: Harness, indexing: Bool) async throws {
+        let redis = harness.redisNamespace.redis
+        _ = try await redis.send(["SET", harness.redisNamespace.shards.control.dataFormat, "1"])
+        for shard in harness.redisNamespace.shards.all {
+            for (_, reply) in try await redis.sendToEveryMaster(["KEYS", shard.prefix(.owned) + "*"]) {
+                for key in reply.array?.compactMap(\.string) ?? [] { _ = try await redis.send(["DEL", key]) }
+            }
+        }
+        guard indexing else { return }
+        let command = try await AdminCommandTests.kiln(harness, ["data-format", "--record", "2", "--force"])
+        #expect(command.status == 0, "\(command.output)")
+        #expect(command.output.contains("recorded format 2"), "\(command.output)")
+        #expect(try await harness.redisNamespace.ownedIndex.recordedFormat() == 2)
+    }
+
     /// The two identities' data, the erasure of `erase-me…` through the API (first `202` while its job runs, then
     /// `200`), and what the three stores hold afterwards; then `kiln identity erase` for the other one.
-    static func eraseAndSearch(_ harness: Harness, s3: S3ObjectClient? = nil) async throws {
+    static func eraseAndSearch(_ harness: Harness, s3: S3ObjectClient? = nil, written: Written = .byThisRelease) async throws {
         try harness.usePolicies(policy)
         let client = try await harness.tenant("acme")
         try await harness.startAPI()
@@ -148,6 +176,11 @@ import Testing
         let before = try await StoreContents.read(harness, s3: s3)
         #expect(!before.findings(of: ["abuse"]).filter { $0.contains(erased.identity) }.isEmpty, "the fifth device left an abuse log entry")
         #expect(!before.findings(of: [erased.marker]).isEmpty)
+        switch written {
+        case .byThisRelease: #expect(try await harness.redisNamespace.ownedIndex.isComplete())
+        case .byAnEarlierRelease: try await writeAsAnEarlierRelease(harness, indexing: false)
+        case .byAnEarlierReleaseThenIndexed: try await writeAsAnEarlierRelease(harness, indexing: true)
+        }
 
         let erase = try harness.request("DELETE", "/v1/identity", as: client, identity: erased.identity)
         let first = try await harness.send(erase)
@@ -188,12 +221,58 @@ import Testing
         #expect(try await StoreContents.read(harness).findings(of: kept.needles) == [])
     }
 
-    /// Each erasure walks Redis: an identity erased a moment ago, and a tenant past its erasures this minute, are refused
-    /// with `Retry-After` before any walk (on a Redis of the test's own, Redis's count of `SCAN`s does not move).
+    /// Erasing an identity costs Redis what the identity holds: with ten times as many other identities' jobs beside
+    /// it, erasing one with the same jobs runs as many Redis commands, and none is a `SCAN` (on a Redis of the test's
+    /// own, no worker running).
+    @Test func anErasureCostsWhatTheIdentityHoldsNotWhatOthersHold() async throws {
+        let redis = try PrivateRedis()
+        try await redis.start()
+        try await Harness.with(redisURL: redis.hostURL) { harness in
+            // Six hundred submissions from the test's one address, within a second or two.
+            try harness.usePolicies(Self.policy.replacingOccurrences(of: #""burst": 100}"#, with: #""burst": 1000}"#))
+            let client = try await harness.tenant("acme")
+            try await harness.startAPI()
+            var others = Footprint(identity: "other", marker: "")
+            func submitOthers(_ count: Int) async throws {
+                for index in 0..<count {
+                    others = Footprint(identity: "other-\(index % 50)", marker: "")
+                    _ = try await Self.submit(harness, client, &others, #"{"kind":"diag.echo","input":{"message":"hi"}}"#, device: "o-\(index % 50)")
+                }
+            }
+            /// Redis's commands, and its `SCAN`s, while the identity is erased.
+            func erase(_ identity: String) async throws -> (commands: Int, scans: Int) {
+                var footprint = Footprint(identity: identity, marker: "")
+                for index in 0..<3 {
+                    _ = try await Self.submit(
+                        harness, client, &footprint, #"{"kind":"diag.echo","input":{"message":"hi"}}"#, device: "\(identity)-dev",
+                        idempotencyKey: "key-\(index)")
+                }
+                let before = try await Self.commandCalls(harness)
+                #expect(try await harness.send(try harness.request("DELETE", "/v1/identity", as: client, identity: identity)).status == 200)
+                let after = try await Self.commandCalls(harness)
+                #expect(try await Self.keys(harness).allSatisfy { !$0.contains(identity) }, "a key still names \(identity)")
+                return (after.total - before.total, after.scans - before.scans)
+            }
+            try await submitOthers(50)
+            let beside50 = try await erase("first-one")
+            try await submitOthers(500)
+            let beside550 = try await erase("second-one")
+            #expect(beside50.scans == 0 && beside550.scans == 0)
+            // The erasure itself asks Redis for its commandstats: a command or two either way.
+            #expect(
+                abs(beside550.commands - beside50.commands) <= 2, "\(beside50.commands) commands beside 50 jobs, \(beside550.commands) beside 550")
+        }
+        try await redis.stop()
+    }
+
+    /// Each erasure in a namespace of format 1 walks Redis: an identity erased a moment ago, and a tenant past its
+    /// erasures this minute, are refused with `Retry-After` before any walk (on a Redis of the test's own, Redis's
+    /// count of `SCAN`s does not move).
     @Test func erasureIsLimitedPerIdentityAndPerTenantBeforeItWalksRedis() async throws {
         let redis = try PrivateRedis()
         try await redis.start()
         try await Harness.with(redisURL: redis.hostURL) { harness in
+            try await Self.writeAsAnEarlierRelease(harness, indexing: false)
             let client = try await harness.tenant("acme")
             try await harness.startAPI {
                 $0.erasuresPerTenantPerMinute = 4
@@ -222,13 +301,30 @@ import Testing
 
     /// How many `SCAN`s Redis has run.
     private static func scanCalls(_ harness: Harness) async throws -> Int {
-        let stats = try await harness.redisNamespace.redis.send(["INFO", "commandstats"]).string ?? ""
-        let line = stats.split(whereSeparator: \.isNewline).first { $0.hasPrefix("cmdstat_scan:") }
-        return line.flatMap { $0.split(separator: ",").first?.split(separator: "=").last.flatMap { Int($0) } } ?? 0
+        try await commandCalls(harness).scans
     }
 
-    @Test func anErasedIdentityLeavesNothingInRedisPostgresOrTheObjectDirectory() async throws {
-        try await Harness.with { harness in try await Self.eraseAndSearch(harness) }
+    /// How many commands Redis has run (those scripts ran included), and how many of them were `SCAN`s.
+    private static func commandCalls(_ harness: Harness) async throws -> (total: Int, scans: Int) {
+        let stats = try await harness.redisNamespace.redis.send(["INFO", "commandstats"]).string ?? ""
+        var total = 0
+        var scans = 0
+        for line in stats.split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+            let calls = line.split(separator: ",").first?.split(separator: "=").last.flatMap { Int($0) } ?? 0
+            total += calls
+            if line.hasPrefix("cmdstat_scan:") { scans = calls }
+        }
+        return (total, scans)
+    }
+
+    /// Every key's name in Redis.
+    private static func keys(_ harness: Harness) async throws -> [String] {
+        try await harness.redisNamespace.redis.send(["KEYS", "*"]).array?.compactMap(\.string) ?? []
+    }
+
+    @Test(arguments: Written.allCases)
+    func anErasedIdentityLeavesNothingInRedisPostgresOrTheObjectDirectory(written: Written) async throws {
+        try await Harness.with { harness in try await Self.eraseAndSearch(harness, written: written) }
     }
 
     @Test func anErasedIdentityLeavesNothingInTheBucket() async throws {

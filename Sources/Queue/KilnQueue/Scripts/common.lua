@@ -153,7 +153,10 @@ end
 -- blocked for `block_ms`, with the signal as the block's reason. In shadow mode nothing is enforced. Either way the
 -- trip is logged to the abuse stream (what operators read to tune thresholds). Returns the action and its duration.
 local function escalate(base, tenant, subject, day, signal, shadow, cooldown_ms, block_ms, now)
-  local trips = redis.call('HINCRBY', quota_key(base, tenant, subject, day), 'trips', 1)
+  local quota = quota_key(base, tenant, subject, day)
+  local trips = redis.call('HINCRBY', quota, 'trips', 1)
+  -- A trip may be the day's first write: its counters live as long as any day's (OwnedIndex.dayKeyLifetime).
+  redis.call('PEXPIRE', quota, 3 * 86400000, 'NX')
   local action, duration = 'cooldown', tonumber(cooldown_ms)
   if trips > 1 then action, duration = 'block', tonumber(block_ms) end
   if shadow == '1' then
@@ -233,3 +236,35 @@ local function finish(base, id, state, now, attempt, fields, result, metered)
 end
 
 local function error_fields(code, message) return {'err_code', code, 'err_msg', message} end
+
+-- The index of what an identity owns on a shard (`owned_key`, docs/privacy.md): 'j:<id>' for each of its jobs and
+-- 'k:<key>' for each key that points at one (an idempotency record, a device's cooldown), scored by when it expires
+-- ('+inf' while it does not). Erasure reads it instead of walking the shard. Members past their expiry go at each
+-- change, and the index expires with its last member.
+local function owned_changed(key, now)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', '(' .. now)
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if #last == 0 then return end
+  if last[2] == 'inf' then redis.call('PERSIST', key) else redis.call('PEXPIREAT', key, last[2]) end
+end
+
+-- Lists members in the identity's index: `scored` is {expires, member, …}, each expiry in ms or '+inf'.
+local function own(base, tenant, identity, now, scored)
+  local key = owned_key(base, tenant, identity)
+  redis.call('ZADD', key, unpack(scored))
+  owned_changed(key, now)
+end
+
+-- A listed job's hash now expires at `expires` (ms). A job an earlier release enqueued stays unlisted, as it was.
+local function owned_job_expires(base, tenant, identity, id, expires, now)
+  if not tenant or not identity then return end
+  local key = owned_key(base, tenant, identity)
+  if redis.call('ZADD', key, 'XX', 'CH', expires, 'j:' .. id) == 1 then owned_changed(key, now) end
+end
+
+-- A job's hash went for good: it leaves its owner's index.
+local function disown_job(base, tenant, identity, id, now)
+  if not tenant or not identity then return end
+  local key = owned_key(base, tenant, identity)
+  if redis.call('ZREM', key, 'j:' .. id) == 1 then owned_changed(key, now) end
+end

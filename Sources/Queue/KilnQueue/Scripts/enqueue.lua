@@ -29,6 +29,8 @@ end
 local now = now_ms()
 local usage = {-1, -1, -1}
 local metered = subject ~= ''
+-- The device's cooldown this job starts, if any: a key that points at the job.
+local cooling
 if metered then
   cost, limit, subject_cap = tonumber(cost), tonumber(limit), tonumber(subject_cap)
   local denied = function(reason, retry_after_ms, detail)
@@ -106,7 +108,10 @@ if metered then
   -- Yesterday's counters stay two days for late commits, releases and audits.
   redis.call('PEXPIREAT', quota, tonumber(reset_at_ms) + 2 * 86400000)
   redis.call('HSET', reservations, id, day .. '|' .. quota_class .. '|' .. cost .. '|' .. (now + tonumber(reservation_lifetime_ms)))
-  if device ~= '' and tonumber(cooldown_ms) > 0 then redis.call('SET', cooldown, id, 'PX', cooldown_ms) end
+  if device ~= '' and tonumber(cooldown_ms) > 0 then
+    redis.call('SET', cooldown, id, 'PX', cooldown_ms)
+    cooling = cooldown
+  end
   for _, v in ipairs(velocities) do redis.call('SET', v[1], v[2], 'PX', math.max(math.ceil(v[2] - now), 1)) end
   redis.call('HINCRBY', quota, 'jobs', 1)
   if device ~= '' then
@@ -128,6 +133,10 @@ if metered then
   redis.call('HSET', job, 'q_subject', subject, 'q_refund_cap', refund_cap, 'q_abuse', abuse, 'tier', tier)
 end
 if idem_key ~= '' then redis.call('SET', idem, id .. '|' .. body_hash, 'EX', idem_ttl_s) end
+local owned = {'+inf', 'j:' .. id}
+if idem_key ~= '' then owned[#owned + 1], owned[#owned + 2] = now + tonumber(idem_ttl_s) * 1000, 'k:' .. idem end
+if cooling then owned[#owned + 1], owned[#owned + 2] = now + tonumber(cooldown_ms), 'k:' .. cooling end
+own(base, tenant, identity, now, owned)
 -- Written only when it changed: an unchanged write would still go to the AOF.
 if redis.call('HGET', weights_key(base), tenant) ~= weight then redis.call('HSET', weights_key(base), tenant, weight) end
 -- The stream's first event: nothing to trim.

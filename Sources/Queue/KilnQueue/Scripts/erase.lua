@@ -22,12 +22,14 @@ for id in each_item() do
       redis.call('ZREM', delayed, id)
       settle_reservation(base, id, 'cancelled', 'cancelled', now)
       redis.call('DEL', key, events_key(base, id))
+      disown_job(base, tenant, identity, id, now)
       erased[#erased + 1] = id
     elseif redis.call('ZSCORE', unrecorded, id) then
       pending[#pending + 1] = id
     else
       redis.call('ZREM', dead, id)
       redis.call('DEL', key, events_key(base, id))
+      disown_job(base, tenant, identity, id, now)
       erased[#erased + 1] = id
     end
   end

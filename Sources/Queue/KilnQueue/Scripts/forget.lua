@@ -7,12 +7,14 @@
 -- ARGV each: id
 -- RETURNS: forgotten
 -- forgotten is how many copies went.
+local now = now_ms()
 local forgotten = 0
 for id in each_item() do
   local key = job_key(base, id)
-  local state = redis.call('HGET', key, 'state')
+  local state, tenant, identity = unpack(redis.call('HMGET', key, 'state', 'tenant', 'identity'))
   if (state == 'succeeded' or state == 'cancelled') and not redis.call('ZSCORE', unrecorded, id) then
     redis.call('DEL', key, events_key(base, id))
+    disown_job(base, tenant, identity, id, now)
     forgotten = forgotten + 1
   end
 end

@@ -9,9 +9,13 @@ if only ~= '' then
 else
   ids = redis.call('ZRANGE', dead, 0, -1)
 end
+local now = now_ms()
 for _, id in ipairs(ids) do
   redis.call('ZREM', dead, id)
   redis.call('ZREM', unrecorded_key(base), id)
-  redis.call('DEL', job_key(base, id), events_key(base, id))
+  local key = job_key(base, id)
+  local tenant, identity = unpack(redis.call('HMGET', key, 'tenant', 'identity'))
+  redis.call('DEL', key, events_key(base, id))
+  disown_job(base, tenant, identity, id, now)
 end
 return #ids

@@ -1,7 +1,7 @@
 -- Renames one identity of a tenant (docs/identity.md, `kiln identity migrate-namespaces`), at once, so no admission,
 -- claim or settlement sees half of it: its jobs' owner and quota subject, its running count and held jobs, its
--- reservations, block and velocity, its quota days' counters and devices, and its name in the sets of subjects its
--- devices served. Where the new name already holds something (the identity was used under it before the rename),
+-- reservations, block and velocity, the index of what it owns, its quota days' counters and devices, and its name in
+-- the sets of subjects its devices served. Where the new name already holds something (the identity was used under it before the rename),
 -- the two are merged: counters add up, sets and hashes join, the later block, velocity and expiry win. Its cached
 -- standing is dropped under both names, to be read again from PostgreSQL.
 -- KEYS: unrecorded, blocks
@@ -91,6 +91,7 @@ for family, value in each_item() do
 end
 
 move(running_key(base, tenant, from), running_key(base, tenant, to), add_count)
+move(owned_key(base, tenant, from), owned_key(base, tenant, to), join_sorted_sets)
 move(held_key(base, tenant, from), held_key(base, tenant, to), join_sorted_sets)
 move(reservations_key(base, tenant, from), reservations_key(base, tenant, to), join_hashes)
 move(velocity_key(base, tenant, from), velocity_key(base, tenant, to), later_time)

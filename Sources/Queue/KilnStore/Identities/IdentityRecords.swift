@@ -24,6 +24,20 @@ public struct IdentityRecords: Sendable {
         ).map { try $0.decode("id", as: JobID.self) }
     }
 
+    /// Who owns those of `jobs` the tenant has records of.
+    public func owners(of jobs: [JobID], tenant: TenantID) async throws -> [JobID: Identity] {
+        guard !jobs.isEmpty else { return [:] }
+        let rows = try await pool.query(
+            "SELECT id, identity FROM jobs WHERE tenant_id = $1 AND id = ANY($2::uuid[])", [tenant.rawValue, jobs.map(\.rawValue)])
+        var owners: [JobID: Identity] = [:]
+        for row in rows {
+            if let identity = Identity(validating: try row.decode("identity", as: String.self)) {
+                owners[try row.decode("id", as: JobID.self)] = identity
+            }
+        }
+        return owners
+    }
+
     /// The partner pools the identity draws on or drew on (`pair:<id>`, the quota subject of a pair), from its links
     /// current and ended.
     public func pools(of identity: Identity, tenant: TenantID) async throws -> [String] {
