@@ -98,8 +98,12 @@ import Testing
             ] {
                 #expect(renamed.contains { $0.contains(place) }, "\(place)")
             }
+            // Each as it was, but for its velocity, which expires on its own a minute after its submission: on a
+            // loaded machine the rename may come later than that.
+            let lasting = { (line: String) in !line.contains(":gcra:") }
             for other in ["user-5", "u:ot:9"] {
-                #expect(Set(after.findings(of: [other])) == Set(before.findings(of: [other])), "\(other) is as it was")
+                #expect(
+                    Set(after.findings(of: [other]).filter(lasting)) == Set(before.findings(of: [other]).filter(lasting)), "\(other) is as it was")
             }
             // The user's jobs, old and queued, are theirs again, and their day's counters one: two jobs then, one since.
             #expect(try await harness.send(user("GET", "/v1/jobs/\(old.jobs[0].rawValue)")).status == 200)
