@@ -78,6 +78,13 @@ public struct KeySpace: Sendable, Hashable {
         KeyPattern.subjects.render(base, [tenant.rawValue, device, day])
     }
     public func velocity(_ tenant: TenantID, _ subject: String) -> String { KeyPattern.velocity.render(base, [tenant.rawValue, subject]) }
+    /// An operator's block of a device or an address (its value is the reason), on every shard; and, on the control
+    /// shard, the index of operators' blocks by when they end (`<kind>|<tenant>|<value>`).
+    public func deviceBlock(_ tenant: TenantID, _ device: String) -> String { KeyPattern.deviceBlock.render(base, [tenant.rawValue, device]) }
+    public func addressBlock(_ tenant: TenantID, _ address: String) -> String {
+        KeyPattern.addressBlock.render(base, [tenant.rawValue, address])
+    }
+    public var operatorBlocks: String { KeyPattern.operatorBlocks.render(base, []) }
     /// An identity's standing (quota subject, entitled tier), cached from PostgreSQL.
     public func standing(_ tenant: TenantID, _ identity: String) -> String { KeyPattern.standing.render(base, [tenant.rawValue, identity]) }
     /// The abuse log: a capped stream of the trips of abuse thresholds.
@@ -169,6 +176,9 @@ extension KeyPattern {
     public static let devices = KeyPattern("devices", .word("devs"), .value("tenant"), .value("subject"), .value("day"))
     public static let subjects = KeyPattern("subjects", .word("subs"), .value("tenant"), .value("device"), .value("day"))
     static let velocity = KeyPattern("velocity", .word("gcra"), .value("tenant"), .value("who"))
+    static let deviceBlock = KeyPattern("device_block", .word("bdev"), .value("tenant"), .value("device"))
+    static let addressBlock = KeyPattern("address_block", .word("baddr"), .value("tenant"), .value("address"))
+    static let operatorBlocks = KeyPattern("operator_blocks", .word("opblocks"))
     static let standing = KeyPattern("standing", .word("ent"), .value("tenant"), .value("identity"))
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
@@ -195,7 +205,8 @@ extension KeyPattern {
     /// Every pattern, each a family of keys no other pattern's keys can be mistaken for.
     public static let all: [KeyPattern] = [
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held, owned,
-        quota, reservations, block, blocks, cooldown, devices, subjects, velocity, standing, abuseLog, providerSlots, providerParked,
+        quota, reservations, block, blocks, cooldown, devices, subjects, velocity, deviceBlock, addressBlock, operatorBlocks, standing, abuseLog,
+        providerSlots, providerParked,
         worker, workers, throughput, paused, holders, dataFormat, followersWake, erased, erasures, mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

@@ -27,10 +27,16 @@ enum ConsoleInput {
 
     /// The query of the page after `cursor`, with the same filter (`fields`, as typed; empty ones left out).
     static func nextPage(_ fields: [String: String], after cursor: JobSearch.Cursor) -> String {
+        nextPage(fields, cursor: "after", cursor.text)
+    }
+
+    /// The query of the next page, with the same filter (`fields`, as typed; empty ones left out) and the cursor
+    /// `value` in the parameter `name`.
+    static func nextPage(_ fields: [String: String], cursor name: String, _ value: String) -> String {
         var components = URLComponents()
         components.queryItems =
             fields.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-            + [URLQueryItem(name: "after", value: cursor.text)]
+            + [URLQueryItem(name: name, value: value)]
         return components.percentEncodedQuery ?? ""
     }
 

@@ -17,6 +17,7 @@ struct ConsoleJobRoutes {
     func register(on router: Router<ConsoleRequestContext>) {
         router.get("/console/jobs", use: search)
         router.get("/console/jobs/:id", use: show)
+        router.get("/console/jobs/:id/live", use: live)
         router.post("/console/jobs/:id/cancel", use: cancel)
         router.post("/console/jobs/:id/retry", use: retry)
         router.get("/console/jobs/:id/artifacts/:name", use: artifact)
@@ -25,9 +26,25 @@ struct ConsoleJobRoutes {
     struct SearchModel {
         let fields: [String: String]
         let states: [Option]
+        /// The jobs that have not ended, when the search covers them.
+        let live: LiveSection?
+        /// The finished jobs, when the search covers them.
+        let finished: FinishedSection?
+    }
+
+    struct LiveSection {
+        let counts: LiveJobs.Counts
+        /// Whether the counts of running and waiting jobs are every tenant's, though the search names one.
+        let countsAcrossTenants: Bool
+        let rows: [LiveJobRow]
+        let next: String?
+        /// The page stopped at its read limit before it was full: more may match further on.
+        let stoppedEarly: Bool
+    }
+
+    struct FinishedSection {
         let rows: [JobRow]
         let next: String?
-        let searched: Bool
     }
 
     struct Option {
@@ -42,19 +59,71 @@ struct ConsoleJobRoutes {
             return .redirect(to: "/console/jobs/\(jobID)")
         }
         let query = try JobFilterQuery(request)
-        let records = try await dependencies.search.jobs(query.filter, after: query.cursor, limit: configuration.pageSize)
-        let last = records.count == configuration.pageSize ? records.last : nil
+        var live: LiveSection?
+        if let filter = query.live, !query.pagesFinished {
+            let jobs = dependencies.namespace.liveJobs
+            let page = try await jobs.page(filter, after: query.liveCursor, limit: configuration.pageSize)
+            live = LiveSection(
+                counts: try await jobs.counts(tenant: filter.tenant), countsAcrossTenants: filter.tenant != nil,
+                rows: page.jobs.map { LiveJobRow($0, now: dependencies.clock()) },
+                next: page.next.map { ConsoleInput.nextPage(query.fields, cursor: "live", $0.text) },
+                stoppedEarly: page.next != nil && page.jobs.count < configuration.pageSize)
+        }
+        var finished: FinishedSection?
+        if query.filter.state?.isTerminal ?? true, !query.pagesLive {
+            let records = try await dependencies.search.jobs(query.filter, after: query.cursor, limit: configuration.pageSize)
+            let last = records.count == configuration.pageSize ? records.last : nil
+            finished = FinishedSection(
+                rows: records.map(JobRow.init),
+                next: last.map { ConsoleInput.nextPage(query.fields, after: JobSearch.Cursor(at: $0.createdAt, id: $0.id)) })
+        }
         let model = SearchModel(
             fields: query.fields, states: JobState.allCases.map { Option(value: $0.rawValue, selected: query.fields["state"] == $0.rawValue) },
-            rows: records.map(JobRow.init),
-            next: last.map { ConsoleInput.nextPage(query.fields, after: JobSearch.Cursor(at: $0.createdAt, id: $0.id)) },
-            searched: true)
+            live: live, finished: finished)
         return renderer.page("jobs", title: "Jobs", model: model, session: session, request: request)
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
         let id = try Self.jobID(context)
+        let model = try await model(of: id, session: session)
+        return renderer.page("job", title: "Job \(id)", model: model, session: session, request: request)
+    }
+
+    /// `text/event-stream` for a job's page while the job has not ended: a `job` event with the page's live part (its
+    /// state, progress, actions, timeline and streamed text) now, again at each of the job's events (four times a
+    /// second at most) and at least every ``ConsoleConfiguration/liveInterval``; then `done` once it has ended.
+    @Sendable func live(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        let id = try Self.jobID(context)
+        let queue = dependencies.namespace.queue
+        let interval = configuration.liveInterval
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // From the stream's last event: the page being followed shows what came before.
+                guard let after = try await queue.lastEventID(of: id) ?? StreamID("0-0") else { return try await writer.finish(nil) }
+                try await queue.followEvents(of: id, after: after) { events in
+                    while !Task.isCancelled {
+                        let model = try await model(of: id, session: session)
+                        try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("job", renderer.fragment("job-live", model))))
+                        if model.ended {
+                            try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("done", "")))
+                            break
+                        }
+                        _ = try await events.next(timeout: interval)
+                        try await Task.sleep(for: .milliseconds(250))
+                    }
+                }
+                try await writer.finish(nil)
+            })
+    }
+
+    /// What the job's page shows, live from Redis while Redis holds the job, else from its record.
+    private func model(of id: JobID, session: SignedIn) async throws -> JobPageModel {
         let live = try await dependencies.namespace.queue.snapshots([id]).first ?? nil
         let record = try await dependencies.search.job(id)
         guard let job = live?.record ?? record else { throw ConsoleRefusal(.notFound, "no job \(id) in Redis or PostgreSQL") }
@@ -62,16 +131,16 @@ struct ConsoleJobRoutes {
         let artifacts = try await dependencies.artifacts.list(job: id, tenant: job.tenant)
         let retention = dependencies.policies[job.tenant]?.retention
         let until = Int64(dependencies.clock().timeIntervalSince1970) + configuration.artifactLinkLifetime.components.seconds
-        let model = JobPageModel(
+        let resultsKept = retention.map { $0.results > .zero } ?? true
+        return JobPageModel(
             job: job, live: live, recorded: record != nil, events: events, viewer: Viewer(session),
-            input: ShownText(job.input, kept: retention.map { $0.inputs > .zero } ?? true),
-            result: ShownText(job.result, kept: retention.map { $0.results > .zero } ?? true),
+            input: ShownText(job.input, kept: retention.map { $0.inputs > .zero } ?? true), result: ShownText(job.result, kept: resultsKept),
+            resultsKept: resultsKept,
             artifacts: artifacts.map { artifact in
                 JobPageModel.ArtifactLink(
                     name: artifact.name, size: Formatting.size(artifact.size), contentType: artifact.contentType,
                     href: ArtifactLink.path(job: id, name: artifact.name, until: until, session: session))
             })
-        return renderer.page("job", title: "Job \(id)", model: model, session: session, request: request)
     }
 
     @Sendable func cancel(_ request: Request, context: ConsoleRequestContext) async throws -> Response {

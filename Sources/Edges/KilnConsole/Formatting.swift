@@ -26,6 +26,14 @@ enum Formatting {
         }
     }
 
+    /// A job's progress as a whole percent, from its JSON (`{"fraction": 0.42, …}`); nil when it says none.
+    static func percent(progress json: String?) -> Int? {
+        guard let data = json?.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let fraction = (object["fraction"] as? NSNumber)?.doubleValue, fraction.isFinite
+        else { return nil }
+        return Int((min(max(fraction, 0), 1) * 100).rounded())
+    }
+
     /// `512 B`, `3.4 KB`, `12.0 MB`.
     static func size(_ bytes: Int) -> String {
         switch bytes {

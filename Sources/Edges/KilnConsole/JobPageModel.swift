@@ -30,6 +30,12 @@ struct JobPageModel {
     let finished: String
     let error: String?
     let progress: String?
+    /// The progress as a whole percent, for its bar.
+    let percent: Int?
+    /// The text streamed so far, while the job runs and its tenant keeps results.
+    let streamed: String?
+    /// Whether it has ended: its page then stops following it.
+    let ended: Bool
     let recorded: Bool
     let inRedis: Bool
     let input: ShownText
@@ -42,7 +48,7 @@ struct JobPageModel {
 
     init(
         job: JobRecord, live: JobSnapshot?, recorded: Bool, events: [JobEvent], viewer: Viewer, input: ShownText, result: ShownText,
-        artifacts: [ArtifactLink]
+        resultsKept: Bool, artifacts: [ArtifactLink]
     ) {
         id = job.id.rawValue
         tenant = job.tenant.rawValue
@@ -57,6 +63,9 @@ struct JobPageModel {
         finished = Formatting.time(job.finishedAt)
         error = job.errorCode.map { code in job.errorMessage.map { "\(code): \($0)" } ?? code }
         progress = live?.progress
+        percent = Formatting.percent(progress: live?.progress)
+        ended = live.map { $0.state.isTerminal } ?? true
+        streamed = ended || !resultsKept ? nil : Self.streamedText(events)
         self.recorded = recorded
         inRedis = live != nil
         self.input = input
@@ -90,6 +99,25 @@ struct JobPageModel {
         }
         flushDeltas(at: lastID)
         return timeline
+    }
+
+    /// The text the job's deltas streamed, since its last retraction (a retry, or the provider taking it back): the
+    /// first answer's, where a job streams several. Nil when none streamed.
+    static func streamedText(_ events: [JobEvent]) -> String? {
+        var text: String?
+        for event in events {
+            switch event.type {
+            case "retract": text = nil
+            case "delta":
+                guard let data = event.data.data(using: .utf8),
+                    let delta = try? JSONSerialization.jsonObject(with: data) as? [String: Any], (delta["choice"] as? NSNumber)?.intValue ?? 0 == 0,
+                    let piece = delta["text"] as? String
+                else { continue }
+                text = (text ?? "") + piece
+            default: continue
+            }
+        }
+        return text
     }
 
     /// A stream entry id's time (`<ms>-<seq>`).

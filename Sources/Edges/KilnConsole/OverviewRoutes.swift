@@ -97,8 +97,7 @@ struct OverviewRoutes {
             body: ResponseBody { writer in
                 while !Task.isCancelled {
                     let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, viewer: viewer))
-                    let data = html.split(separator: "\n", omittingEmptySubsequences: false).map { "data: \($0)" }.joined(separator: "\n")
-                    try await writer.write(ByteBuffer(string: "event: overview\n\(data)\n\n"))
+                    try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("overview", html)))
                     try await Task.sleep(for: interval)
                 }
                 try await writer.finish(nil)

@@ -77,7 +77,7 @@ public struct QueueEraser: NamespaceRole {
     }
 
     /// Deletes every key that names the identity: its quota counters and reservations, running count and held jobs,
-    /// devices of the day, velocity, block, cached standing and index; its entries in the abuse log and the index of
+    /// devices of the day, velocity, block, cached standing and index; its entries in the abuse log and the indexes of
     /// blocks; and the identity in the sets of identities its devices served. Call it once no job of the identity is
     /// left unfinished, since those count on the counters. - Returns: how many keys, members and entries went.
     @discardableResult
@@ -93,6 +93,7 @@ public struct QueueEraser: NamespaceRole {
             try await index.isComplete()
             ? try await eraseDays(own: own, counted: [subject], subjects: [subject], tenant: tenant)
             : try await eraseScanning(own: own, counted: [subject], subjects: [subject], tenant: tenant)
+        removed += Int(try await redis.send(["ZREM", shards.control.operatorBlocks, "identity|\(tenant)|\(subject)"]).int ?? 0)
         for keys in shards.all {
             removed += Int(try await redis.send(["ZREM", keys.blocks, "\(tenant):\(subject)"]).int ?? 0)
             removed += try await eraseAbuseLogEntries(keys, of: subject, tenant: tenant)

@@ -34,7 +34,9 @@ extension QuotaBook {
             return Reservation(job: fields[index], day: parts[0], quotaClass: parts[1], units: units, expiresAtMilliseconds: expires)
         }
         let block = replies[2].string.flatMap { reason in
-            replies[3].int.flatMap { $0 > 0 ? AbuseBlock(tenant: tenant, subject: subject, reason: reason, remaining: .milliseconds($0)) : nil }
+            replies[3].int.flatMap {
+                $0 > 0 ? AbuseBlock(tenant: tenant, target: .identity(subject), reason: reason, remaining: .milliseconds($0), byOperator: false) : nil
+            }
         }
         return (devices, reservations, block)
     }

@@ -44,6 +44,8 @@ public final class RedisNamespace: Sendable {
     public var quota: QuotaBook { QuotaBook(self) }
     /// Identities' standings cached from PostgreSQL.
     public var standings: StandingCache { StandingCache(self) }
+    /// The jobs that have not ended, listed for the console.
+    public var liveJobs: LiveJobs { LiveJobs(self) }
     /// An identity's erasure from Redis.
     public var eraser: QueueEraser { QueueEraser(self) }
     /// What each identity owns that erasure finds through it.

@@ -22,7 +22,7 @@ struct ConsolePageTests {
     static func render(_ job: JobRecord, keepInputs: Bool, keepResults: Bool) async throws -> String {
         let model = JobPageModel(
             job: job, live: nil, recorded: true, events: [], viewer: viewer, input: ShownText(job.input, kept: keepInputs),
-            result: ShownText(job.result, kept: keepResults), artifacts: [])
+            result: ShownText(job.result, kept: keepResults), resultsKept: keepResults, artifacts: [])
         return try await ConsoleRenderer.load().fragment("job", model)
     }
 

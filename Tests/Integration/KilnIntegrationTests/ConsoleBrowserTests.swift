@@ -45,6 +45,48 @@ struct ConsoleBrowserTests {
         }
     }
 
+    /// An operator finds a running job by its identity alone, watches its progress bar move on its page, cancels it,
+    /// and sees it end cancelled: the page follows the job without being reloaded (a mark the test leaves on it
+    /// stays).
+    @Test func anOperatorFindsARunningJobWatchesItMoveAndCancelsIt() async throws {
+        try await Harness.with { harness in
+            let client = try await harness.tenant("acme")
+            harness.startWorker()
+            _ = try await harness.startAPI()
+            let id = try await harness.submit(
+                #"{"kind": "diag.sleep", "input": {"seconds": 240, "progress_steps": 480}}"#, as: client, identity: "night-owl")
+            _ = try await harness.awaitRunning(id, client.tenant.id)
+            let base = try await harness.startConsole()
+            let token = try await harness.operatorToken("night-shift", role: .operator)
+            try await Self.withBrowser(harness) { browser in
+                try await Self.signIn(browser, base: base, token: token)
+                try await browser.open(base + "/console/jobs")
+                try await browser.type("night-owl", into: try await browser.element("#identity"))
+                try await browser.click(try await browser.element("form.filters button[type=submit]"))
+                try await browser.click(try await browser.element(#"a[title="\#(id.rawValue)"]"#))
+                #expect(try await browser.text(of: try await browser.element(".facts .state")) == "running")
+                try await Self.screenshots(browser, "job-running")
+
+                _ = try await browser.run("window.kilnMark = 1; return 0")
+                let progress = "const p = document.querySelector('.facts progress'); return p ? p.value : -1"
+                let first = try await browser.run(progress).intValue ?? -1
+                #expect(
+                    try await Eventually.holds(every: .milliseconds(250)) { (try await browser.run(progress).intValue ?? -1) > first },
+                    "the progress bar stayed at \(first)")
+
+                try await browser.click(try await browser.element(#"form[action$="/cancel"] button"#))
+                _ = try await browser.element(".notice")
+                _ = try await browser.run("window.kilnMark = 2; return 0")
+                #expect(
+                    try await Eventually.holds(every: .milliseconds(250)) {
+                        try await browser.text(of: try await browser.element(".facts .state")) == "cancelled"
+                    })
+                #expect(try await browser.run("return window.kilnMark || 0").intValue == 2, "the page was reloaded")
+                #expect(try await browser.find(#"form[action$="/cancel"]"#) == nil, "an ended job offers no cancel")
+            }
+        }
+    }
+
     @Test func aViewerIsRefusedByTheServerAndAnExpiredSessionSignsInAgain() async throws {
         try await Harness.with { harness in
             let (id, _) = try await harness.deadJob(tenant: "acme")

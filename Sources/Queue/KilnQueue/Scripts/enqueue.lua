@@ -61,6 +61,16 @@ if metered then
   local block = block_key(base, tenant, subject)
   local blocked_for = redis.call('PTTL', block)
   if blocked_for > 0 then return denied('temporarily_blocked', blocked_for, redis.call('GET', block)) end
+  -- An operator's blocks, kept on every shard: of the identity (whose quota a partner pool may pay), its device, its
+  -- address.
+  local blocked = {}
+  if identity ~= subject then blocked[#blocked + 1] = block_key(base, tenant, identity) end
+  if device ~= '' then blocked[#blocked + 1] = device_block_key(base, tenant, device) end
+  if ip ~= '' then blocked[#blocked + 1] = address_block_key(base, tenant, ip) end
+  for _, key in ipairs(blocked) do
+    local remaining = redis.call('PTTL', key)
+    if remaining > 0 then return denied('temporarily_blocked', remaining, redis.call('GET', key)) end
+  end
 
   -- A new device for the subject, or a new subject on the device, past the day's limits: an Apple Account or a
   -- device being cycled. The trip escalates (and is logged) even though this call then admits nothing.

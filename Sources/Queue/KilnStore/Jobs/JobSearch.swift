@@ -55,6 +55,20 @@ public struct JobSearch: Sendable {
 
     /// Jobs matching `filter`, newest first, after `cursor`.
     public func jobs(_ filter: Filter, after cursor: Cursor?, limit: Int) async throws -> [JobRecord] {
+        let statement = Self.statement(filter, after: cursor, limit: limit)
+        return try await pool.query(statement.sql, statement.parameters).map(JobRecord.init(row:))
+    }
+
+    /// PostgreSQL's plan for ``jobs(_:after:limit:)`` (`EXPLAIN`), a line a node: which indexes a search reads.
+    public func plan(_ filter: Filter, after cursor: Cursor?, limit: Int) async throws -> String {
+        let statement = Self.statement(filter, after: cursor, limit: limit)
+        return try await pool.query("EXPLAIN " + statement.sql, statement.parameters).map { try $0.decode("QUERY PLAN", as: String.self) }
+            .joined(separator: "\n")
+    }
+
+    /// The search's SQL: each field of the filter a condition on its parameter, the order one the indexes keep
+    /// (`migrations/0012_job_search_indexes.sql`).
+    private static func statement(_ filter: Filter, after cursor: Cursor?, limit: Int) -> (sql: String, parameters: [any PostgresEncodable]) {
         var conditions: [String] = []
         var parameters: [any PostgresEncodable] = []
         func add(_ condition: (String) -> String, _ value: any PostgresEncodable) {
@@ -74,9 +88,7 @@ public struct JobSearch: Sendable {
         }
         parameters.append(limit)
         let condition = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try await pool.query(
-            "SELECT \(JobRecord.columns) FROM jobs \(condition) ORDER BY created_at DESC, id DESC LIMIT $\(parameters.count)", parameters
-        ).map(JobRecord.init(row:))
+        return ("SELECT \(JobRecord.columns) FROM jobs \(condition) ORDER BY created_at DESC, id DESC LIMIT $\(parameters.count)", parameters)
     }
 
     /// Dead letters (jobs that failed for good or ran out of attempts) not discarded, the latest to end first, after `cursor`; `tenant` and `kind` narrow them.
