@@ -64,7 +64,10 @@ struct ConsoleBrowserTests {
                 try await browser.type("night-owl", into: try await browser.element("#identity"))
                 try await browser.click(try await browser.element("form.filters button[type=submit]"))
                 try await browser.click(try await browser.element(#"a[title="\#(id.rawValue)"]"#))
-                #expect(try await browser.text(of: try await browser.element(".facts .state")) == "running")
+                // Read in the page itself: the live part is replaced whenever the job moves, so an element looked up
+                // beforehand may be gone by the time its text is asked for.
+                let state = "const e = document.querySelector('.facts .state'); return e ? e.textContent : ''"
+                #expect(try await browser.run(state).stringValue == "running")
                 try await Self.screenshots(browser, "job-running")
 
                 _ = try await browser.run("window.kilnMark = 1; return 0")
@@ -78,9 +81,7 @@ struct ConsoleBrowserTests {
                 _ = try await browser.element(".notice")
                 _ = try await browser.run("window.kilnMark = 2; return 0")
                 #expect(
-                    try await Eventually.holds(every: .milliseconds(250)) {
-                        try await browser.text(of: try await browser.element(".facts .state")) == "cancelled"
-                    })
+                    try await Eventually.holds(every: .milliseconds(250)) { try await browser.run(state).stringValue == "cancelled" })
                 #expect(try await browser.run("return window.kilnMark || 0").intValue == 2, "the page was reloaded")
                 #expect(try await browser.find(#"form[action$="/cancel"]"#) == nil, "an ended job offers no cancel")
             }

@@ -158,7 +158,7 @@ import Testing
             _ = try await ConsoleClient(http: harness.http, base: base).signIn(token: "kiln_op_wrong")
             func rows(_ query: String) async throws -> [String] {
                 let page = ConsoleClient.text(try await ops.get("/console/audit?" + query))
-                return page.matches(of: #/<tr><td>[^<]*</td><td>([^<]*)</td><td>([^<]*)</td>/#).map { "\($0.output.1) \($0.output.2)" }
+                return page.matches(of: #/<tr><td[^>]*>[^<]*</td><td[^>]*>([^<]*)</td><td[^>]*>([^<]*)</td>/#).map { "\($0.output.1) \($0.output.2)" }
             }
             #expect(try await rows("operator=ann") == ["ann sign-in", "ann sign-in"])
             let page = ConsoleClient.text(try await ops.get("/console/audit?operator=ann"))

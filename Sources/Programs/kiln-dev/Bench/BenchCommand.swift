@@ -23,7 +23,7 @@ struct BenchCommand: AsyncParsableCommand {
         subcommands: [
             ProviderBenchCommand.self, FollowerBenchCommand.self, MCPBenchCommand.self, VideoBenchCommand.self, DocumentBenchCommand.self,
             RecorderBenchCommand.self,
-            ShardBenchCommand.self, ErasureBenchCommand.self, FloorServerCommand.self,
+            ShardBenchCommand.self, ErasureBenchCommand.self, ConsoleBenchCommand.self, FloorServerCommand.self,
         ])
 
     @OptionGroup var connections: ConnectionOptions
