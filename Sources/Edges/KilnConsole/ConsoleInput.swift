@@ -33,10 +33,16 @@ enum ConsoleInput {
     /// The query of the next page, with the same filter (`fields`, as typed; empty ones left out) and the cursor
     /// `value` in the parameter `name`.
     static func nextPage(_ fields: [String: String], cursor name: String, _ value: String) -> String {
+        let filter = queryString(fields)
+        let cursor = queryString([name: value])
+        return filter.isEmpty ? cursor : filter + "&" + cursor
+    }
+
+    /// `fields` as a query, in the order of their names, empty ones left out.
+    static func queryString(_ fields: [String: String]) -> String {
         var components = URLComponents()
         components.queryItems =
             fields.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
-            + [URLQueryItem(name: name, value: value)]
         return components.percentEncodedQuery ?? ""
     }
 

@@ -5,7 +5,8 @@ import KilnQueue
 import KilnStore
 
 /// The dead letters: filtered by tenant and kind, paged by keyset (a million of them cost what a page does), replayed
-/// one or a selection at a time, discarded after a confirmation.
+/// one or a selection at a time, discarded after a confirmation; and every one a filter matches replayed or discarded
+/// at once, after a confirmation that states how many, in batches.
 struct DeadLetterRoutes {
     let dependencies: ConsoleDependencies
     let configuration: ConsoleConfiguration
@@ -13,11 +14,15 @@ struct DeadLetterRoutes {
 
     /// A selection acts on a page's worth at most.
     static let selectionLimit = 100
+    /// An action on what a filter matches reads its dead letters, and acts on them, this many at a time.
+    static let batchSize = 500
 
     func register(on router: Router<ConsoleRequestContext>) {
         router.get("/console/dead", use: list)
         router.post("/console/dead/replay", use: replay)
         router.post("/console/dead/discard", use: discard)
+        router.post("/console/dead/replay-matching", use: replayMatching)
+        router.post("/console/dead/discard-matching", use: discardMatching)
     }
 
     struct ListModel {
@@ -78,6 +83,86 @@ struct DeadLetterRoutes {
         ) {
             for id in ids { _ = try await dependencies.namespace.admin.purgeDead(id) }
             return "discarded \(try await dependencies.search.discard(ids))"
+        }
+    }
+
+    /// Every dead letter the filter (`tenant`, `kind`) matches, replayed with fresh attempts, after a confirmation that
+    /// says how many.
+    @Sendable func replayMatching(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let admin = dependencies.namespace.admin
+        return try await actOnMatching(request, context, action: "replay", verb: "Replay", done: "replayed") { ids in
+            var replayed = 0
+            for id in ids where try await admin.replay(id) { replayed += 1 }
+            return replayed
+        }
+    }
+
+    /// Every dead letter the filter matches, discarded, after a confirmation that says how many.
+    @Sendable func discardMatching(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let admin = dependencies.namespace.admin
+        let search = dependencies.search
+        return try await actOnMatching(request, context, action: "discard", verb: "Discard", done: "discarded") { ids in
+            for id in ids { _ = try await admin.purgeDead(id) }
+            return try await search.discard(ids)
+        }
+    }
+
+    /// Without `confirm=yes`, a page that says how many dead letters the filter matches and asks; with it, `act` on
+    /// them in the background, ``batchSize`` at a time (the request answers at once, however many match), audited
+    /// when it starts and again with the count when it ends. `act` returns how many of a batch it acted on.
+    private func actOnMatching(
+        _ request: Request, _ context: ConsoleRequestContext, action: String, verb: String, done: String,
+        act: @escaping @Sendable ([JobID]) async throws -> Int
+    ) async throws -> Response {
+        let session = try context.signedIn()
+        let form = try context.postedForm()
+        let tenantText = form["tenant"] ?? ""
+        let tenant = try ConsoleInput.tenant(tenantText)
+        let kind = form["kind"].flatMap { $0.isEmpty ? nil : $0 }
+        let described = "tenant \(tenant?.rawValue ?? "any"), kind \(kind ?? "any")"
+        let filter = ConsoleInput.queryString(["tenant": tenantText, "kind": kind ?? ""])
+        let back = "/console/dead" + (filter.isEmpty ? "" : "?" + filter)
+        let search = dependencies.search
+        let count = try await search.deadLetterCount(tenant: tenant, kind: kind)
+        guard count > 0 else { throw ConsoleRefusal(.conflict, "no dead letter matches \(described)") }
+        guard ConsoleConfirmation.isConfirmed(form) else {
+            let consequence =
+                action == "discard"
+                ? "They leave Redis and this list for good and cannot be replayed; their records stay."
+                : "Each runs again with fresh attempts."
+            let confirmation = ConsoleConfirmation(
+                title: "\(verb) every match?", question: "\(verb) all \(count) dead letter(s) matching \(described)? \(consequence)",
+                button: "\(verb) \(count)", keep: "Keep them", back: back)
+            return confirmation.page(
+                action: "/console/dead/\(action)-matching", fields: [("tenant", tenantText), ("kind", kind ?? "")], renderer: renderer,
+                session: session, request: request)
+        }
+        let audit = dependencies.audit
+        let name = session.operator.name
+        let address = context.clientAddress
+        return try await AuditedAction(dependencies: dependencies, context: context).perform(
+            "dead.\(action)-matching", on: described, returningTo: back
+        ) {
+            Task {
+                var acted = 0
+                var read = 0
+                var outcome: String
+                do {
+                    var cursor: JobSearch.Cursor?
+                    while true {
+                        let batch = try await search.deadLetters(tenant: tenant, kind: kind, after: cursor, limit: Self.batchSize)
+                        guard let last = batch.last, let finished = last.finishedAt else { break }
+                        read += batch.count
+                        acted += try await act(batch.map(\.id))
+                        cursor = JobSearch.Cursor(at: finished, id: last.id)
+                    }
+                    outcome = "finished: \(done) \(acted) of \(read)"
+                } catch {
+                    outcome = "failed after \(done) \(acted) of \(read): \(error)"
+                }
+                try? await audit.record(operator: name, action: "dead.\(action)-matching", target: described, outcome: outcome, address: address)
+            }
+            return "started: \(verb.lowercased()) \(count) in batches of \(Self.batchSize); the audit log says when it is done"
         }
     }
 

@@ -105,6 +105,18 @@ public struct JobSearch: Sendable {
         ).map(JobRecord.init(row:))
     }
 
+    /// How many dead letters not discarded match `tenant` and `kind` (nil matches any): what a bulk action on them
+    /// will act on.
+    public func deadLetterCount(tenant: TenantID?, kind: String?) async throws -> Int {
+        try await pool.query(
+            """
+            SELECT count(*) AS n FROM jobs WHERE state IN ('failed', 'dead') AND discarded_at IS NULL
+              AND ($1::text IS NULL OR tenant_id = $1) AND ($2::text IS NULL OR kind = $2)
+            """,
+            [tenant?.rawValue, kind]
+        ).first?.decode("n", as: Int.self) ?? 0
+    }
+
     /// Marks dead letters discarded, so they leave the list; their records stay. `nil` discards every one, as
     /// `kiln dead purge` without an id does. - Returns: how many were.
     @discardableResult
