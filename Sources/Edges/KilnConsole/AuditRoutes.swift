@@ -42,7 +42,8 @@ struct AuditRoutes {
             if !value.isEmpty { fields[name] = value }
         }
         var filter = ConsoleAuditLog.Filter()
-        filter.operatorName = fields["operator"]
+        // What others did may name other tenants: an operator of some tenants reads its own entries only.
+        filter.operatorName = session.isScoped ? session.operator.name : fields["operator"]
         filter.action = fields["action"]
         filter.targetContaining = fields["on"]
         filter.from = try fields["from"].map { try ConsoleInput.date($0, field: "from") }

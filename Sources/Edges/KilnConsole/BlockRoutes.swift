@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import KilnCore
 import KilnQueue
+import KilnStore
 
 /// Abuse: the blocks in force with their reason and how long they last, abuse detection's and operators'; blocking an
 /// identity, a device or an address with a reason and a length, lifting a block with a note; and the latest trips.
@@ -42,13 +43,14 @@ struct BlockRoutes {
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
         let quota = dependencies.namespace.quota
-        let blocks = try await quota.abuseBlocks().map {
+        let seen = { (tenant: String) in TenantID(validating: tenant).map(session.operator.sees) ?? false }
+        let blocks = try await quota.abuseBlocks().filter { session.operator.sees($0.tenant) }.map {
             BlockLine(
                 tenant: $0.tenant.rawValue, kind: $0.target.kind, isIdentity: $0.target.kind == "identity",
                 by: $0.byOperator ? "an operator" : "abuse detection", subject: $0.subject, reason: $0.reason,
                 remaining: Formatting.wait(milliseconds: $0.remaining.milliseconds))
         }
-        let trips = try await quota.abuseLog(limit: 50).map {
+        let trips = try await quota.abuseLog(limit: 50).filter { seen($0.tenant) }.map {
             TripLine(
                 tenant: $0.tenant, subject: $0.subject, signal: $0.signal, action: $0.action,
                 duration: Formatting.wait(milliseconds: $0.duration.milliseconds))
@@ -62,6 +64,7 @@ struct BlockRoutes {
     @Sendable func block(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let form = try context.postedForm()
         let tenant = try ConsoleInput.requiredTenant(form["tenant"])
+        try context.signedIn().require(tenant, "tenant \(tenant)")
         let target = try Self.target(form)
         guard let reason = form["reason"], reason.utf8.count <= 200 else {
             throw ConsoleRefusal(.badRequest, "reason: say why, in at most 200 bytes")
@@ -81,6 +84,7 @@ struct BlockRoutes {
     @Sendable func lift(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let form = try context.postedForm()
         let tenant = try ConsoleInput.requiredTenant(form["tenant"])
+        try context.signedIn().require(tenant, "tenant \(tenant)")
         let target = try Self.target(form)
         guard let note = form["note"] else { throw ConsoleRefusal(.badRequest, "note: say why the block is lifted") }
         return try await AuditedAction(dependencies: dependencies, context: context).perform(

@@ -36,6 +36,8 @@ struct ConsoleJobRoutes {
         let counts: LiveJobs.Counts
         /// Whether the counts of running and waiting jobs are every tenant's, though the search names one.
         let countsAcrossTenants: Bool
+        /// Whether those counts are shown: not to an operator of some tenants, since they count others' jobs.
+        let showsSharedCounts: Bool
         let rows: [LiveJobRow]
         let next: String?
         /// The page stopped at its read limit before it was full: more may match further on.
@@ -58,13 +60,14 @@ struct ConsoleJobRoutes {
             guard let jobID = JobID(validating: id) else { throw ConsoleRefusal(.badRequest, "id: \(id) is not a job id") }
             return .redirect(to: "/console/jobs/\(jobID)")
         }
-        let query = try JobFilterQuery(request)
+        let query = try JobFilterQuery(request, narrowing: session.narrowing)
         var live: LiveSection?
         if let filter = query.live, !query.pagesFinished {
             let jobs = dependencies.namespace.liveJobs
             let page = try await jobs.page(filter, after: query.liveCursor, limit: configuration.pageSize)
             live = LiveSection(
                 counts: try await jobs.counts(tenant: filter.tenant), countsAcrossTenants: filter.tenant != nil,
+                showsSharedCounts: !session.isScoped,
                 rows: page.jobs.map { LiveJobRow($0, now: dependencies.clock()) },
                 next: page.next.map { ConsoleInput.nextPage(query.fields, cursor: "live", $0.text) },
                 stoppedEarly: page.next != nil && page.jobs.count < configuration.pageSize)
@@ -98,6 +101,8 @@ struct ConsoleJobRoutes {
         let id = try Self.jobID(context)
         let queue = dependencies.namespace.queue
         let interval = configuration.liveInterval
+        // Refused before the stream starts: a job the operator may not see is not found.
+        _ = try await model(of: id, session: session)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-store"
@@ -127,6 +132,7 @@ struct ConsoleJobRoutes {
         let live = try await dependencies.namespace.queue.snapshots([id]).first ?? nil
         let record = try await dependencies.search.job(id)
         guard let job = live?.record ?? record else { throw ConsoleRefusal(.notFound, "no job \(id) in Redis or PostgreSQL") }
+        try session.require(job.tenant, "job \(id) in Redis or PostgreSQL")
         let events = live == nil ? [] : try await dependencies.namespace.queue.events(of: id, after: nil, limit: 500)
         let artifacts = try await dependencies.artifacts.list(job: id, tenant: job.tenant)
         let retention = dependencies.policies[job.tenant]?.retention
@@ -145,12 +151,14 @@ struct ConsoleJobRoutes {
 
     @Sendable func cancel(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let id = try Self.jobID(context)
+        let session = try context.signedIn()
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "job.cancel", on: id.rawValue, returningTo: "/console/jobs/\(id)"
         ) {
             guard let job = try await dependencies.namespace.queue.snapshots([id]).first ?? nil else {
                 throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis: only a queued or running job can be cancelled")
             }
+            try session.require(job.tenant, "job \(id) in Redis")
             switch try await dependencies.namespace.queue.cancel(id, tenant: job.tenant, identity: job.identity) {
             case .cancelled: return "cancelled"
             case .requested: return "cancel requested: its worker stops within a second"
@@ -163,12 +171,14 @@ struct ConsoleJobRoutes {
     /// A job waiting out a retry's backoff runs now; a dead-lettered one is replayed with fresh attempts.
     @Sendable func retry(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let id = try Self.jobID(context)
+        let session = try context.signedIn()
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "job.retry", on: id.rawValue, returningTo: "/console/jobs/\(id)"
         ) {
             guard let job = try await dependencies.namespace.queue.snapshots([id]).first ?? nil else {
                 throw ConsoleRefusal(.notFound, "job \(id) is no longer in Redis")
             }
+            try session.require(job.tenant, "job \(id) in Redis")
             switch job.state {
             case .dead, .failed:
                 return try await dependencies.namespace.admin.replay(id) ? "replayed with fresh attempts" : "not replayed: no longer dead"
@@ -194,6 +204,7 @@ struct ConsoleJobRoutes {
         guard let job = try await dependencies.search.job(id),
             let found = try await dependencies.artifacts.find(job: id, tenant: job.tenant, name: name)
         else { throw ConsoleRefusal(.notFound, "job \(id) has no artifact \(name)") }
+        try session.require(job.tenant, "job \(id) with an artifact \(name)")
         var headers = HTTPFields()
         headers[.contentType] = found.contentType
         headers[.contentLength] = String(found.size)

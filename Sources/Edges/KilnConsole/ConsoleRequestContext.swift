@@ -1,4 +1,5 @@
 public import Hummingbird
+import KilnCore
 import KilnStore
 import NIOCore
 
@@ -39,4 +40,31 @@ struct SignedIn: Sendable {
 
     /// The token every form carries: it proves the form came from a page the console served to this session.
     var csrfToken: String { SessionSecret.derive(secret, purpose: "csrf") }
+}
+
+/// What an operator of some tenants may see (docs/console.md, "Operators of some tenants"): every page narrows to its
+/// tenants, and whatever belongs to another answers as if it did not exist.
+extension SignedIn {
+    /// Whether the operator sees some tenants only.
+    var isScoped: Bool { `operator`.tenants != nil }
+
+    /// Refuses `tenant`'s data unless the operator sees it, with a `404` that says no more than a missing one would.
+    func require(_ tenant: TenantID, _ what: @autoclosure () -> String) throws {
+        guard `operator`.sees(tenant) else { throw ConsoleRefusal(.notFound, "no \(what())") }
+    }
+
+    /// The tenant a list narrows to: the one asked for, which the operator must see; else, for an operator of one
+    /// tenant, that one; nil for an operator of every tenant who asked for none.
+    /// - Throws: a `400` naming its tenants when an operator of several asked for none.
+    func narrowing(_ asked: TenantID?) throws -> TenantID? {
+        if let asked {
+            try require(asked, "tenant \(asked)")
+            return asked
+        }
+        guard let tenants = `operator`.tenants else { return nil }
+        guard tenants.count == 1 else {
+            throw ConsoleRefusal(.badRequest, "tenant: choose one of \(tenants.map(\.rawValue).joined(separator: ", "))")
+        }
+        return tenants[0]
+    }
 }

@@ -28,7 +28,8 @@ struct DeadLetterRoutes {
     struct ListModel {
         let tenant: String
         let kind: String
-        let waiting: Int
+        /// How many Redis holds, across tenants: shown to an operator of every tenant only.
+        let waiting: Int?
         let rows: [JobRow]
         let hasRows: Bool
         let next: String?
@@ -37,14 +38,15 @@ struct DeadLetterRoutes {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
-        let tenantText = ConsoleInput.query(request, "tenant")
         let kind = ConsoleInput.query(request, "kind")
-        let tenant = try ConsoleInput.tenant(tenantText)
+        let tenant = try session.narrowing(try ConsoleInput.tenant(ConsoleInput.query(request, "tenant")))
+        let tenantText = tenant?.rawValue ?? ""
         let records = try await dependencies.search.deadLetters(
             tenant: tenant, kind: kind.isEmpty ? nil : kind, after: try ConsoleInput.cursor(request), limit: configuration.pageSize)
         let last = records.count == configuration.pageSize ? records.last : nil
         let model = ListModel(
-            tenant: tenantText, kind: kind, waiting: try await dependencies.namespace.admin.deadCount(), rows: records.map(JobRow.init),
+            tenant: tenantText, kind: kind, waiting: session.isScoped ? nil : try await dependencies.namespace.admin.deadCount(),
+            rows: records.map(JobRow.init),
             hasRows: !records.isEmpty,
             next: last.flatMap { record in
                 record.finishedAt.map { ConsoleInput.nextPage(["tenant": tenantText, "kind": kind], after: JobSearch.Cursor(at: $0, id: record.id)) }
@@ -53,7 +55,7 @@ struct DeadLetterRoutes {
     }
 
     @Sendable func replay(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let ids = try Self.selection(try context.postedForm())
+        let ids = try await seen(try Self.selection(try context.postedForm()), by: try context.signedIn())
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "dead.replay", on: ids.map(\.rawValue).joined(separator: " "), returningTo: "/console/dead"
         ) {
@@ -68,7 +70,7 @@ struct DeadLetterRoutes {
     @Sendable func discard(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
         let form = try context.postedForm()
-        let ids = try Self.selection(form)
+        let ids = try await seen(try Self.selection(form), by: session)
         guard ConsoleConfirmation.isConfirmed(form) else {
             let confirmation = ConsoleConfirmation(
                 title: "Discard dead letters?",
@@ -116,8 +118,8 @@ struct DeadLetterRoutes {
     ) async throws -> Response {
         let session = try context.signedIn()
         let form = try context.postedForm()
-        let tenantText = form["tenant"] ?? ""
-        let tenant = try ConsoleInput.tenant(tenantText)
+        let tenant = try session.narrowing(try ConsoleInput.tenant(form["tenant"] ?? ""))
+        let tenantText = tenant?.rawValue ?? ""
         let kind = form["kind"].flatMap { $0.isEmpty ? nil : $0 }
         let described = "tenant \(tenant?.rawValue ?? "any"), kind \(kind ?? "any")"
         let filter = ConsoleInput.queryString(["tenant": tenantText, "kind": kind ?? ""])
@@ -164,6 +166,16 @@ struct DeadLetterRoutes {
             }
             return "started: \(verb.lowercased()) \(count) in batches of \(Self.batchSize); the audit log says when it is done"
         }
+    }
+
+    /// `ids`, once the operator is known to see each one's tenant (an operator of every tenant, at once).
+    private func seen(_ ids: [JobID], by session: SignedIn) async throws -> [JobID] {
+        guard session.isScoped else { return ids }
+        for id in ids {
+            guard let record = try await dependencies.search.job(id) else { throw ConsoleRefusal(.notFound, "no dead letter \(id)") }
+            try session.require(record.tenant, "dead letter \(id)")
+        }
+        return ids
     }
 
     /// The checked jobs: at least one, at most ``selectionLimit``, each a job id.

@@ -55,6 +55,7 @@ struct IdentityRoutes {
         let identityText = ConsoleInput.query(request, "identity")
         var found: Found?
         if let tenant = try ConsoleInput.tenant(tenantText), !identityText.isEmpty {
+            try session.require(tenant, "tenant \(tenant)")
             guard let identity = Identity(validating: identityText) else { throw ConsoleRefusal(.badRequest, "identity: not a valid identity") }
             found = try await look(tenant: tenant, identity: identity)
         }

@@ -15,7 +15,8 @@ struct JobFilterQuery {
     /// The fields as typed, to fill the form again and to build the next page's link.
     let fields: [String: String]
 
-    init(_ request: Request) throws {
+    /// - Parameter narrowing: the tenant to search given the one asked for (``SignedIn/narrowing(_:)``).
+    init(_ request: Request, narrowing: (TenantID?) throws -> TenantID?) throws {
         var fields: [String: String] = [:]
         for name in ["tenant", "identity", "kind", "state", "from", "to"] {
             let value = ConsoleInput.query(request, name)
@@ -23,7 +24,7 @@ struct JobFilterQuery {
         }
         self.fields = fields
         var filter = JobSearch.Filter()
-        filter.tenant = try ConsoleInput.tenant(fields["tenant"] ?? "")
+        filter.tenant = try narrowing(try ConsoleInput.tenant(fields["tenant"] ?? ""))
         if let identity = fields["identity"] {
             guard let id = Identity(validating: identity) else { throw ConsoleRefusal(.badRequest, "identity: not a valid identity") }
             filter.identity = id

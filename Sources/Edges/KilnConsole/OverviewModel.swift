@@ -1,6 +1,7 @@
 import Foundation
 import KilnCore
 import KilnQueue
+import KilnStore
 
 /// What the overview shows, read in one pass: per class and per tenant what is ready, held by caps, delayed, in flight
 /// and dead with the oldest wait; what is paused; the attempts ended over the last 5 and 60 minutes, drawn; and the
@@ -42,8 +43,12 @@ struct OverviewModel {
     let tenants: [Row]
     let workers: [WorkerRow]
     let viewer: Viewer
+    /// Whether the operator sees every tenant: the totals, the classes (every tenant's work) and the workers are
+    /// shown only then; an operator of some tenants sees their rows alone.
+    let whole: Bool
 
-    static func read(_ dependencies: ConsoleDependencies, viewer: Viewer) async throws -> OverviewModel {
+    static func read(_ dependencies: ConsoleDependencies, session: SignedIn) async throws -> OverviewModel {
+        let viewer = Viewer(session)
         async let overview = dependencies.namespace.admin.overview()
         async let throughput = dependencies.namespace.fleet.throughput(lastMinutes: 60)
         let (queue, ended) = try await (overview, throughput)
@@ -69,7 +74,8 @@ struct OverviewModel {
         }
         let tenantNames = Set(queue.byTenant.keys).union(queue.heldByTenant.keys).union(ended.byTenant.keys)
             .union(queue.paused.compactMap { if case .tenant(let id) = $0 { id.rawValue } else { nil } })
-        let tenants = tenantNames.sorted().map { name in
+        let seen = tenantNames.filter { name in TenantID(validating: name).map(session.operator.sees) ?? false }
+        let tenants = seen.sorted().map { name in
             row(
                 name, queue.byTenant[name] ?? .init(), held: queue.heldByTenant[name] ?? 0,
                 paused: TenantID(validating: name).map { queue.paused.contains(.tenant($0)) } ?? false, series: ended.byTenant[name])
@@ -90,6 +96,6 @@ struct OverviewModel {
                     version: worker.version, running: worker.running,
                     lastBeat: Formatting.wait(milliseconds: now - worker.lastBeatMilliseconds) + " ago",
                     started: Formatting.time(milliseconds: worker.startedAtMilliseconds))
-            }, viewer: viewer)
+            }, viewer: viewer, whole: !session.isScoped)
     }
 }

@@ -23,7 +23,7 @@ struct OverviewRoutes {
     /// class, every tenant's work of it, is paused only after a confirmation.
     @Sendable func pause(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let form = try context.postedForm()
-        let lane = try Self.lane(form)
+        let lane = try Self.lane(form, for: try context.signedIn())
         if case .jobClass(let jobClass) = lane, !ConsoleConfirmation.isConfirmed(form) {
             let confirmation = ConsoleConfirmation(
                 title: "Pause a class?",
@@ -42,7 +42,7 @@ struct OverviewRoutes {
     }
 
     @Sendable func resume(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let lane = try Self.lane(try context.postedForm())
+        let lane = try Self.lane(try context.postedForm(), for: try context.signedIn())
         return try await AuditedAction(dependencies: dependencies, context: context).perform(
             "lane.resume", on: Self.describe(lane), returningTo: try Self.page(context.postedForm())
         ) {
@@ -50,16 +50,20 @@ struct OverviewRoutes {
         }
     }
 
-    /// The form's `class` or `tenant`, exactly one of them.
-    static func lane(_ form: FormBody) throws -> QueueLane {
+    /// The form's `class` or `tenant`, exactly one of them: a tenant the operator sees; a class, which is every
+    /// tenant's work, only for an operator of every tenant.
+    static func lane(_ form: FormBody, for session: SignedIn) throws -> QueueLane {
         switch (form["class"], form["tenant"]) {
         case (let name?, nil):
             guard let jobClass = JobClass(rawValue: name) else {
                 throw ConsoleRefusal(.badRequest, "class: one of \(JobClass.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            guard !session.isScoped else { throw ConsoleRefusal(.forbidden, "a class is every tenant's: an operator of some tenants pauses those") }
             return .jobClass(jobClass)
         case (nil, let tenant?):
-            return .tenant(try ConsoleInput.requiredTenant(tenant))
+            let id = try ConsoleInput.requiredTenant(tenant)
+            try session.require(id, "tenant \(id)")
+            return .tenant(id)
         default:
             throw ConsoleRefusal(.badRequest, "name a class or a tenant, not both")
         }
@@ -79,13 +83,13 @@ struct OverviewRoutes {
 
     @Sendable func page(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
-        let live = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, viewer: Viewer(session)))
+        let live = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
         return renderer.page("overview", title: "Overview", model: ["live": live], session: session, request: request)
     }
 
     /// `text/event-stream`: an `overview` event with the live part's HTML now and every ``ConsoleConfiguration/liveInterval``.
     @Sendable func live(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
-        let viewer = Viewer(try context.signedIn())
+        let session = try context.signedIn()
         let dependencies = self.dependencies
         let renderer = self.renderer
         let interval = configuration.liveInterval
@@ -96,7 +100,7 @@ struct OverviewRoutes {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 while !Task.isCancelled {
-                    let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, viewer: viewer))
+                    let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
                     try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("overview", html)))
                     try await Task.sleep(for: interval)
                 }

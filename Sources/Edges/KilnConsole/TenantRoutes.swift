@@ -48,7 +48,7 @@ struct TenantRoutes {
 
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
-        let rows = try await dependencies.tenants.list().map(row)
+        let rows = try await dependencies.tenants.list().filter { session.operator.sees($0.id) }.map(row)
         return renderer.page("tenants", title: "Tenants", model: ["rows": rows], session: session, request: request)
     }
 
@@ -112,6 +112,7 @@ struct TenantRoutes {
 
     private func tenant(_ context: ConsoleRequestContext) async throws -> Tenant {
         let id = try ConsoleInput.requiredTenant(try context.parameters.require("tenant"))
+        try context.signedIn().require(id, "tenant \(id)")
         guard let tenant = try await dependencies.tenants.find(id: id) else { throw ConsoleRefusal(.notFound, "no tenant \(id)") }
         return tenant
     }

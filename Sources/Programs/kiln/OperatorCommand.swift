@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KilnCommandLine
+import KilnCore
 import KilnStore
 
 struct OperatorCommand: AsyncParsableCommand {
@@ -13,12 +14,23 @@ struct OperatorCommand: AsyncParsableCommand {
         @OptionGroup var connections: ConnectionOptions
         @Argument(help: "The operator's name (letters, digits, '.', '_', '-', '@').") var name: String
         @Option(help: "viewer (looks) or operator (looks and acts).") var role: String = "viewer"
+        @Option(
+            name: .customLong("tenant"), help: "A tenant whose data it sees and acts on, and nothing else's (repeat for several; none: every tenant)."
+        )
+        var tenants: [String] = []
 
         func run() async throws {
             guard let role = Operator.Role(rawValue: role) else { throw ValidationError("--role is viewer or operator") }
+            let scope = try tenants.map { name in
+                guard let tenant = TenantID(validating: name) else { throw ValidationError("--tenant: \(name) is not a tenant id") }
+                return tenant
+            }
             do {
-                let created = try await Runtime.with(connections) { try await OperatorStore(pool: $0.database).create(name: name, role: role) }
-                print("operator \(created.operator.name) (\(role.rawValue)) created; its token, shown this once:")
+                let created = try await Runtime.with(connections) {
+                    try await OperatorStore(pool: $0.database).create(name: name, role: role, tenants: scope.isEmpty ? nil : scope)
+                }
+                let of = scope.isEmpty ? "every tenant" : scope.map(\.rawValue).joined(separator: ", ")
+                print("operator \(created.operator.name) (\(role.rawValue), of \(of)) created; its token, shown this once:")
                 print(created.token)
             } catch let error as StoreError where error.code == .alreadyExists {
                 print("operator \(name) exists already")
@@ -35,10 +47,11 @@ struct OperatorCommand: AsyncParsableCommand {
 
         func run() async throws {
             let operators = try await Runtime.with(connections) { try await OperatorStore(pool: $0.database).list() }
-            print("name\trole\tcreated\trevoked")
+            print("name\trole\tcreated\trevoked\ttenants")
             for entry in operators {
+                let tenants = entry.tenants.map { $0.map(\.rawValue).joined(separator: ",") } ?? "*"
                 print(
-                    "\(entry.name)\t\(entry.role.rawValue)\t\(entry.createdAt.formatted(.iso8601))\t\(entry.revokedAt.map { $0.formatted(.iso8601) } ?? "-")"
+                    "\(entry.name)\t\(entry.role.rawValue)\t\(entry.createdAt.formatted(.iso8601))\t\(entry.revokedAt.map { $0.formatted(.iso8601) } ?? "-")\t\(tenants)"
                 )
             }
         }

@@ -1,5 +1,5 @@
 public import Foundation
-import KilnCore
+public import KilnCore
 public import Logging
 public import PostgresClient
 
@@ -17,7 +17,8 @@ public struct OperatorStore: Sendable {
     /// Adds an operator and returns its token, this once. Throws ``StoreError/Code/alreadyExists`` when the name is
     /// taken and ``StoreError/Code/invalidArgument`` for a name that is empty, longer than 64 characters or not
     /// letters, digits, `.`, `_`, `-` and `@`.
-    public func create(name: String, role: Operator.Role) async throws -> (operator: Operator, token: String) {
+    /// - Parameter tenants: the tenants it sees and acts on; nil for every tenant.
+    public func create(name: String, role: Operator.Role, tenants: [TenantID]? = nil) async throws -> (operator: Operator, token: String) {
         guard Self.isValidName(name) else {
             throw StoreError(.invalidArgument, "an operator's name is 1–64 letters, digits, '.', '_', '-' or '@'")
         }
@@ -25,8 +26,8 @@ public struct OperatorStore: Sendable {
         let rows: PostgresRows
         do {
             rows = try await pool.query(
-                "INSERT INTO operators (name, role, token_hash) VALUES ($1, $2, $3) RETURNING \(Operator.columns)",
-                [name, role.rawValue, Digest.sha256Hex(token)])
+                "INSERT INTO operators (name, role, token_hash, tenants) VALUES ($1, $2, $3, $4) RETURNING \(Operator.columns)",
+                [name, role.rawValue, Digest.sha256Hex(token), tenants.map { $0.map(\.rawValue) }])
         } catch let error as PostgresError where error.isUniqueViolation {
             throw StoreError(.alreadyExists, "operator \(name) already exists")
         }
@@ -77,7 +78,7 @@ public struct OperatorStore: Sendable {
     public func session(secret: String) async throws -> Operator? {
         try await pool.query(
             """
-            SELECT o.name, o.role, o.created_at, o.revoked_at FROM operator_sessions s JOIN operators o ON o.name = s.operator
+            SELECT o.name, o.role, o.tenants, o.created_at, o.revoked_at FROM operator_sessions s JOIN operators o ON o.name = s.operator
             WHERE s.id = $1 AND s.expires_at > now() AND o.revoked_at IS NULL
             """,
             [Digest.sha256Hex(secret)]
