@@ -43,14 +43,13 @@ struct BlockRoutes {
     @Sendable func list(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
         let quota = dependencies.namespace.quota
-        let seen = { (tenant: String) in TenantID(validating: tenant).map(session.operator.sees) ?? false }
         let blocks = try await quota.abuseBlocks().filter { session.operator.sees($0.tenant) }.map {
             BlockLine(
                 tenant: $0.tenant.rawValue, kind: $0.target.kind, isIdentity: $0.target.kind == "identity",
                 by: $0.byOperator ? "an operator" : "abuse detection", subject: $0.subject, reason: $0.reason,
                 remaining: Formatting.wait(milliseconds: $0.remaining.milliseconds))
         }
-        let trips = try await quota.abuseLog(limit: 50).filter { seen($0.tenant) }.map {
+        let trips = try await quota.abuseLog(limit: 50).filter { session.sees(tenantNamed: $0.tenant) }.map {
             TripLine(
                 tenant: $0.tenant, subject: $0.subject, signal: $0.signal, action: $0.action,
                 duration: Formatting.wait(milliseconds: $0.duration.milliseconds))

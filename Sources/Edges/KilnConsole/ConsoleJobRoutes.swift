@@ -101,30 +101,26 @@ struct ConsoleJobRoutes {
         let id = try Self.jobID(context)
         let queue = dependencies.namespace.queue
         let interval = configuration.liveInterval
-        // Refused before the stream starts: a job the operator may not see is not found.
-        _ = try await model(of: id, session: session)
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-store"
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                // From the stream's last event: the page being followed shows what came before.
-                guard let after = try await queue.lastEventID(of: id) ?? StreamID("0-0") else { return try await writer.finish(nil) }
-                try await queue.followEvents(of: id, after: after) { events in
-                    while !Task.isCancelled {
-                        let model = try await model(of: id, session: session)
-                        try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("job", renderer.fragment("job-live", model))))
-                        if model.ended {
-                            try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("done", "")))
-                            break
-                        }
-                        _ = try await events.next(timeout: interval)
-                        try await Task.sleep(for: .milliseconds(250))
+        // Followed from the stream's last event, read before the first rendering: the page shows what came before.
+        let after = try await queue.lastEventID(of: id) ?? StreamID("0-0")
+        // Read before the stream starts, so a job the operator may not see is not found.
+        let first = try await model(of: id, session: session)
+        return ConsoleServerSentEvent.response { writer in
+            guard let after else { return }
+            var model = first
+            try await queue.followEvents(of: id, after: after) { events in
+                while !Task.isCancelled {
+                    try await ConsoleServerSentEvent.send("job", renderer.fragment("job-live", model), to: &writer)
+                    if model.ended {
+                        try await ConsoleServerSentEvent.send("done", "", to: &writer)
+                        break
                     }
+                    _ = try await events.next(timeout: interval)
+                    try await Task.sleep(for: .milliseconds(250))
+                    model = try await self.model(of: id, session: session)
                 }
-                try await writer.finish(nil)
-            })
+            }
+        }
     }
 
     /// What the job's page shows, live from Redis while Redis holds the job, else from its record.
@@ -252,9 +248,14 @@ struct JobRow {
     let finished: String
     let error: String?
 
+    /// A list's short form of `id`: its last eight characters.
+    static func shortID(of id: JobID) -> String {
+        String(id.rawValue.suffix(8))
+    }
+
     init(_ record: JobRecord) {
         id = record.id.rawValue
-        shortID = String(record.id.rawValue.suffix(8))
+        shortID = Self.shortID(of: record.id)
         tenant = record.tenant.rawValue
         identity = record.identity.rawValue
         kind = record.kind

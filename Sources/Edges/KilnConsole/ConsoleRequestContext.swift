@@ -48,6 +48,12 @@ extension SignedIn {
     /// Whether the operator sees some tenants only.
     var isScoped: Bool { `operator`.tenants != nil }
 
+    /// Whether the operator sees the tenant named `name`, as Redis's keys and the usage rows name it (a name that is no
+    /// tenant's id: no).
+    func sees(tenantNamed name: String) -> Bool {
+        TenantID(validating: name).map(`operator`.sees) ?? false
+    }
+
     /// Refuses `tenant`'s data unless the operator sees it, with a `404` that says no more than a missing one would.
     func require(_ tenant: TenantID, _ what: @autoclosure () -> String) throws {
         guard `operator`.sees(tenant) else { throw ConsoleRefusal(.notFound, "no \(what())") }

@@ -23,7 +23,7 @@ struct LiveJobRow {
 
     init(_ job: LiveJobs.Job, now: Date) {
         id = job.id.rawValue
-        shortID = String(job.id.rawValue.suffix(8))
+        shortID = JobRow.shortID(of: job.id)
         tenant = job.tenant.rawValue
         identity = job.identity.rawValue
         kind = job.kind

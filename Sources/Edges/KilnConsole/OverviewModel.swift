@@ -74,8 +74,7 @@ struct OverviewModel {
         }
         let tenantNames = Set(queue.byTenant.keys).union(queue.heldByTenant.keys).union(ended.byTenant.keys)
             .union(queue.paused.compactMap { if case .tenant(let id) = $0 { id.rawValue } else { nil } })
-        let seen = tenantNames.filter { name in TenantID(validating: name).map(session.operator.sees) ?? false }
-        let tenants = seen.sorted().map { name in
+        let tenants = tenantNames.filter(session.sees(tenantNamed:)).sorted().map { name in
             row(
                 name, queue.byTenant[name] ?? .init(), held: queue.heldByTenant[name] ?? 0,
                 paused: TenantID(validating: name).map { queue.paused.contains(.tenant($0)) } ?? false, series: ended.byTenant[name])

@@ -93,18 +93,12 @@ struct OverviewRoutes {
         let dependencies = self.dependencies
         let renderer = self.renderer
         let interval = configuration.liveInterval
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-store"
-        return Response(
-            status: .ok, headers: headers,
-            body: ResponseBody { writer in
-                while !Task.isCancelled {
-                    let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
-                    try await writer.write(ByteBuffer(string: ConsoleServerSentEvent.text("overview", html)))
-                    try await Task.sleep(for: interval)
-                }
-                try await writer.finish(nil)
-            })
+        return ConsoleServerSentEvent.response { writer in
+            while !Task.isCancelled {
+                let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
+                try await ConsoleServerSentEvent.send("overview", html, to: &writer)
+                try await Task.sleep(for: interval)
+            }
+        }
     }
 }

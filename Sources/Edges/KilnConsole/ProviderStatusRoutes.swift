@@ -53,11 +53,10 @@ struct ProviderStatusRoutes {
         let usage = try await dependencies.usage.daily(since: now.addingTimeInterval(-Double(Self.usageDays - 1) * 86_400).startOfUTCDay)
         // An operator of some tenants sees their routes and usage; the default route (`*`) is every tenant's, shown to
         // an operator of every tenant only.
-        let seen = { (tenant: String) in TenantID(validating: tenant).map(session.operator.sees) ?? false }
-        let readings = workers.flatMap(\.providers).filter { seen(String($0.route.prefix { $0 != "/" })) }
+        let readings = workers.flatMap(\.providers).filter { session.sees(tenantNamed: String($0.route.prefix { $0 != "/" })) }
         let model = Model(
             routes: Self.routes(readings, now: Int64(now.timeIntervalSince1970 * 1000)), workers: workers.count,
-            usage: usage.filter { seen($0.tenant) }.map {
+            usage: usage.filter { session.sees(tenantNamed: $0.tenant) }.map {
                 UsageRow(
                     day: $0.day, tenant: $0.tenant, provider: $0.provider, calls: $0.calls, inputTokens: $0.inputTokens,
                     outputTokens: $0.outputTokens, images: $0.images)

@@ -41,7 +41,7 @@ public struct OwnedIndex: NamespaceRole {
         try await recordedFormat() >= DataFormat.ownersIndexed
     }
 
-    /// The identity's index on one shard: its members and their names.
+    /// The members of the identity's index on one shard, by name.
     func members(of identity: Identity, tenant: TenantID, on keys: KeySpace) async throws -> [String] {
         (try await redis.send(["ZRANGE", keys.owned(tenant, identity), "0", "-1"]).array ?? []).compactMap(\.string)
     }
