@@ -43,11 +43,16 @@ public struct LiveJobs: NamespaceRole {
         /// `<source>.<offset>`, for a link.
         public var text: String { "\(source).\(offset)" }
 
+        /// Nil for text that is not a cursor, or whose offset no Redis list or set reaches (past 2³² entries).
         public init?(text: String) {
             let parts = text.split(separator: ".")
-            guard parts.count == 2, let source = Int(parts[0]), let offset = Int(parts[1]), source >= 0, offset >= 0 else { return nil }
+            guard parts.count == 2, let source = Int(parts[0]), let offset = Int(parts[1]), source >= 0, (0...Self.maxOffset).contains(offset)
+            else { return nil }
             self.init(source: source, offset: offset)
         }
+
+        /// The most entries a Redis list or set holds: a page's offset reads from no further.
+        static let maxOffset = Int(UInt32.max)
 
         init(source: Int, offset: Int) {
             self.source = source
