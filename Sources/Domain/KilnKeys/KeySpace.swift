@@ -111,6 +111,8 @@ public struct KeySpace: Sendable, Hashable {
     public var workers: String { KeyPattern.workers.render(base, []) }
     /// One minute's counts of attempts ended, by class and by tenant (the minute since 1970).
     public func throughput(minute: Int64) -> String { KeyPattern.throughput.render(base, [String(minute)]) }
+    /// The same counts by ten minutes, kept for a day's chart (the ten minutes since 1970).
+    public func throughputHistory(tenMinutes: Int64) -> String { KeyPattern.throughputHistory.render(base, [String(tenMinutes)]) }
     /// The lanes operators paused: `tenant:<id>` and `class:<name>` members; claims skip them.
     public var paused: String { KeyPattern.paused.render(base, []) }
     /// The identities with jobs their running cap holds back (`<tenant>:<identity>`), for counting held jobs.
@@ -183,11 +185,12 @@ extension KeyPattern {
     static let abuseLog = KeyPattern("abuse_log", .word("abuse"))
     static let providerSlots = KeyPattern("provider_slots", .word("provider"), .value("provider"), .value("model"), .word("slots"))
     static let providerParked = KeyPattern("provider_parked", .word("provider"), .value("provider"), .word("parked"))
-    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, per-minute throughput, paused lanes, held jobs; and the
+    // The fleet (docs/queue.md, "The fleet"): workers' heartbeats, throughput per minute and per ten minutes, paused lanes, held jobs; and the
     // format the namespace's data is in.
     static let worker = KeyPattern("worker", .word("worker"), .value("id"))
     static let workers = KeyPattern("workers", .word("workers"))
     static let throughput = KeyPattern("throughput", .word("tp"), .value("minute"))
+    static let throughputHistory = KeyPattern("throughput_history", .word("tph"), .value("ten_minutes"))
     static let paused = KeyPattern("paused", .word("paused"))
     static let holders = KeyPattern("holders", .word("holders"))
     static let dataFormat = KeyPattern("format", .word("format"))
@@ -207,6 +210,7 @@ extension KeyPattern {
         job, events, idempotency, ready, active, virtualClock, wake, weights, inflight, delayed, dead, unrecorded, running, held, owned,
         quota, reservations, block, blocks, cooldown, devices, subjects, velocity, deviceBlock, addressBlock, operatorBlocks, standing, abuseLog,
         providerSlots, providerParked,
-        worker, workers, throughput, paused, holders, dataFormat, followersWake, erased, erasures, mcpSession, mcpStream, mcpRequest, mcpProducer,
+        worker, workers, throughput, throughputHistory, paused, holders, dataFormat, followersWake, erased, erasures,
+        mcpSession, mcpStream, mcpRequest, mcpProducer,
     ]
 }

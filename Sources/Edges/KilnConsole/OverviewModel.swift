@@ -4,8 +4,8 @@ import KilnQueue
 import KilnStore
 
 /// What the overview shows, read in one pass: per class and per tenant what is ready, held by caps, delayed, in flight
-/// and dead with the oldest wait; what is paused; the attempts ended over the last 5 and 60 minutes, drawn; and the
-/// workers alive.
+/// and dead with the oldest wait; what is paused; the attempts ended over the last 5 minutes, and over the chart's window
+/// drawn; and the workers alive.
 struct OverviewModel {
     struct Row {
         let name: String
@@ -16,9 +16,8 @@ struct OverviewModel {
         let dead: Int
         let oldestWait: String
         let paused: Bool
-        /// The last 60 minutes and the last 5, one bar a minute.
+        /// The chart's window, drawn.
         let chart: String
-        let chartFive: String
         /// Attempts ended in the last 5 minutes: done, and failed.
         let lastFive: String
     }
@@ -33,7 +32,11 @@ struct OverviewModel {
         let started: String
     }
 
+    /// Each outcome's counts, a bucket each, of a class or a tenant.
+    typealias Series = [AttemptOutcome: [Int]]
+
     let readAt: String
+    let chartHeading: String
     let inFlight: Int
     let delayed: Int
     let dead: Int
@@ -47,41 +50,37 @@ struct OverviewModel {
     /// shown only then; an operator of some tenants sees their rows alone.
     let whole: Bool
 
-    static func read(_ dependencies: ConsoleDependencies, session: SignedIn) async throws -> OverviewModel {
+    static func read(_ dependencies: ConsoleDependencies, session: SignedIn, window: ChartWindow) async throws -> OverviewModel {
         let viewer = Viewer(session)
+        let fleet = dependencies.namespace.fleet
         async let overview = dependencies.namespace.admin.overview()
-        async let throughput = dependencies.namespace.fleet.throughput(lastMinutes: 60)
-        let (queue, ended) = try await (overview, throughput)
+        async let recent = fleet.throughput(last: 5, .minute)
+        async let charted = fleet.throughput(last: window.bars, window.bucket)
+        let (queue, lastFive, ended) = try await (overview, recent, charted)
         let now = Int64(dependencies.clock().timeIntervalSince1970 * 1000)
-        func row(_ name: String, _ counts: QueueOverview.Counts, held: Int?, paused: Bool, series: [AttemptOutcome: [Int]]?) -> Row {
-            let minutes = (0..<ended.minutes.count).map { index in
-                BarChart.Minute(
-                    done: series?[.succeeded]?[index] ?? 0,
-                    failed: AttemptOutcome.allCases.filter(\.isFailure).reduce(0) { $0 + (series?[$1]?[index] ?? 0) })
-            }
-            let lastFive = minutes.suffix(5)
+        func row(_ name: String, _ counts: QueueOverview.Counts, held: Int?, paused: Bool, of series: (Throughput) -> Series?) -> Row {
+            let five = Self.bars(series(lastFive), count: lastFive.starts.count)
             return Row(
                 name: name, ready: counts.ready, held: held.map(String.init) ?? "—", delayed: counts.delayed, inFlight: counts.inFlight,
                 dead: counts.dead, oldestWait: Formatting.wait(milliseconds: counts.oldestWaitMilliseconds), paused: paused,
-                chart: BarChart(minutes: minutes, label: "\(name), the last 60 minutes").svg,
-                chartFive: BarChart(minutes: Array(lastFive), label: "\(name), the last 5 minutes").svg,
-                lastFive: "\(lastFive.reduce(0) { $0 + $1.done }) done, \(lastFive.reduce(0) { $0 + $1.failed }) failed")
+                chart: BarChart(bars: Self.bars(series(ended), count: ended.starts.count), window: window, label: "\(name), \(window.heading)").svg,
+                lastFive: "\(five.reduce(0) { $0 + $1.done }) done, \(five.reduce(0) { $0 + $1.failures }) failed")
         }
         let classes = JobClass.allCases.map { jobClass in
             row(
                 jobClass.rawValue, queue.byClass[jobClass] ?? .init(), held: nil, paused: queue.paused.contains(.jobClass(jobClass)),
-                series: ended.byClass[jobClass])
+                of: { $0.byClass[jobClass] })
         }
         let tenantNames = Set(queue.byTenant.keys).union(queue.heldByTenant.keys).union(ended.byTenant.keys)
             .union(queue.paused.compactMap { if case .tenant(let id) = $0 { id.rawValue } else { nil } })
         let tenants = tenantNames.filter(session.sees(tenantNamed:)).sorted().map { name in
             row(
                 name, queue.byTenant[name] ?? .init(), held: queue.heldByTenant[name] ?? 0,
-                paused: TenantID(validating: name).map { queue.paused.contains(.tenant($0)) } ?? false, series: ended.byTenant[name])
+                paused: TenantID(validating: name).map { queue.paused.contains(.tenant($0)) } ?? false, of: { $0.byTenant[name] })
         }
         let splits = [("delayed", queue.delayedSplit), ("dead", queue.deadSplit)].filter { !$0.1.isComplete }
         return OverviewModel(
-            readAt: Formatting.time(dependencies.clock()), inFlight: queue.inFlight, delayed: queue.delayedSplit.total,
+            readAt: Formatting.time(dependencies.clock()), chartHeading: window.heading, inFlight: queue.inFlight, delayed: queue.delayedSplit.total,
             dead: queue.deadSplit.total, unrecorded: queue.unrecorded,
             partial: splits.isEmpty
                 ? nil
@@ -96,5 +95,13 @@ struct OverviewModel {
                     lastBeat: Formatting.wait(milliseconds: now - worker.lastBeatMilliseconds) + " ago",
                     started: Formatting.time(milliseconds: worker.startedAtMilliseconds))
             }, viewer: viewer, whole: !session.isScoped)
+    }
+
+    /// A series' bars: what each bucket counted done, failed (retried or failed) and dead.
+    static func bars(_ series: Series?, count: Int) -> [BarChart.Bar] {
+        (0..<count).map { index in
+            func counted(_ outcome: AttemptOutcome) -> Int { series?[outcome]?[index] ?? 0 }
+            return BarChart.Bar(done: counted(.succeeded), failed: counted(.retried) + counted(.failed), dead: counted(.dead))
+        }
     }
 }

@@ -83,19 +83,25 @@ struct OverviewRoutes {
 
     @Sendable func page(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
-        let live = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
-        return renderer.page("overview", title: "Overview", model: ["live": live], session: session, request: request)
+        let window = try ChartWindow(parameter: request.uri.queryParameters["window"].map(String.init))
+        let live = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session, window: window))
+        let windows = ChartWindow.allCases.map { choice in
+            ["href": "/console?window=\(choice.rawValue)", "name": choice.name, "current": choice == window] as [String: Any]
+        }
+        return renderer.page(
+            "overview", title: "Overview", model: ["live": live, "window": window.rawValue, "windows": windows], session: session, request: request)
     }
 
     /// `text/event-stream`: an `overview` event with the live part's HTML now and every ``ConsoleConfiguration/liveInterval``.
     @Sendable func live(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
         let session = try context.signedIn()
+        let window = try ChartWindow(parameter: request.uri.queryParameters["window"].map(String.init))
         let dependencies = self.dependencies
         let renderer = self.renderer
         let interval = configuration.liveInterval
         return ConsoleServerSentEvent.response { writer in
             while !Task.isCancelled {
-                let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session))
+                let html = renderer.fragment("overview-live", try await OverviewModel.read(dependencies, session: session, window: window))
                 try await ConsoleServerSentEvent.send("overview", html, to: &writer)
                 try await Task.sleep(for: interval)
             }

@@ -4,16 +4,13 @@ import KilnKeys
 import RedisClient
 
 /// The workers alive and what they settled: each `kiln worker` beats every few seconds (``beat(_:ended:expiresAfter:)``),
-/// and operators read the fleet back (``workersAlive()``, ``throughput(lastMinutes:)``).
+/// and operators read the fleet back (``workersAlive()``, ``throughput(last:_:)``).
 ///
 /// A worker's heartbeat is a hash that expires after the beats it missed, so a dead worker vanishes on its own; the
-/// attempts it settled are counted in its memory and added to per-minute counters with each beat, so counting costs
+/// attempts it settled are counted in its memory and added to counters per minute and per ten minutes with each beat, so counting costs
 /// Redis nothing per job.
 public struct FleetRegistry: NamespaceRole {
     let namespace: RedisNamespace
-
-    /// How long a minute's counters stay: the longest series a reader can ask for is this long.
-    public static let throughputRetention = Duration.seconds(2 * 3600)
 
     public init(_ namespace: RedisNamespace) {
         self.namespace = namespace
@@ -50,15 +47,18 @@ public struct FleetRegistry: NamespaceRole {
         }
     }
 
-    /// Attempts ended per minute over the last `minutes` minutes (at most 120), the current one last.
-    public func throughput(lastMinutes minutes: Int) async throws -> Throughput {
-        let count = max(1, min(minutes, Int(Self.throughputRetention.milliseconds / 60_000)))
+    /// Attempts ended per `bucket` over the last `count` of them (at most its retention), the current one last.
+    public func throughput(last count: Int, _ bucket: Throughput.Bucket) async throws -> Throughput {
+        let length = bucket.length.milliseconds
+        let count = max(1, min(count, Int(bucket.retention.milliseconds / length)))
         let seconds = try await redis.send(["TIME"]).array?.first?.int ?? 0
-        let current = seconds / 60
-        let starts = (0..<Int64(count)).map { current - Int64(count - 1) + $0 }
-        let replies = try await redis.pipeline(starts.map { ["HGETALL", shards.control.throughput(minute: $0)] })
+        let current = seconds * 1000 / length
+        let numbers = (0..<Int64(count)).map { current - Int64(count - 1) + $0 }
+        let keys = shards.control
+        let replies = try await redis.pipeline(
+            numbers.map { ["HGETALL", bucket == .minute ? keys.throughput(minute: $0) : keys.throughputHistory(tenMinutes: $0)] })
         let counters = replies.map { $0.fields.compactMapValues { Int($0) } }
-        return Throughput(minutes: starts.map { $0 * 60_000 }, counters: counters)
+        return Throughput(bucket: bucket, starts: numbers.map { $0 * length }, counters: counters)
     }
 }
 

@@ -76,9 +76,22 @@ struct ConsolePageTests {
         #expect(JobSearch.Cursor(text: "yesterday_0b6e1c9a") == nil)
     }
 
-    @Test func theChartSaysWhatItDraws() {
-        let chart = BarChart(minutes: [.init(done: 3, failed: 1), .init(done: 0, failed: 0), .init(done: 5, failed: 0)], label: "io, last 5 minutes")
-        #expect(chart.svg.contains(#"aria-label="io, last 5 minutes: 8 done, 1 failed, peak 5 a minute""#))
-        #expect(chart.svg.components(separatedBy: "<rect").count - 1 == 3, "two minutes of work and one of failures, nothing for the idle one")
+    @Test func theChartSaysWhatItDrawsAndKeepsOneDeadJobBesideABurstVisible() throws {
+        let bars: [BarChart.Bar] = [.init(done: 3, failed: 1, dead: 0), .init(done: 0, failed: 0, dead: 0), .init(done: 5_000, failed: 0, dead: 1)]
+        let svg = BarChart(bars: bars, window: .hour, label: "io, last 60 min").svg
+        #expect(svg.contains(#"aria-label="io, last 60 min: 5003 done, 1 failed, 1 dead; at most 5000 done and 1 failed /min""#))
+        #expect(svg.contains(">5000</text>") && svg.contains(">/min</text>") && svg.contains(">−60 min</text>") && svg.contains(">now</text>"))
+        func heights(_ kind: String) throws -> [Double] {
+            svg.matches(of: try Regex(#"<rect class="\#(kind)"[^>]*height="([0-9.]+)""#)).compactMap { $0.output[1].substring.flatMap { Double($0) } }
+        }
+        let done = try heights("bar")
+        let failed = try heights("fail")
+        let dead = try heights("dead")
+        #expect(done.count == 2 && failed.count == 1 && dead.count == 1, "two bars of work, one of each failure, nothing for the idle bar")
+        // Each half has its own scale: the one dead job is drawn as tall as the one retried, its half's peak, and
+        // not a thousandth of the burst's bar.
+        #expect(dead == failed)
+        #expect(try #require(dead.first) * 3 > (done.max() ?? 0))
+        #expect(BarChart(bars: bars, window: .day, label: "io").svg.contains(">−24 h</text>"))
     }
 }

@@ -148,6 +148,31 @@ import Testing
         }
     }
 
+    /// The overview charts the last hour a bar a minute, or the last day a bar per ten minutes, from what the workers'
+    /// heartbeats counted, with a dead job's count beside a burst; any other window is refused with the choices.
+    @Test func theOverviewChartsTheLastHourOrTheLastDay() async throws {
+        try await Harness.with { harness in
+            _ = try await harness.tenant("acme")
+            var ended = OutcomeTally()
+            ended.add(.succeeded, jobClass: .io, tenant: "acme", count: 1_200)
+            ended.add(.dead, jobClass: .io, tenant: "acme")
+            let heartbeat = WorkerHeartbeat(
+                id: "host-1-42", host: "host-1", pid: 42, classes: [.io: 4], version: "1.2.3", startedAtMilliseconds: 1_789_000_000_000,
+                lanes: [], providers: [])
+            try await harness.redisNamespace.fleet.beat(heartbeat, ended: ended, expiresAfter: .seconds(60))
+            let base = try await harness.startConsole()
+            let viewer = try await ConsoleClient.signedIn(harness.http, base: base, token: try await harness.operatorToken("eyes", role: .viewer))
+            for (window, heading) in [("", "Ended, last 60 min"), ("?window=1h", "Ended, last 60 min"), ("?window=24h", "Ended, last 24 h")] {
+                let page = ConsoleClient.text(try await viewer.get("/console" + window))
+                #expect(page.contains(heading), "\(window)")
+                #expect(page.contains("acme, \(heading): 1200 done, 0 failed, 1 dead"), "\(window)")
+            }
+            let other = try await viewer.get("/console?window=week")
+            #expect(other.status == 400)
+            #expect(ConsoleClient.text(other).contains("window: one of 1h, 24h"))
+        }
+    }
+
     /// The audit log filters by operator, action, what it was on and time, and its next page keeps the filter.
     @Test func theAuditLogFiltersByOperatorActionTargetAndTime() async throws {
         try await Harness.with { harness in

@@ -123,9 +123,9 @@ import Testing
             #expect(worker.providers == [reading])
             #expect(worker.lastBeatMilliseconds >= beat)
 
-            let throughput = try await fleet.throughput(lastMinutes: 5)
-            #expect(throughput.minutes.count == 5)
-            #expect(zip(throughput.minutes, throughput.minutes.dropFirst()).allSatisfy { $1 - $0 == 60_000 })
+            let throughput = try await fleet.throughput(last: 5, .minute)
+            #expect(throughput.starts.count == 5)
+            #expect(zip(throughput.starts, throughput.starts.dropFirst()).allSatisfy { $1 - $0 == 60_000 })
             func total(_ series: [AttemptOutcome: [Int]]?, _ outcome: AttemptOutcome) -> Int { series?[outcome]?.reduce(0, +) ?? 0 }
             #expect(total(throughput.byClass[.io], .succeeded) == 4)
             #expect(total(throughput.byClass[.io], .dead) == 1)
@@ -134,6 +134,12 @@ import Testing
             #expect(total(throughput.byTenant["globex"], .succeeded) == 1)
             #expect(total(throughput.byTenant["globex"], .retried) == 2)
             #expect(throughput.byClass[.io]?[.succeeded]?.count == 5)
+            // A day's chart reads the same counts by ten minutes.
+            let day = try await fleet.throughput(last: 144, .tenMinutes)
+            #expect(day.starts.count == 144)
+            #expect(zip(day.starts, day.starts.dropFirst()).allSatisfy { $1 - $0 == 600_000 })
+            #expect(total(day.byClass[.io], .succeeded) == 4 && total(day.byClass[.io], .dead) == 1)
+            #expect(total(day.byTenant["globex"], .retried) == 2)
 
             // A beat that expires soon, and none after it: the worker is gone once it expired.
             try await fleet.beat(heartbeat, ended: OutcomeTally(), expiresAfter: .milliseconds(200))
@@ -167,7 +173,7 @@ import Testing
             _ = try await harness.queue.enqueue(Self.submission("acme", kind: "diag.fail", input: #"{"permanent":true}"#))
             _ = try await harness.queue.enqueue(Self.submission("globex"))
             func counted(_ tenant: String, _ outcome: AttemptOutcome) async throws -> Int {
-                try await fleet.throughput(lastMinutes: 5).byTenant[tenant]?[outcome]?.reduce(0, +) ?? 0
+                try await fleet.throughput(last: 5, .minute).byTenant[tenant]?[outcome]?.reduce(0, +) ?? 0
             }
             #expect(
                 try await Eventually.holds {
@@ -176,7 +182,7 @@ import Testing
                     let other = try await counted("globex", .succeeded)
                     return succeeded == 2 && failed == 1 && other == 1
                 })
-            let byClass = try await fleet.throughput(lastMinutes: 60).byClass[.io]
+            let byClass = try await fleet.throughput(last: 60, .minute).byClass[.io]
             #expect(byClass?[.succeeded]?.reduce(0, +) == 3)
             #expect(byClass?[.failed]?.reduce(0, +) == 1)
         }

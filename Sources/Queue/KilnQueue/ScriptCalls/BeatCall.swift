@@ -23,7 +23,8 @@ struct BeatCall: RedisScriptContract {
         .init("id") { $0.worker },
         .init("info") { $0.info },
         .init("ttl_ms") { String($0.expiresAfter.milliseconds) },
-        .init("retention_ms") { _ in String(FleetRegistry.throughputRetention.milliseconds) },
+        .init("retention_ms") { _ in String(Throughput.Bucket.minute.retention.milliseconds) },
+        .init("history_retention_ms") { _ in String(Throughput.Bucket.tenMinutes.retention.milliseconds) },
     ]
 
     static let itemArguments: [RedisScriptField<(field: String, count: Int)>] = [
