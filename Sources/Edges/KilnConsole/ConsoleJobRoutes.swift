@@ -8,7 +8,7 @@ import KilnStore
 import NIOCore
 
 /// Jobs: the search, a job's page (attempts, timeline, error, result, artifacts), and its actions, cancel and retry
-/// now.
+/// now; and the search's own action, cancelling every job it matches that has not ended.
 struct ConsoleJobRoutes {
     let dependencies: ConsoleDependencies
     let configuration: ConsoleConfiguration
@@ -16,6 +16,7 @@ struct ConsoleJobRoutes {
 
     func register(on router: Router<ConsoleRequestContext>) {
         router.get("/console/jobs", use: search)
+        router.post("/console/jobs/cancel-matching", use: cancelMatching)
         router.get("/console/jobs/:id", use: show)
         router.get("/console/jobs/:id/live", use: live)
         router.post("/console/jobs/:id/cancel", use: cancel)
@@ -30,6 +31,7 @@ struct ConsoleJobRoutes {
         let live: LiveSection?
         /// The finished jobs, when the search covers them.
         let finished: FinishedSection?
+        let viewer: Viewer
     }
 
     struct LiveSection {
@@ -42,6 +44,9 @@ struct ConsoleJobRoutes {
         let next: String?
         /// The page stopped at its read limit before it was full: more may match further on.
         let stoppedEarly: Bool
+        /// Whether to offer cancelling every match: to an operator, when something may match and the search names
+        /// whose work it is (``ConsoleJobRoutes/cancelMatching(_:context:)``).
+        let offersCancel: Bool
     }
 
     struct FinishedSection {
@@ -65,12 +70,14 @@ struct ConsoleJobRoutes {
         if let filter = query.live, !query.pagesFinished {
             let jobs = dependencies.namespace.liveJobs
             let page = try await jobs.page(filter, after: query.liveCursor, limit: configuration.pageSize)
+            let mayMatch = !page.jobs.isEmpty || page.next != nil
             live = LiveSection(
                 counts: try await jobs.counts(tenant: filter.tenant), countsAcrossTenants: filter.tenant != nil,
                 showsSharedCounts: !session.isScoped,
                 rows: page.jobs.map { LiveJobRow($0, now: dependencies.clock()) },
                 next: page.next.map { ConsoleInput.nextPage(query.fields, cursor: "live", $0.text) },
-                stoppedEarly: page.next != nil && page.jobs.count < configuration.pageSize)
+                stoppedEarly: page.next != nil && page.jobs.count < configuration.pageSize,
+                offersCancel: session.operator.mayAct && mayMatch && Self.namesWhose(filter))
         }
         var finished: FinishedSection?
         if query.filter.state?.isTerminal ?? true, !query.pagesLive {
@@ -82,8 +89,48 @@ struct ConsoleJobRoutes {
         }
         let model = SearchModel(
             fields: query.fields, states: JobState.allCases.map { Option(value: $0.rawValue, selected: query.fields["state"] == $0.rawValue) },
-            live: live, finished: finished)
+            live: live, finished: finished, viewer: Viewer(session))
         return renderer.page("jobs", title: "Jobs", model: model, session: session, request: request)
+    }
+
+    /// Every job that has not ended and that the search posted (its fields, as the jobs page has them) matches,
+    /// cancelled after a confirmation that states how many: queued, held and waiting ones at once, running ones by
+    /// telling their workers. In the background, ``BulkAction/batchSize`` at a time, audited when it starts and with
+    /// the counts when it ends. A search must name a tenant, an identity or a kind: every tenant's work at once is not
+    /// one click's.
+    @Sendable func cancelMatching(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let session = try context.signedIn()
+        let form = try context.postedForm()
+        let query = try JobFilterQuery(form, narrowing: session.narrowing)
+        guard let filter = query.live else {
+            throw ConsoleRefusal(.badRequest, "state: only a job that has not ended can be cancelled (queued, running, retrying or any)")
+        }
+        guard Self.namesWhose(filter) else {
+            throw ConsoleRefusal(.badRequest, "name a tenant, an identity or a kind: the console does not cancel every tenant's work at once")
+        }
+        let filterQuery = ConsoleInput.queryString(query.fields)
+        let back = "/console/jobs" + (filterQuery.isEmpty ? "" : "?" + filterQuery)
+        let cancellation = LiveJobCancellation(dependencies: dependencies, context: context)
+        let count = try await cancellation.count(filter)
+        guard count.matches > 0 || !count.complete else { throw ConsoleRefusal(.conflict, "no job that has not ended matches \(query.described)") }
+        let counted = LiveJobCancellation.phrase(count)
+        guard ConsoleConfirmation.isConfirmed(form) else {
+            let confirmation = ConsoleConfirmation(
+                title: "Cancel every match?",
+                question:
+                    "Cancel \(count.complete ? "all " : "")\(counted) job(s) that have not ended matching \(query.described)? Queued and "
+                    + "waiting ones end cancelled at once, running ones are told to stop; their apps see them cancelled.",
+                button: "Cancel \(counted)", keep: "Keep them", back: back)
+            return confirmation.page(
+                action: "/console/jobs/cancel-matching", fields: query.fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+                renderer: renderer, session: session, request: request)
+        }
+        return try await cancellation.start(filter, action: "jobs.cancel-matching", on: query.described, counted: counted, returningTo: back)
+    }
+
+    /// Whether `filter` names whose work it is: a tenant, an identity or a kind.
+    private static func namesWhose(_ filter: LiveJobs.Filter) -> Bool {
+        filter.tenant != nil || filter.identity != nil || filter.kind != nil
     }
 
     @Sendable func show(_ request: Request, context: ConsoleRequestContext) async throws -> Response {

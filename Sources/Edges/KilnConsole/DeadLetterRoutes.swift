@@ -14,8 +14,6 @@ struct DeadLetterRoutes {
 
     /// A selection acts on a page's worth at most.
     static let selectionLimit = 100
-    /// An action on what a filter matches reads its dead letters, and acts on them, this many at a time.
-    static let batchSize = 500
 
     func register(on router: Router<ConsoleRequestContext>) {
         router.get("/console/dead", use: list)
@@ -110,8 +108,8 @@ struct DeadLetterRoutes {
     }
 
     /// Without `confirm=yes`, a page that says how many dead letters the filter matches and asks; with it, `act` on
-    /// them in the background, ``batchSize`` at a time (the request answers at once, however many match), audited
-    /// when it starts and again with the count when it ends. `act` returns how many of a batch it acted on.
+    /// them in the background, ``BulkAction/batchSize`` at a time (the request answers at once, however many match),
+    /// audited when it starts and again with the count when it ends. `act` returns how many of a batch it acted on.
     private func actOnMatching(
         _ request: Request, _ context: ConsoleRequestContext, action: String, verb: String, done: String,
         act: @escaping @Sendable ([JobID]) async throws -> Int
@@ -139,32 +137,25 @@ struct DeadLetterRoutes {
                 action: "/console/dead/\(action)-matching", fields: [("tenant", tenantText), ("kind", kind ?? "")], renderer: renderer,
                 session: session, request: request)
         }
-        let audit = dependencies.audit
-        let name = session.operator.name
-        let address = context.clientAddress
-        return try await AuditedAction(dependencies: dependencies, context: context).perform(
-            "dead.\(action)-matching", on: described, returningTo: back
+        return try await BulkAction(dependencies: dependencies, context: context).start(
+            "dead.\(action)-matching", on: described, returningTo: back,
+            started: "started: \(verb.lowercased()) \(count) in batches of \(BulkAction.batchSize); the audit log says when it is done"
         ) {
-            Task {
-                var acted = 0
-                var read = 0
-                var outcome: String
-                do {
-                    var cursor: JobSearch.Cursor?
-                    while true {
-                        let batch = try await search.deadLetters(tenant: tenant, kind: kind, after: cursor, limit: Self.batchSize)
-                        guard let last = batch.last, let finished = last.finishedAt else { break }
-                        read += batch.count
-                        acted += try await act(batch.map(\.id))
-                        cursor = JobSearch.Cursor(at: finished, id: last.id)
-                    }
-                    outcome = "finished: \(done) \(acted) of \(read)"
-                } catch {
-                    outcome = "failed after \(done) \(acted) of \(read): \(error)"
+            var acted = 0
+            var read = 0
+            do {
+                var cursor: JobSearch.Cursor?
+                while true {
+                    let batch = try await search.deadLetters(tenant: tenant, kind: kind, after: cursor, limit: BulkAction.batchSize)
+                    guard let last = batch.last, let finished = last.finishedAt else { break }
+                    read += batch.count
+                    acted += try await act(batch.map(\.id))
+                    cursor = JobSearch.Cursor(at: finished, id: last.id)
                 }
-                try? await audit.record(operator: name, action: "dead.\(action)-matching", target: described, outcome: outcome, address: address)
+                return "finished: \(done) \(acted) of \(read)"
+            } catch {
+                return "failed after \(done) \(acted) of \(read): \(error)"
             }
-            return "started: \(verb.lowercased()) \(count) in batches of \(Self.batchSize); the audit log says when it is done"
         }
     }
 

@@ -5,8 +5,8 @@ import KilnPolicy
 import KilnQueue
 import KilnStore
 
-/// Tenants: their weights, caps and diagnostic kinds, their policy in force, and their keys (a new one shown once,
-/// revoked by prefix).
+/// Tenants: their weights, caps and diagnostic kinds, their policy in force, their keys (a new one shown once, revoked
+/// by prefix), and their queued jobs by class, each class's cleared at once.
 struct TenantRoutes {
     let dependencies: ConsoleDependencies
     let renderer: ConsoleRenderer
@@ -18,6 +18,7 @@ struct TenantRoutes {
         router.get("/console/tenants/:tenant", use: show)
         router.post("/console/tenants/:tenant/keys", use: createKey)
         router.post("/console/tenants/:tenant/keys/revoke", use: revokeKey)
+        router.post("/console/tenants/:tenant/clear", use: clearQueued)
     }
 
     struct Row {
@@ -35,9 +36,16 @@ struct TenantRoutes {
         let revoked: String?
     }
 
+    /// A class of the tenant's work: how many of its jobs wait in the ready lists.
+    struct QueueRow {
+        let jobClass: String
+        let ready: Int
+    }
+
     struct Model {
         let tenant: Row
         let keys: [KeyRow]
+        let queued: [QueueRow]
         let policy: PolicySummary?
         let viewer: Viewer
         /// Whether claims skip its jobs.
@@ -98,14 +106,54 @@ struct TenantRoutes {
         }
     }
 
+    /// Every queued job of the tenant of one class (`class`) cancelled — those in its ready lists, those held back
+    /// by their identity's cap and those delayed — after a confirmation that states how many; its running jobs and its
+    /// retrying ones go on. In the background, ``BulkAction/batchSize`` at a time, audited when it starts and with the
+    /// count when it ends.
+    @Sendable func clearQueued(_ request: Request, context: ConsoleRequestContext) async throws -> Response {
+        let tenant = try await self.tenant(context)
+        let form = try context.postedForm()
+        guard let jobClass = form["class"].flatMap(JobClass.init(rawValue:)) else {
+            throw ConsoleRefusal(.badRequest, "class: one of \(JobClass.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var queued = LiveJobs.Filter(tenant: tenant.id, jobClass: jobClass, places: [.queued, .held, .waiting])
+        queued.state = .queued
+        var heldOrDelayed = queued
+        heldOrDelayed.places = [.held, .waiting]
+        let cancellation = LiveJobCancellation(dependencies: dependencies, context: context)
+        // The ready lists counted exactly, by their lengths; the jobs held back or delayed, by reading them (bounded).
+        let ready = try await dependencies.namespace.liveJobs.readyCounts(tenant: tenant.id)[jobClass] ?? 0
+        let others = try await cancellation.count(heldOrDelayed)
+        let count = LiveJobs.MatchCount(matches: ready + others.matches, complete: others.complete)
+        let described = "\(tenant.id), class \(jobClass.rawValue)"
+        let back = "/console/tenants/\(tenant.id)"
+        guard count.matches > 0 || !count.complete else { throw ConsoleRefusal(.conflict, "\(tenant.id) has no queued \(jobClass.rawValue) job") }
+        let counted = LiveJobCancellation.phrase(count)
+        guard ConsoleConfirmation.isConfirmed(form) else {
+            let more = others.complete ? "\(others.matches)" : "at least \(others.matches)"
+            let confirmation = ConsoleConfirmation(
+                title: "Clear queued \(jobClass.rawValue) jobs?",
+                question:
+                    "Cancel \(counted) queued \(jobClass.rawValue) job(s) of \(tenant.id): \(ready) in its ready lists and \(more) held back by a "
+                    + "cap or delayed? Each ends cancelled, as if its app had cancelled it; running and retrying jobs go on.",
+                button: "Cancel \(counted)", keep: "Keep them", back: back)
+            return confirmation.page(
+                action: "/console/tenants/\(tenant.id)/clear", fields: [("class", jobClass.rawValue)], renderer: renderer,
+                session: try context.signedIn(), request: request)
+        }
+        return try await cancellation.start(queued, action: "tenant.clear-queued", on: described, counted: counted, returningTo: back)
+    }
+
     private func page(_ request: Request, context: ConsoleRequestContext, newKey: String?) async throws -> Response {
         let session = try context.signedIn()
         let tenant = try await self.tenant(context)
         let keys = try await dependencies.keys.list(tenant: tenant.id).map {
             KeyRow(prefix: $0.prefix, created: Formatting.time($0.createdAt), revoked: $0.revokedAt.map(Formatting.time))
         }
+        let ready = try await dependencies.namespace.liveJobs.readyCounts(tenant: tenant.id)
         let model = Model(
-            tenant: row(tenant), keys: keys, policy: dependencies.policies[tenant.id].map(PolicySummary.init), viewer: Viewer(session),
+            tenant: row(tenant), keys: keys, queued: JobClass.allCases.map { QueueRow(jobClass: $0.rawValue, ready: ready[$0] ?? 0) },
+            policy: dependencies.policies[tenant.id].map(PolicySummary.init), viewer: Viewer(session),
             paused: try await dependencies.namespace.admin.paused().contains(.tenant(tenant.id)), newKey: newKey)
         return renderer.page("tenant", title: "Tenant \(tenant.id)", model: model, session: session, request: request)
     }

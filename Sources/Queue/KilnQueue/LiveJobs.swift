@@ -21,16 +21,21 @@ public struct LiveJobs: NamespaceRole {
         public var tenant: TenantID?
         public var identity: Identity?
         public var kind: String?
+        /// The class of work: a tenant's ready lists are kept by class, so it narrows what a page reads there.
+        public var jobClass: JobClass?
         /// The places to list, in this order: running, queued, held, waiting.
         public var places: [Place]
         public var state: JobState?
         public var createdFrom: Date?
         public var createdBefore: Date?
 
-        public init(tenant: TenantID? = nil, identity: Identity? = nil, kind: String? = nil, places: [Place] = Place.allCases) {
+        public init(
+            tenant: TenantID? = nil, identity: Identity? = nil, kind: String? = nil, jobClass: JobClass? = nil, places: [Place] = Place.allCases
+        ) {
             self.tenant = tenant
             self.identity = identity
             self.kind = kind
+            self.jobClass = jobClass
             self.places = places
         }
     }
@@ -100,6 +105,18 @@ public struct LiveJobs: NamespaceRole {
         public var waiting = 0
     }
 
+    /// How many jobs a filter matches, counted over a bounded read.
+    public struct MatchCount: Sendable, Equatable {
+        public let matches: Int
+        /// Whether every entry the filter reads was read: when not, at least ``matches`` match.
+        public let complete: Bool
+
+        public init(matches: Int, complete: Bool) {
+            self.matches = matches
+            self.complete = complete
+        }
+    }
+
     /// The most entries one page reads.
     public static let readLimit = 2_000
 
@@ -139,15 +156,43 @@ public struct LiveJobs: NamespaceRole {
         return Page(jobs: jobs, next: atEnd ? nil : position, read: entriesRead)
     }
 
+    /// How many jobs match `filter`, read as pages are, up to about `entries` of Redis's entries (at least one page's):
+    /// a confirmation's count, whose cost stays bounded however long the queue.
+    public func count(_ filter: Filter, readingAtMost entries: Int) async throws -> MatchCount {
+        var matches = 0
+        var read = 0
+        var cursor: Cursor?
+        repeat {
+            let page = try await page(filter, after: cursor, limit: Self.readLimit)
+            matches += page.jobs.count
+            read += page.read
+            cursor = page.next
+        } while cursor != nil && read < entries
+        return MatchCount(matches: matches, complete: cursor == nil)
+    }
+
+    /// How many of `tenant`'s jobs of each class wait in its ready lists (every priority, every shard): exact, a
+    /// length per list.
+    public func readyCounts(tenant: TenantID) async throws -> [JobClass: Int] {
+        var counts: [JobClass: Int] = [:]
+        for keys in shards.all {
+            for jobClass in JobClass.allCases {
+                let lengths = try await redis.pipeline(readyLists(on: keys, tenants: [tenant], classes: [jobClass]).map { ["LLEN", $0] })
+                counts[jobClass, default: 0] += lengths.reduce(0) { $0 + Int($1.int ?? 0) }
+            }
+        }
+        return counts
+    }
+
     /// How many jobs are in each place, for `tenant` or all.
     public func counts(tenant: TenantID?) async throws -> Counts {
         var counts = Counts()
         for keys in shards.all {
             let tenants = try await tenants(on: keys, only: tenant)
             let holders = try await holders(on: keys, only: tenant)
-            let ready = tenants.flatMap { tenant in JobClass.allCases.flatMap { jobClass in Priority.allCases.map { (tenant, jobClass, $0) } } }
+            let ready = readyLists(on: keys, tenants: tenants, classes: JobClass.allCases)
             let replies = try await redis.pipeline(
-                [["ZCARD", keys.inflight], ["ZCARD", keys.delayed]] + ready.map { ["LLEN", keys.ready($1, $0.rawValue, $2)] }
+                [["ZCARD", keys.inflight], ["ZCARD", keys.delayed]] + ready.map { ["LLEN", $0] }
                     + holders.map { ["ZCARD", keys.held($0.tenant, $0.identity)] })
             counts.running += Int(replies[0].int ?? 0)
             counts.waiting += Int(replies[1].int ?? 0)
@@ -190,12 +235,9 @@ public struct LiveJobs: NamespaceRole {
                 case .running: sources.append(Source(keys: keys, key: keys.inflight, shape: .sortedSet, place: .running))
                 case .waiting: sources.append(Source(keys: keys, key: keys.delayed, shape: .sortedSet, place: .waiting))
                 case .queued:
-                    for tenant in try await tenants(on: keys, only: filter.tenant) {
-                        for jobClass in JobClass.allCases {
-                            for priority in Priority.allCases {
-                                sources.append(Source(keys: keys, key: keys.ready(jobClass, tenant.rawValue, priority), shape: .list, place: .queued))
-                            }
-                        }
+                    let tenants = try await tenants(on: keys, only: filter.tenant)
+                    for list in readyLists(on: keys, tenants: tenants, classes: filter.jobClass.map { [$0] } ?? JobClass.allCases) {
+                        sources.append(Source(keys: keys, key: list, shape: .list, place: .queued))
                     }
                 case .held:
                     for holder in try await holders(on: keys, only: filter.tenant) {
@@ -205,6 +247,13 @@ public struct LiveJobs: NamespaceRole {
             }
         }
         return sources
+    }
+
+    /// The ready lists of `tenants` and `classes` on a shard: by tenant, then class, then priority.
+    private func readyLists(on keys: KeySpace, tenants: [TenantID], classes: [JobClass]) -> [String] {
+        tenants.flatMap { tenant in
+            classes.flatMap { jobClass in Priority.allCases.map { keys.ready(jobClass, tenant.rawValue, $0) } }
+        }
     }
 
     /// The tenants with jobs on a shard (those it keeps a weight for), or just `only`.
@@ -276,7 +325,7 @@ extension LiveJobs.Filter {
     func matches(_ job: LiveJobs.Job) -> Bool {
         let created = Date(timeIntervalSince1970: Double(job.createdAtMilliseconds) / 1000)
         return (tenant == nil || job.tenant == tenant) && (identity == nil || job.identity == identity) && (kind == nil || job.kind == kind)
-            && places.contains(job.place) && (state == nil || job.state == state) && (createdFrom.map { created >= $0 } ?? true)
-            && (createdBefore.map { created < $0 } ?? true)
+            && (jobClass == nil || job.jobClass == jobClass) && places.contains(job.place) && (state == nil || job.state == state)
+            && (createdFrom.map { created >= $0 } ?? true) && (createdBefore.map { created < $0 } ?? true)
     }
 }

@@ -62,6 +62,16 @@ struct ConsolePageTests {
         #expect(form["missing"] == nil)
     }
 
+    @Test func aSearchPostedToActOnItsMatchesIsReadAsTheSearch() throws {
+        let form = FormBody("csrf=abc&tenant=acme&identity=night-owl&kind=&state=queued&from=2026-11-26")
+        let query = try JobFilterQuery(form, narrowing: { $0 })
+        #expect(query.described == "tenant acme, identity night-owl, kind any, state queued, created from 2026-11-26")
+        #expect(query.live?.places == [.queued, .held, .waiting])
+        #expect(query.live?.state == .queued && query.live?.tenant?.rawValue == "acme")
+        #expect(try JobFilterQuery(FormBody("tenant=acme&state=succeeded"), narrowing: { $0 }).live == nil, "an ended job is not cancelled")
+        #expect(throws: (any Error).self) { try JobFilterQuery(FormBody("state=sleeping"), narrowing: { $0 }) }
+    }
+
     @Test func signingInReturnsOnlyToAConsolePage() {
         #expect(SignInRoutes.safeNext("/console/dead?tenant=a") == "/console/dead?tenant=a")
         for hostile in ["https://evil.example/console", "//evil.example", "/console\\@evil", nil, "/v1/jobs"] {
