@@ -73,10 +73,10 @@ bash "$KILN_ROOT/deploy/upgrade/test.sh"
 # simulator) and the rest would otherwise share one process's few threads on two cores, and the simulator's
 # stream tests would wait behind them past their deadlines; the document tests start Java (epubcheck), LibreOffice and
 # Chromium, which take both cores for seconds, and so do the console's browser tests (KilnIntegrationTests'
-# ConsoleBrowserTests), which run beside them, away from the integration suites' deadlines.
+# ConsoleBrowser… suites), which run beside them, away from the integration suites' deadlines.
 run_tests units --skip KilnIntegrationTests --skip DocumentsTests
-run_tests documents --filter DocumentsTests --filter ConsoleBrowserTests
-run_tests integration --filter KilnIntegrationTests --skip ConsoleBrowserTests --skip "$cluster_suites"
+run_tests documents --filter DocumentsTests --filter ConsoleBrowser
+run_tests integration --filter KilnIntegrationTests --skip ConsoleBrowser --skip "$cluster_suites"
 # The clusters that are killed and resharded, each suite's own, one suite at a time: a node that answers late under
 # the load of the suites above is taken for dead by its peers (cluster-node-timeout).
 run_tests cluster --filter 'KilnIntegrationTests\.RedisClusterTests'

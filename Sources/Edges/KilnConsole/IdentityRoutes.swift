@@ -6,7 +6,7 @@ import KilnPolicy
 import KilnQueue
 
 /// Quotas: one identity looked up — its tier as on record, each quota class's use, holds and what remains today, its
-/// devices today, its unfinished jobs' reservations and its block.
+/// devices today (each with its block, if an operator blocked it), its unfinished jobs' reservations and its block.
 struct IdentityRoutes {
     let dependencies: ConsoleDependencies
     let renderer: ConsoleRenderer
@@ -30,6 +30,12 @@ struct IdentityRoutes {
         let lapses: String
     }
 
+    struct DeviceLine {
+        let device: String
+        /// Its block's reason and how long it lasts, when it is blocked.
+        let block: String?
+    }
+
     struct Found {
         let tenant: String
         let identity: String
@@ -37,7 +43,7 @@ struct IdentityRoutes {
         let tier: String
         let day: String
         let classes: [ClassLine]
-        let devices: [String]
+        let devices: [DeviceLine]
         let reservations: [ReservationLine]
         let block: String?
         let unmetered: Bool
@@ -86,12 +92,19 @@ struct IdentityRoutes {
                 ClassLine(
                     quotaClass: name, limit: use.limit.map(String.init) ?? "unlimited", used: use.used, reserved: use.pending,
                     remaining: use.remaining.map(String.init) ?? "unlimited")
-            }, devices: held.devices,
+            },
+            devices: held.devices.map { device in
+                DeviceLine(device: device, block: held.deviceBlocks.first { $0.subject == device }.map(Self.describe))
+            },
             reservations: held.reservations.map {
                 ReservationLine(
                     job: $0.job, quotaClass: $0.quotaClass, units: $0.units,
                     lapses: Formatting.time(milliseconds: $0.expiresAtMilliseconds))
-            }, block: held.block.map { "\($0.reason), for \(Formatting.wait(milliseconds: $0.remaining.milliseconds))" },
-            unmetered: false)
+            }, block: held.block.map(Self.describe), unmetered: false)
+    }
+
+    /// A block's reason and how long it still lasts.
+    static func describe(_ block: AbuseBlock) -> String {
+        "\(block.reason), for \(Formatting.wait(milliseconds: block.remaining.milliseconds))"
     }
 }

@@ -13,12 +13,13 @@ extension QuotaBook {
         public let expiresAtMilliseconds: Int64
     }
 
-    /// What admission holds about a quota subject beside its counters: the devices it used on `day`, its unfinished
-    /// jobs' reservations, and its block, if any — for an operator looking one identity up.
+    /// What admission holds about a quota subject beside its counters: the devices it used on `day` (with the blocks
+    /// of those blocked), its unfinished jobs' reservations, and its block, if any — for an operator looking one
+    /// identity up.
     public func inspect(
         tenant: TenantID, subject: String, day: String
     ) async throws -> (
-        devices: [String], reservations: [Reservation], block: AbuseBlock?
+        devices: [String], deviceBlocks: [AbuseBlock], reservations: [Reservation], block: AbuseBlock?
     ) {
         let keys = shards.keys(tenant: tenant, owner: subject)
         let replies = try await redis.pipeline([
@@ -38,6 +39,12 @@ extension QuotaBook {
                 $0 > 0 ? AbuseBlock(tenant: tenant, target: .identity(subject), reason: reason, remaining: .milliseconds($0), byOperator: false) : nil
             }
         }
-        return (devices, reservations, block)
+        let deviceReplies = try await redis.pipeline(
+            devices.flatMap { [["GET", keys.deviceBlock(tenant, $0)], ["PTTL", keys.deviceBlock(tenant, $0)]] })
+        let deviceBlocks = devices.enumerated().compactMap { index, device -> AbuseBlock? in
+            guard let reason = deviceReplies[2 * index].string, let remaining = deviceReplies[2 * index + 1].int, remaining > 0 else { return nil }
+            return AbuseBlock(tenant: tenant, target: .device(device), reason: reason, remaining: .milliseconds(remaining), byOperator: true)
+        }
+        return (devices, deviceBlocks, reservations, block)
     }
 }
