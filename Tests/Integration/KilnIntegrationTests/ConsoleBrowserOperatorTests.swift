@@ -118,8 +118,9 @@ struct ConsoleBrowserOperatorTests {
         }
     }
 
-    /// 130 dead letters: the list refreshes itself as another job dies, keeping the box the operator ticked; then
-    /// every match is replayed after a confirmation that counts them, and every job succeeds.
+    /// 130 dead letters: the list refreshes itself as another job dies, keeping the box the operator ticked; select
+    /// all ticks every box of the page; then every match is replayed after a confirmation that counts them, and every
+    /// job succeeds.
     @Test func theDeadLettersRefreshThemselvesAndEveryMatchIsReplayedAfterAConfirmation() async throws {
         try await Harness.with { harness in
             let client = try await harness.tenant("acme")
@@ -147,6 +148,10 @@ struct ConsoleBrowserOperatorTests {
                 #expect(try await browser.run("return window.kilnMark || 0").intValue == 1, "the page was reloaded")
                 let stillTicked = "return document.querySelector('input[name=id][value=\"\(ticked)\"]').checked"
                 #expect(try await browser.run(stillTicked) == .bool(true), "the ticked box stayed ticked")
+                _ = try await browser.run("document.querySelector('#pick-all').click(); return 0")
+                let boxes = "const all = [...document.querySelectorAll('input[name=id]')]; return [all.length, all.filter((b) => b.checked).length]"
+                let ticks = (try await browser.run(boxes).arrayValue ?? []).compactMap(\.intValue)
+                #expect(ticks.count == 2 && ticks[0] > 1 && ticks[0] == ticks[1], "select all ticked \(ticks)")
 
                 // Pressed in the page itself: the button is part of what each refresh replaces.
                 _ = try await browser.run("document.querySelector('#replay-matching').click(); return 0")

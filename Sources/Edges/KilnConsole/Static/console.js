@@ -33,3 +33,10 @@ document.addEventListener("DOMContentLoaded", () => {
     }
   }, 5000);
 });
+
+// A box marked `data-select-all` ticks or clears every job's box of its form.
+document.addEventListener("change", (event) => {
+  const all = event.target.closest("[data-select-all]");
+  if (!all || !all.form) return;
+  for (const box of all.form.querySelectorAll("input[name=id]")) box.checked = all.checked;
+});

@@ -76,6 +76,7 @@ struct ConsoleBenchCommand: AsyncParsableCommand {
         let quiet = tenants[2].id.rawValue
         return [
             ("overview", "/console"),
+            ("overview, 24 h", "/console?window=24h"),
             ("jobs, no filter", "/console/jobs"),
             ("jobs, tenant", "/console/jobs?tenant=\(quiet)"),
             ("jobs, identity", "/console/jobs?identity=user-77"),
