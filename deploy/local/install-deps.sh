@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages Kiln needs to build, test and run locally — only the missing ones,
 # so re-running is instant and never touches apt when nothing is missing. With --test-tools, also the programs the
-# tests check documents and pages with (test.sh passes it): poppler's pdftotext/pdffonts/pdftoppm/pdfimages,
+# tests check documents and pages with (test.sh passes it): poppler's pdftotext/pdffonts/pdftoppm/pdfimages, qpdf,
 # epubcheck (on Java), python-docx, LibreOffice Writer (headless), Chromium (headless) and chromedriver (the console's
 # browser tests drive Chromium over WebDriver), unzip, and libjpeg-turbo's jpegtran/djpeg (progressive JPEGs, and
 # decoding them); and what checks the deployment files offline: systemd-analyze,
@@ -18,7 +18,7 @@ source "$here/env.sh"
 packages=(pkg-config libhiredis-dev libpq-dev libcurl4-openssl-dev libcairo2-dev libpango1.0-dev fonts-noto-color-emoji fonts-inter
   redis-server postgresql ffmpeg curl python3 zlib1g-dev)
 [[ ${1:-} == --test-tools ]] &&
-  packages+=(poppler-utils epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium chromium-driver unzip libjpeg-turbo-progs
+  packages+=(poppler-utils qpdf epubcheck default-jre-headless python3-docx libreoffice-writer-nogui chromium chromium-driver unzip libjpeg-turbo-progs
     systemd prometheus debootstrap podman buildah runc iproute2)
 # pip, for moto below, only when python3 has none of its own (a pyenv or venv python brings one).
 python3 -m pip --version >/dev/null 2>&1 || packages+=(python3-pip)

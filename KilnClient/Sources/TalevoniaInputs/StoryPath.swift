@@ -9,11 +9,20 @@ public struct StoryPath: Codable, Sendable, Equatable {
         public let title: String?
         public let text: String
         public let image: String?
+        /// What `image` shows, for a reader who cannot see it: the picture's alternative text in every format ("Illustration
+        /// for" the node's heading when absent). Ignored without an image.
+        public let imageDescription: String?
 
-        public init(title: String? = nil, text: String, image: String? = nil) {
+        enum CodingKeys: String, CodingKey {
+            case title, text, image
+            case imageDescription = "image_description"
+        }
+
+        public init(title: String? = nil, text: String, image: String? = nil, imageDescription: String? = nil) {
             self.title = title
             self.text = text
             self.image = image
+            self.imageDescription = imageDescription
         }
     }
 
@@ -49,6 +58,8 @@ public struct StoryPath: Codable, Sendable, Equatable {
         for (index, node) in nodes.enumerated() {
             try InputError.checkLength(node.title, field: "\(field).nodes[\(index)].title", maximum: StoryTextLimits.title)
             try InputError.checkLength(node.text, field: "\(field).nodes[\(index)].text", maximum: StoryTextLimits.nodeText)
+            try InputError.checkLength(
+                node.imageDescription, field: "\(field).nodes[\(index)].image_description", maximum: UploadReference.maxDescriptionCharacters)
         }
         try UploadReference.validate(cover, field: "\(field).cover")
         for (index, node) in nodes.enumerated() { try UploadReference.validate(node.image, field: "\(field).nodes[\(index)].image") }

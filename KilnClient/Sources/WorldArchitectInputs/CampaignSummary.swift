@@ -11,12 +11,21 @@ public struct CampaignSummary: Codable, Sendable, Equatable {
         /// Paragraphs are separated by blank lines.
         public let text: String
         public let image: String?
+        /// What `image` shows, for a reader who cannot see it: the picture's alternative text in every format ("Illustration
+        /// for" the scene's heading when absent). Ignored without an image.
+        public let imageDescription: String?
 
-        public init(number: Int? = nil, title: String? = nil, text: String, image: String? = nil) {
+        enum CodingKeys: String, CodingKey {
+            case number, title, text, image
+            case imageDescription = "image_description"
+        }
+
+        public init(number: Int? = nil, title: String? = nil, text: String, image: String? = nil, imageDescription: String? = nil) {
             self.number = number
             self.title = title
             self.text = text
             self.image = image
+            self.imageDescription = imageDescription
         }
     }
 
@@ -55,6 +64,8 @@ public struct CampaignSummary: Codable, Sendable, Equatable {
             try InputError.checkLength(scene.title, field: "\(sceneField).title", maximum: 200)
             try InputError.checkLength(scene.text, field: "\(sceneField).text", maximum: Self.maxSceneCharacters)
             try UploadReference.validate(scene.image, field: "\(sceneField).image")
+            try InputError.checkLength(
+                scene.imageDescription, field: "\(sceneField).image_description", maximum: UploadReference.maxDescriptionCharacters)
         }
         guard scenes.compactMap(\.image).count <= Self.maxImages else {
             throw InputError(field: "\(field).scenes", reason: "may hold at most \(Self.maxImages) pictures")

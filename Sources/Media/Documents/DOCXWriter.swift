@@ -71,9 +71,9 @@ public struct DOCXWriter: Sendable {
                 switch block {
                 case .paragraph(let text):
                     xml.append(paragraph(text))
-                case .image(let image, let caption):
-                    xml.append(
-                        picture(image, caption: caption, description: document.alternativeText(ofPictureCaptioned: caption, in: section)))
+                case .image(let image, let caption, let description):
+                    let alternative = document.alternativeText(description: description, caption: caption, in: section)
+                    xml.append(picture(image, caption: caption, description: alternative))
                     if let caption {
                         xml.append(paragraph(caption, style: "Caption"))
                     }

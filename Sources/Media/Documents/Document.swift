@@ -63,12 +63,13 @@ public struct DocumentSection: Sendable {
 public enum DocumentBlock: Sendable {
     /// One paragraph of plain text, without line breaks.
     case paragraph(String)
-    /// A picture across the text column, with an optional caption under it.
-    case image(DocumentImage, caption: String?)
+    /// A picture across the text column, with an optional caption under it and an optional description of what it shows
+    /// for a reader who cannot see it (its alternative text).
+    case image(DocumentImage, caption: String?, description: String? = nil)
     case table(DocumentTable)
 
     var image: DocumentImage? {
-        if case .image(let image, _) = self { return image }
+        if case .image(let image, _, _) = self { return image }
         return nil
     }
 }

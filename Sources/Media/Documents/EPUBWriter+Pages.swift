@@ -50,9 +50,9 @@ extension EPUBWriter {
             switch block {
             case .paragraph(let text):
                 lines.append(#"<p dir="auto">\#(text.xmlEscaped)</p>"#)
-            case .image(let picture, let caption):
+            case .image(let picture, let caption, let description):
                 let figcaption = caption.map { #"<figcaption dir="auto">\#($0.xmlEscaped)</figcaption>"# } ?? ""
-                let alternative = document.alternativeText(ofPictureCaptioned: caption, in: chapter.section)
+                let alternative = document.alternativeText(description: description, caption: caption, in: chapter.section)
                 lines.append("<figure>\(image(picture, alternative: alternative))\(figcaption)</figure>")
             case .table(let table):
                 lines.append(self.table(table))

@@ -7,9 +7,11 @@ struct PDFFigure: PDFBlock {
     let size: (width: Double, height: Double)
     let caption: TextLayout?
     let captionHeight: Double
+    let alternativeText: String
 
-    init(_ picture: CairoSurface, caption: String?, typesetter: Typesetter) {
+    init(_ picture: CairoSurface, caption: String?, alternativeText: String, typesetter: Typesetter) {
         self.picture = picture
+        self.alternativeText = alternativeText
         size = Self.fittedSize(of: picture, maxHeight: PDFStyle.maxFigureHeight)
         self.caption = caption.map { typesetter.layout($0, size: PDFStyle.captionSize, width: PDFStyle.columnWidth, centred: true, italic: true) }
         captionHeight = self.caption.map { PDFStyle.captionGap + $0.height } ?? 0
@@ -28,10 +30,10 @@ struct PDFFigure: PDFBlock {
     func draw(in flow: PDFPageFlow) {
         flow.addGap(PDFStyle.figureGap)
         flow.makeRoom(for: leadingHeight)
-        flow.drawPicture(picture, width: size.width, height: size.height)
+        flow.drawPicture(picture, width: size.width, height: size.height, alternativeText: alternativeText)
         if let caption {
             flow.advance(by: PDFStyle.captionGap)
-            flow.drawLines(of: caption, PDFStyle.secondary)
+            flow.tagged("Caption") { flow.drawLines(of: caption, PDFStyle.secondary) }
         }
         // As much space below as above, with the next paragraph's own gap.
         flow.addGap(PDFStyle.figureGap - PDFStyle.paragraphGap)

@@ -15,6 +15,10 @@ final class PDFPageFlow {
     private(set) var pageNumber = 1
     /// Where the next block starts, in points from the page's top.
     private(set) var y = PDFStyle.topMargin
+    /// The structure tags open now, outermost first: closed for each footer and opened again on the next page.
+    private var openTags: [String] = []
+    /// Each picture's alternative text, in the order they were drawn: the order of the PDF's Figure elements.
+    private(set) var alternativeTexts: [String] = []
 
     /// - Parameter title: shown at the left of every footer.
     init(context: OpaquePointer, typesetter: Typesetter, title: String) {
@@ -30,10 +34,24 @@ final class PDFPageFlow {
 
     /// Ends this page and starts the next.
     func startPage() {
+        // The footer belongs to no element, so a screen reader skips it: a paragraph or table that runs on to the next
+        // page becomes two elements, one per page (Cairo 1.16 can neither pause a tag nor mark an artifact).
+        for tag in openTags.reversed() { cairo_tag_end(context, tag) }
         drawFooter()
         cairo_show_page(context)
+        for tag in openTags { cairo_tag_begin(context, tag, nil) }
         pageNumber += 1
         y = PDFStyle.topMargin
+    }
+
+    /// Draws `body` inside a structure element of the tagged PDF ("P", "H1", "Figure", "Table", "TD", …), which gives
+    /// screen readers and reflowing viewers the reading order and each part's role.
+    func tagged(_ tag: String, _ body: () -> Void) {
+        cairo_tag_begin(context, tag, nil)
+        openTags.append(tag)
+        body()
+        openTags.removeLast()
+        cairo_tag_end(context, tag)
     }
 
     /// Starts a new page unless `height` fits under the current position (or nothing is on this page yet: a block
@@ -133,14 +151,21 @@ final class PDFPageFlow {
         return Set(withoutWidow(onNextPage, firstPageStart: 0) ?? onNextPage)
     }
 
-    /// Paints a picture `width` × `height` points large, centred in the column at the current position.
-    func drawPicture(_ picture: CairoSurface, width: Double, height: Double) {
-        cairo_save(context)
-        defer { cairo_restore(context) }
-        cairo_translate(context, (PDFStyle.pageWidth - width) / 2, y)
-        cairo_scale(context, width / Double(picture.width), height / Double(picture.height))
-        cairo_set_source_surface(context, picture.pointer, 0, 0)
-        cairo_paint(context)
+    /// Paints a picture `width` × `height` points large, centred in the column at the current position, as a Figure
+    /// element whose alternative text is `alternativeText`.
+    func drawPicture(_ picture: CairoSurface, width: Double, height: Double, alternativeText: String) {
+        alternativeTexts.append(alternativeText)
+        tagged("Figure") {
+            cairo_save(context)
+            defer { cairo_restore(context) }
+            cairo_translate(context, (PDFStyle.pageWidth - width) / 2, y)
+            cairo_scale(context, width / Double(picture.width), height / Double(picture.height))
+            cairo_set_source_surface(context, picture.pointer, 0, 0)
+            // A fill of the picture's rectangle, which Cairo writes as the same image drawn under a clip: a paint that
+            // comes first in a page's tagged content makes Cairo 1.16 fail the whole file ("invalid tag … nesting").
+            cairo_rectangle(context, 0, 0, Double(picture.width), Double(picture.height))
+            cairo_fill(context)
+        }
         y += height
     }
 

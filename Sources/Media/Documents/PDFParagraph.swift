@@ -7,9 +7,10 @@ struct PDFParagraph: PDFBlock {
     let leadingHeight: Double
 
     /// Pango picks each paragraph's direction from its first strong character, so a right-to-left paragraph reads and
-    /// aligns right to left, and right-to-left words inside a left-to-right one are reordered in place.
+    /// aligns right to left, and right-to-left words inside a left-to-right one are reordered in place. Its last line
+    /// never holds one word alone when the line before can spare one.
     init(_ text: String, typesetter: Typesetter) {
-        layout = typesetter.layout(text, size: PDFStyle.bodySize, width: PDFStyle.columnWidth)
+        layout = typesetter.layout(text, size: PDFStyle.bodySize, width: PDFStyle.columnWidth, avoidingLoneLastWord: true)
         // What must fit under a heading so it never sits above a lone line: the gap before the paragraph and its first two
         // lines, or all three of a paragraph of three (its last line would stand alone overleaf, which the page flow does
         // not allow either: it would move the whole paragraph).
@@ -26,6 +27,6 @@ struct PDFParagraph: PDFBlock {
 
     func draw(in flow: PDFPageFlow) {
         flow.addGap(PDFStyle.paragraphGap)
-        flow.drawLines(of: layout, PDFStyle.text, leading: PDFStyle.bodyLeading)
+        flow.tagged("P") { flow.drawLines(of: layout, PDFStyle.text, leading: PDFStyle.bodyLeading) }
     }
 }

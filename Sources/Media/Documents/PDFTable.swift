@@ -33,24 +33,28 @@ struct PDFTable: PDFBlock {
 
     var leadingHeight: Double { header.height + (rows.first?.height ?? 0) }
 
+    /// A Table element of TR rows of TH (the header's) and TD cells; one per page when the table runs on.
     func draw(in flow: PDFPageFlow) {
         flow.addGap(PDFStyle.figureGap)
         flow.makeRoom(for: leadingHeight)
-        draw(header, filled: true, in: flow)
-        var rowsOnPage = 0
-        for row in rows {
-            // A row taller than a page would not fit on the next one either: it runs on past the bottom margin.
-            if row.height > flow.spaceLeft, rowsOnPage > 0 {
-                flow.startPage()
-                draw(header, filled: true, in: flow)
-                rowsOnPage = 0
+        flow.tagged("Table") {
+            draw(header, filled: true, in: flow)
+            var rowsOnPage = 0
+            for row in rows {
+                // A row taller than a page would not fit on the next one either: it runs on past the bottom margin.
+                if row.height > flow.spaceLeft, rowsOnPage > 0 {
+                    flow.startPage()
+                    draw(header, filled: true, in: flow)
+                    rowsOnPage = 0
+                }
+                draw(row, filled: false, in: flow)
+                rowsOnPage += 1
             }
-            draw(row, filled: false, in: flow)
-            rowsOnPage += 1
         }
         flow.addGap(PDFStyle.figureGap - PDFStyle.paragraphGap)
     }
 
+    /// A row; `filled` is the header's.
     private func draw(_ row: Row, filled: Bool, in flow: PDFPageFlow) {
         let context = flow.context
         let top = flow.y
@@ -60,9 +64,13 @@ struct PDFTable: PDFBlock {
             cairo_fill(context)
         }
         var x = PDFStyle.sideMargin
-        for (cell, width) in zip(row.cells, columnWidths) {
-            flow.canvas.draw(cell, x: x + PDFStyle.cellPadding, y: top + PDFStyle.cellPadding, PDFStyle.text)
-            x += width
+        flow.tagged("TR") {
+            for (cell, width) in zip(row.cells, columnWidths) {
+                flow.tagged(filled ? "TH" : "TD") {
+                    flow.canvas.draw(cell, x: x + PDFStyle.cellPadding, y: top + PDFStyle.cellPadding, PDFStyle.text)
+                }
+                x += width
+            }
         }
         flow.canvas.color(PDFStyle.grid)
         cairo_set_line_width(context, PDFStyle.gridLineWidth)

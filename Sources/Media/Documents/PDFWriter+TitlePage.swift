@@ -9,15 +9,16 @@ extension PDFWriter {
         flow.advance(by: cover == nil ? PDFStyle.pageHeight / 3 - PDFStyle.topMargin : PDFStyle.headingGapBefore)
         let typesetter = flow.typesetter
         let title = typesetter.layout(document.title, size: PDFStyle.titleSize, weight: PANGO_WEIGHT_BOLD, width: PDFStyle.columnWidth, centred: true)
-        flow.drawLines(of: title, PDFStyle.heading)
+        flow.tagged("H1") { flow.drawLines(of: title, PDFStyle.heading) }
         let lines = [(document.subtitle, PDFStyle.subtitleSize), (document.byline, PDFStyle.authorSize)]
         for case (let text?, let size) in lines {
             flow.advance(by: size)
-            flow.drawLines(of: typesetter.layout(text, size: size, width: PDFStyle.columnWidth, centred: true), PDFStyle.secondary)
+            let layout = typesetter.layout(text, size: size, width: PDFStyle.columnWidth, centred: true)
+            flow.tagged("P") { flow.drawLines(of: layout, PDFStyle.secondary) }
         }
         guard let cover else { return }
         flow.advance(by: 2 * PDFStyle.figureGap)
         let size = PDFFigure.fittedSize(of: cover, maxHeight: flow.spaceLeft)
-        flow.drawPicture(cover, width: size.width, height: size.height)
+        flow.drawPicture(cover, width: size.width, height: size.height, alternativeText: document.coverAlternativeText)
     }
 }

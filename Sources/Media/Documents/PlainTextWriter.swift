@@ -1,6 +1,6 @@
 /// Writes a ``Document`` as plain UTF-8 text (no byte order mark, "\n" line ends): the title underlined with `=`, the
 /// subtitle and author, each section's heading underlined with `-`, paragraphs separated by blank lines and left
-/// unwrapped (readers and editors wrap them), pictures as "[Picture: caption]" and tables as aligned columns.
+/// unwrapped (readers and editors wrap them), pictures as "[Picture: caption]" (or its description) and tables as aligned columns.
 public struct PlainTextWriter: Sendable {
     public init() {}
 
@@ -27,8 +27,8 @@ public struct PlainTextWriter: Sendable {
     private func text(of block: DocumentBlock) -> String {
         switch block {
         case .paragraph(let text): text
-        case .image(_, let caption?): "[Picture: \(caption)]"
-        case .image(_, caption: nil): "[Picture]"
+        case .image(_, let caption?, _), .image(_, nil, let caption?): "[Picture: \(caption)]"
+        case .image(_, nil, nil): "[Picture]"
         case .table(let table): text(of: table)
         }
     }

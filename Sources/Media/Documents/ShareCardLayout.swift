@@ -22,6 +22,10 @@ struct ShareCardLayout {
     let watermarkSlot: PixelRect
     let watermarkSize: Double
 
+    /// Where the story size's bottom band starts, in which a story viewer draws its own controls over the card (its reply
+    /// field, about the last fifth of the screen): the mark and the text stay above it.
+    static let storyReplyBarTop = 1536
+
     init(_ size: ShareCardSize) {
         (width, height) = size.pixels
         switch size {
@@ -38,14 +42,15 @@ struct ShareCardLayout {
             watermarkSlot = footer
             watermarkSize = 18
         case .story:
-            cover = PixelRect(x: 150, y: 190, width: 780, height: 900)
+            // Everything ends above ``storyReplyBarTop``: Instagram's and TikTok's reply bar and buttons cover the rest.
+            cover = PixelRect(x: 245, y: 160, width: 590, height: 680)
             coverRadius = 40
-            text = PixelRect(x: 96, y: 1150, width: 888, height: 550)
+            text = PixelRect(x: 96, y: 880, width: 888, height: 550)
             centred = true
             titleSize = 76
             bylineSize = 34
             summarySize = 34
-            footer = PixelRect(x: 96, y: 1740, width: 888, height: 64)
+            footer = PixelRect(x: 96, y: 1456, width: 888, height: 64)
             brandSize = 40
             watermarkSlot = PixelRect(x: 96, y: 80, width: 888, height: 64)
             watermarkSize = 26

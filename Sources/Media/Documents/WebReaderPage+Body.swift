@@ -51,11 +51,12 @@ extension WebReaderPage {
             switch block {
             case .paragraph(let text):
                 html += "<p dir=\"auto\">\(text.xmlEscaped)</p>\n"
-            case .image(let image, let caption):
+            case .image(let image, let caption, let description):
+                let alternative = document.alternativeText(description: description, caption: caption, in: section)
                 // The width and height reserve the picture's place before it loads, so the text does not jump.
                 html +=
                     "<figure><img src=\"\(imageURL(image).xmlEscaped)\" "
-                    + "alt=\"\(document.alternativeText(ofPictureCaptioned: caption, in: section).xmlEscaped)\" loading=\"lazy\" "
+                    + "alt=\"\(alternative.xmlEscaped)\" loading=\"lazy\" "
                     + "width=\"\(image.width)\" height=\"\(image.height)\">"
                 if let caption { html += "<figcaption dir=\"auto\">\(caption.xmlEscaped)</figcaption>" }
                 html += "</figure>\n"

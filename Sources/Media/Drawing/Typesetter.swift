@@ -8,9 +8,14 @@ public final class Typesetter {
     private let fontMap: UnsafeMutablePointer<PangoFontMap>
     private let context: OpaquePointer
 
-    public init() {
+    /// - Parameter roundsGlyphPositions: whether Pango rounds each glyph's position to a whole unit (a pixel; a point on
+    ///   a PDF page). Rounding keeps pixel text crisp; a PDF wants the font's own advances instead: a glyph moved by a
+    ///   rounded fraction of a point leaves a gap poppler takes for a space between right-to-left letters
+    ///   ("ש צל צלו" for "שצלצלו"), and the spacing of an 11-point line is visibly uneven.
+    public init(roundsGlyphPositions: Bool = true) {
         fontMap = pango_cairo_font_map_new()!
         context = pango_font_map_create_context(fontMap)
+        pango_context_set_round_glyph_positions(context, roundsGlyphPositions ? 1 : 0)
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
@@ -24,9 +29,11 @@ public final class Typesetter {
     ///   - italic: the family's italic face (captions).
     ///   - maxLines: with `width`, cuts the text after this many lines at a place a line may break (after a whole word),
     ///     with an ellipsis (titles on cards, footers). Only a first word longer than the lines is cut inside.
+    ///   - avoidingLoneLastWord: with `width` and no `maxLines`, whether a wrapped text's last line takes the word before its last one when it
+    ///     would otherwise hold one word alone (a book's paragraphs).
     public func layout(
         _ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false, italic: Bool = false,
-        maxLines: Int? = nil
+        maxLines: Int? = nil, avoidingLoneLastWord: Bool = false
     ) -> TextLayout {
         let layout = pango_layout_new(context)!
         let font = pango_font_description_new()
@@ -46,6 +53,8 @@ public final class Typesetter {
                 // A negative height is a number of lines: what still overflows (one long first word) ends in Pango's ellipsis.
                 pango_layout_set_height(layout, Int32(-maxLines))
                 pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            } else if avoidingLoneLastWord {
+                Self.keepLastWordsTogether(layout, text: text)
             }
         }
         return TextLayout(pointer: layout)

@@ -10,7 +10,7 @@ extension Document {
         var sections = campaign.scenes.enumerated().map { index, scene in
             let number = "Scene #\(scene.number ?? index + 1)"
             var blocks = Self.paragraphs(scene.text).map(DocumentBlock.paragraph)
-            if let image = images[scene.image] { blocks.append(.image(image, caption: nil)) }
+            if let image = images[scene.image] { blocks.append(.image(image, caption: nil, description: scene.imageDescription)) }
             return DocumentSection(heading: scene.title.map { "\(number): \($0)" } ?? number, blocks: blocks)
         }
         if let state = campaign.state {
@@ -52,7 +52,7 @@ extension Document {
     init(story: StoryPath, identifier: String, images: DocumentImages) {
         let sections = story.nodes.enumerated().map { index, node in
             var blocks = Self.paragraphs(node.text).map(DocumentBlock.paragraph)
-            if let image = images[node.image] { blocks.append(.image(image, caption: nil)) }
+            if let image = images[node.image] { blocks.append(.image(image, caption: nil, description: node.imageDescription)) }
             return DocumentSection(heading: node.title ?? "Part \(index + 1)", blocks: blocks)
         }
         self.init(

@@ -102,7 +102,7 @@ import Testing
         // The title page's page break reads back as a Normal paragraph of "\n".
         #expect(contents.texts(inStyle: "Normal").filter { !$0.allSatisfy(\.isNewline) } == SampleDocuments.paragraphs(of: document))
         let captions = document.sections.flatMap(\.blocks).compactMap { block -> String? in
-            if case .image(_, let caption?) = block { return caption }
+            if case .image(_, let caption?, _) = block { return caption }
             return nil
         }
         #expect(contents.texts(inStyle: "Caption") == captions)

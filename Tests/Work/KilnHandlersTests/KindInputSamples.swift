@@ -14,7 +14,8 @@ enum KindInputSamples {
     static let drawings = (1...5).map { "0b7c8a52-3f0e-4c36-9d0e-8f1c2a4b5d6\($0)" }
     static let story = #"""
         {"title": "The Lantern", "author": "Ada", "language": "en", "cover": "\#(upload)",
-         "nodes": [{"title": "Dusk", "text": "The lantern flickered.", "image": "\#(drawings[0])"}]}
+         "nodes": [{"title": "Dusk", "text": "The lantern flickered.", "image": "\#(drawings[0])",
+                    "image_description": "A brass lantern on a windowsill at dusk"}]}
         """#
     static let state = #"""
         {"character": {"name": "Ona", "class": "rogue", "level": 2, "hp": 7, "max_hp": 10, "inventory": ["rope"]},
@@ -42,7 +43,8 @@ enum KindInputSamples {
             kind: "document.export",
             input: #"""
                 {"format": "pdf", "campaign": {"title": "Bells Beneath", "subtitle": "A salt desert", "player": "Ona",
-                  "scenes": [{"number": 1, "title": "The gate", "text": "Wind.", "image": "\#(upload)"}], "state": \#(state)}}
+                  "scenes": [{"number": 1, "title": "The gate", "text": "Wind.", "image": "\#(upload)",
+                             "image_description": "A gate of salt blocks"}], "state": \#(state)}}
                 """#),
         Sample(kind: "share.card", input: #"{"story": \#(story), "summary": "A lantern in the dark.", "sizes": ["story"]}"#),
         Sample(kind: "share.publish", input: #"{"story": \#(story), "summary": "A lantern in the dark.", "expires_in_days": 7}"#),
