@@ -18,7 +18,11 @@ public struct StoryPath: Codable, Sendable, Equatable {
             case imageDescription = "image_description"
         }
 
-        public init(title: String? = nil, text: String, image: String? = nil, imageDescription: String? = nil) {
+        public init(title: String? = nil, text: String, image: String? = nil) {
+            self.init(title: title, text: text, image: image, imageDescription: nil)
+        }
+
+        public init(title: String? = nil, text: String, image: String?, imageDescription: String?) {
             self.title = title
             self.text = text
             self.image = image

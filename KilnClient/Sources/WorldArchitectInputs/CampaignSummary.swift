@@ -20,7 +20,11 @@ public struct CampaignSummary: Codable, Sendable, Equatable {
             case imageDescription = "image_description"
         }
 
-        public init(number: Int? = nil, title: String? = nil, text: String, image: String? = nil, imageDescription: String? = nil) {
+        public init(number: Int? = nil, title: String? = nil, text: String, image: String? = nil) {
+            self.init(number: number, title: title, text: text, image: image, imageDescription: nil)
+        }
+
+        public init(number: Int? = nil, title: String? = nil, text: String, image: String?, imageDescription: String?) {
             self.number = number
             self.title = title
             self.text = text
