@@ -56,7 +56,8 @@ public struct ChatExportInput: KindInput, Equatable {
                 throw InputError(field: "\(field).text", reason: "must be 1–\(Self.maxMessageLength) characters long, not \(message.text.count)")
             }
         }
-        let seconds = Double(ChatPacing(settings).totalTicks(of: messages)) / Double(settings.fps)
+        let ticks = ChatPacing(settings).totalTicks(of: conversation, sides: settings.sides(of: characters))
+        let seconds = Double(ticks) / Double(settings.fps)
         guard seconds <= Self.maxDurationSeconds else {
             throw InputError(
                 field: "input.conversation.messages",
@@ -212,7 +213,8 @@ public enum ChatVideoFormat: String, Codable, Sendable, InputChoice {
     }
 }
 
-/// Seconds per typed character; the pause after a message is ten times that.
+/// Seconds per typed character; the pause after a message is ten times that, and the other side's "…" and typing
+/// together last at most ``replyLimitSeconds``.
 public enum ChatTypingSpeed: String, Codable, Sendable, InputChoice {
     case slow, normal, fast
 
@@ -223,12 +225,23 @@ public enum ChatTypingSpeed: String, Codable, Sendable, InputChoice {
         case .fast: 0.02
         }
     }
+
+    /// The longest the other side takes from their "…" to their send: about what a reader waits for a reply in the
+    /// apps. A longer message from them types faster (or, in the field style, their "…" stops sooner), so it never
+    /// holds the video still for long.
+    public var replyLimitSeconds: Double {
+        switch self {
+        case .slow: 3
+        case .normal: 2.5
+        case .fast: 2
+        }
+    }
 }
 
 /// How a message is typed out. `bubble`: the seed's look, every message typed into its own bubble with a cursor.
 /// `field`: as on an iPhone, the sender's words appear in the input field (the send button lit once it holds text) and the
-/// message joins the conversation when sent, while the other side's messages show the "…" for as long as they are typed.
-/// Both take the same time, so a video's length does not depend on it.
+/// message joins the conversation when sent, while the other side's messages show the "…" for as long as they are typed
+/// (at most ``ChatTypingSpeed/replyLimitSeconds``). Both take the same time, so a video's length does not depend on it.
 public enum ChatTypingStyle: String, Codable, Sendable, InputChoice {
     case bubble, field
 }

@@ -41,9 +41,9 @@ public struct ChatSoundEvent: Equatable, Sendable {
     }
 }
 
-/// The whole video as a deterministic list of pictures on integer ticks (`1/fps` seconds): the "…" indicator, then
-/// one grapheme cluster at a time (an emoji with a skin tone or a ZWJ family is one `Character`, so it never shows
-/// half-built), the send, the hold. The frame count is known before anything is drawn, and each distinct picture
+/// The whole video as a deterministic list of pictures on integer ticks (`1/fps` seconds): the first message in place,
+/// then per message the "…" indicator, one grapheme cluster at a time (an emoji with a skin tone or a ZWJ family is one
+/// `Character`, so it never shows half-built), the send, the hold; ``ChatPacing`` says how long each lasts. The frame count is known before anything is drawn, and each distinct picture
 /// appears once, with how long it lasts.
 public struct ChatTimeline: Sendable {
     /// One picture and the ticks it covers.
@@ -70,10 +70,13 @@ public struct ChatTimeline: Sendable {
         let pacing = ChatPacing(input.settings)
         let sides = input.settings.sides(of: input.conversation.characters)
         var builder = Builder()
-        builder.show(ChatFrameState(sent: 0, activity: .idle), for: pacing.leadInTicks)
+        // The video opens on the first message already sent: its first frame, the thumbnail a platform shows, is a
+        // conversation rather than an empty chat.
+        builder.show(ChatFrameState(sent: min(1, input.conversation.messages.count), activity: .idle), for: pacing.leadInTicks + pacing.holdTicks)
         let inField = input.settings.typingStyle == .field
-        for (index, message) in input.conversation.messages.enumerated() {
-            let sender = sides[message.character] == .right
+        for (index, message) in input.conversation.messages.enumerated().dropFirst() {
+            let side = sides[message.character] ?? .left
+            let sender = side == .right
             /// The "…" for `ticks`, its wave continuing from `start`.
             func indicator(from start: Int, for ticks: Int) {
                 for tick in start..<(start + ticks) {
@@ -87,17 +90,24 @@ public struct ChatTimeline: Sendable {
             } else {
                 indicator(from: 0, for: pacing.indicatorTicks)
             }
+            let typingTicks = pacing.typingTicks(of: message, side: side)
             if inField && !sender {
                 // The other side types unseen: their "…" goes on for as long, whether the indicator is on or not.
-                indicator(from: pacing.indicatorTicks, for: message.text.count * pacing.ticksPerCharacter)
+                indicator(from: pacing.indicatorTicks, for: typingTicks)
             } else {
-                for typed in 1...message.text.count {
+                // A step (and a click) per grapheme cluster; when the other side's typing is cut short to its limit, the
+                // steps keep their pace and each adds several clusters.
+                let count = message.text.count
+                let steps = min(count, typingTicks / pacing.ticksPerCharacter)
+                for step in 1...steps {
                     builder.sound(.keyClick)
+                    let typed = count * step / steps
                     let activity: ChatActivity = inField ? .composing(message: index, characters: typed) : .typing(message: index, characters: typed)
-                    builder.show(ChatFrameState(sent: index, activity: activity), for: pacing.ticksPerCharacter)
+                    let ticks = step == steps ? typingTicks - (steps - 1) * pacing.ticksPerCharacter : pacing.ticksPerCharacter
+                    builder.show(ChatFrameState(sent: index, activity: activity), for: ticks)
                 }
             }
-            builder.sound(sides[message.character] == .right ? .send : .receive)
+            builder.sound(sender ? .send : .receive)
             // In the field style the message moves into place over the start of the hold, one picture a tick.
             let arrival = inField ? min(Self.arrivalTicks(fps: pacing.fps), pacing.holdTicks - 1) : 0
             for step in 0..<arrival {

@@ -146,7 +146,8 @@ public final class ChatVideoExporter: Sendable {
     }
 
     /// The sound track's ceiling in bits per second: FFmpeg's AAC encoder spends less on the quiet between the sounds,
-    /// so a chat's track averages about half of it to four fifths (docs/chat-video.md).
+    /// so a chat's track averages about a third of it to seven tenths, the denser its sounds the more
+    /// (docs/chat-video.md).
     public static let audioBitRate = 128_000
 
     /// The `ffmpeg` command: timestamped pictures in, H.264 (+ AAC) MP4 out, tagged BT.709 and ready to stream.

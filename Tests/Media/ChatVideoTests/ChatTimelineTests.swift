@@ -7,7 +7,9 @@ import Testing
     @Test func theFrameCountIsKnownUpFrontAndThePicturesCoverEveryTick() {
         let input = Conversations.short()
         let timeline = ChatTimeline(input)
-        #expect(timeline.totalTicks == ChatPacing(input.settings).totalTicks(of: input.conversation.messages))
+        #expect(
+            timeline.totalTicks
+                == ChatPacing(input.settings).totalTicks(of: input.conversation, sides: input.settings.sides(of: input.conversation.characters)))
         var tick = 0
         for segment in timeline.segments {
             #expect(segment.start == tick)
@@ -27,10 +29,12 @@ import Testing
         let input = Conversations.short { $0.typingStyle = .field }
         let timeline = ChatTimeline(input)
         #expect(timeline.totalTicks == bubble.totalTicks)
-        #expect(timeline.totalTicks == ChatPacing(input.settings).totalTicks(of: input.conversation.messages))
+        #expect(
+            timeline.totalTicks
+                == ChatPacing(input.settings).totalTicks(of: input.conversation, sides: input.settings.sides(of: input.conversation.characters)))
         #expect(zip(timeline.segments, timeline.segments.dropFirst()).allSatisfy { $0.state != $1.state })
         let pacing = ChatPacing(input.settings)
-        for (index, message) in input.conversation.messages.enumerated() {
+        for (index, message) in input.conversation.messages.enumerated().dropFirst() {
             let states = timeline.segments.filter { $0.state.sent == index }
             let composed = states.compactMap { segment -> Int? in
                 guard case .composing(message: index, let characters) = segment.state.activity else { return nil }
@@ -51,10 +55,10 @@ import Testing
                 #expect(indicatorTicks == 0)
             } else {
                 #expect(composed.isEmpty)
-                #expect(indicatorTicks == pacing.indicatorTicks + message.text.count * pacing.ticksPerCharacter)
+                #expect(indicatorTicks == pacing.indicatorTicks + pacing.typingTicks(of: message, side: .left))
             }
         }
-        let typedBySender = input.conversation.messages.filter { $0.character == "me" }.reduce(0) { $0 + $1.text.count }
+        let typedBySender = input.conversation.messages.dropFirst().filter { $0.character == "me" }.reduce(0) { $0 + $1.text.count }
         #expect(timeline.sounds.filter { $0.kind == .keyClick }.count == typedBySender)
     }
 
@@ -81,7 +85,9 @@ import Testing
         let typing = timeline.segments.filter { if case .typing = $0.state.activity { true } else { false } }
         // 0.08 s a character at 30 fps is 2.4 ticks, rounded to 2.
         #expect(typing.allSatisfy { $0.length == 2 })
-        let holds = timeline.segments.filter { $0.state.activity == .idle && $0.state.sent > 0 }.dropLast()
+        // The opening (the first message in place) is not a hold, and the last hold runs into the end.
+        let holds = timeline.segments.filter { $0.state.activity == .idle && $0.state.sent > 0 }.dropFirst().dropLast()
+        #expect(holds.count == 1)
         #expect(holds.allSatisfy { $0.length == 24 })
     }
 
@@ -89,8 +95,9 @@ import Testing
         let input = Conversations.short()
         let timeline = ChatTimeline(input)
         let clicks = timeline.sounds.filter { $0.kind == .keyClick }
-        #expect(clicks.count == input.conversation.messages.reduce(0) { $0 + $1.text.count })
-        #expect(timeline.sounds.filter { $0.kind != .keyClick }.map(\.kind) == [.receive, .send, .receive])
+        // The first message is in place from the first frame: no typing, no sound of its own.
+        #expect(clicks.count == input.conversation.messages.dropFirst().reduce(0) { $0 + $1.text.count })
+        #expect(timeline.sounds.filter { $0.kind != .keyClick }.map(\.kind) == [.send, .receive])
         // Each click starts the picture with one more character typed.
         for click in clicks {
             guard case .typing = timeline.state(at: click.tick).activity else {
@@ -106,5 +113,59 @@ import Testing
         let input = Conversations.short { $0.typingIndicator = false }
         let timeline = ChatTimeline(input)
         #expect(!timeline.segments.contains { if case .indicator = $0.state.activity { true } else { false } })
+    }
+
+    /// The first frame is what a platform shows as the video's thumbnail: the conversation's first message, in place,
+    /// never an empty chat.
+    @Test(arguments: [ChatTypingStyle.bubble, .field], [true, false])
+    func theFirstFrameShowsTheFirstMessage(style: ChatTypingStyle, indicator: Bool) {
+        let input = Conversations.short {
+            $0.typingStyle = style
+            $0.typingIndicator = indicator
+        }
+        let timeline = ChatTimeline(input)
+        #expect(timeline.state(at: 0) == ChatFrameState(sent: 1, activity: .idle))
+        // It stays for the lead-in and a hold (and, in the field style, the owner's pause before typing the second).
+        let pacing = ChatPacing(input.settings)
+        #expect(timeline.segments[0].length >= pacing.leadInTicks + pacing.holdTicks)
+        #expect(timeline.state(at: pacing.leadInTicks + pacing.holdTicks) != ChatFrameState(sent: 1, activity: .idle) || style == .field)
+    }
+
+    /// A 300-character message from the other side: their "…" and typing stop at the speed's limit (2–3 s) instead of
+    /// holding the video still for 16 s; the phone owner's own 300 characters still type one by one.
+    @Test(arguments: [ChatTypingSpeed.slow, .normal, .fast], [ChatTypingStyle.bubble, .field])
+    func theOtherSidesTypingStopsAtItsLimit(speed: ChatTypingSpeed, style: ChatTypingStyle) {
+        let long = String(String(repeating: "so what happened was ", count: 15).prefix(300))
+        let input = Conversations.with(messages: [("me", "hey"), ("sam", long), ("me", long), ("sam", "ok")]) {
+            $0.typingSpeed = speed
+            $0.typingStyle = style
+        }
+        let timeline = ChatTimeline(input)
+        let pacing = ChatPacing(input.settings)
+        #expect((2...3).contains(speed.replyLimitSeconds))
+        #expect(pacing.replyLimitTicks == Int(speed.replyLimitSeconds * Double(pacing.fps)))
+        // Each message after the first ends with its sound; its turn ("…" and typing) starts when the hold before it ends.
+        let sends = timeline.sounds.filter { $0.kind != .keyClick }.map(\.tick)
+        #expect(sends.count == 3)
+        func turn(_ message: Int) -> Int {
+            let start = message == 1 ? timeline.segments[0].length : sends[message - 2] + pacing.holdTicks
+            return sends[message - 1] - start
+        }
+        #expect(turn(1) <= pacing.replyLimitTicks, "the other side took \(Double(turn(1)) / Double(pacing.fps)) s over 300 characters")
+        #expect(turn(1) >= pacing.replyLimitTicks - pacing.ticksPerCharacter)
+        #expect(turn(3) == pacing.indicatorTicks + 2 * pacing.ticksPerCharacter, "a short reply keeps its pace")
+        #expect(turn(2) == pacing.indicatorTicks + 300 * pacing.ticksPerCharacter, "the phone's owner types at the speed's pace")
+        // Cut short, the other side's bubble still ends on the whole message, in steps at the usual pace.
+        let typed = timeline.segments.compactMap { segment -> Int? in
+            guard case .typing(message: 1, let characters) = segment.state.activity else { return nil }
+            return characters
+        }
+        if style == .bubble {
+            #expect(typed.last == 300)
+            #expect(zip(typed, typed.dropFirst()).allSatisfy { $0 < $1 })
+        } else {
+            #expect(typed.isEmpty)
+        }
+        #expect(timeline.totalTicks == pacing.totalTicks(of: input.conversation, sides: input.settings.sides(of: input.conversation.characters)))
     }
 }

@@ -73,12 +73,15 @@ import Testing
     }
 
     /// The sound track is what docs/chat-video.md says: AAC-LC, 48 kHz mono, at most 128 kb/s (FFmpeg's encoder spends
-    /// fewer bits on the quiet between the sounds, and never more than that).
-    @Test func theSoundTrackIsAACAtFortyEightKilohertzMonoAndAtMost128Kbps() async throws {
+    /// fewer bits on the quiet between the sounds, and never more than that), sparse or dense.
+    @Test(arguments: [(ChatTypingSpeed.slow, ChatTypingStyle.field), (.normal, .bubble), (.fast, .bubble)])
+    func theSoundTrackIsAACAtFortyEightKilohertzMonoAndAtMost128Kbps(speed: ChatTypingSpeed, style: ChatTypingStyle) async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.short {
+        let input = Conversations.with(messages: Self.chat) {
             $0.format = .square
             $0.fps = 30
+            $0.typingSpeed = speed
+            $0.typingStyle = style
         }
         let path = directory.path + "/chat.mp4"
         _ = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
@@ -96,9 +99,54 @@ import Testing
         #expect(fields["sample_rate"] == "48000")
         #expect(fields["channels"] == "1")
         let bitRate = try #require(fields["bit_rate"].flatMap(Int.init))
-        print("sound track: \(bitRate / 1000) kb/s")
+        print("sound track at \(speed), \(style): \(bitRate / 1000) kb/s")
         #expect(bitRate <= ChatVideoExporter.audioBitRate)
         #expect(bitRate > ChatVideoExporter.audioBitRate / 4, "\(bitRate) b/s: the sounds are there")
+    }
+
+    /// The sound plays at the loudness TikTok, Reels and YouTube normalise to: −14 ± 1 LUFS integrated with true peaks
+    /// under −1 dBTP, as ffmpeg's `ebur128` measures the MP4 (after AAC, which moves both a little), whether the sounds
+    /// are sparse (slow typing, the other side's typing unheard in the field) or dense.
+    @Test(arguments: [(ChatTypingSpeed.slow, ChatTypingStyle.field), (.normal, .bubble), (.fast, .bubble)])
+    func theSoundIsAtMinus14LUFSWithTruePeaksUnderMinus1dBTP(speed: ChatTypingSpeed, style: ChatTypingStyle) async throws {
+        let directory = try TemporaryDirectory()
+        let input = Conversations.with(messages: Self.chat) {
+            $0.format = .square
+            $0.fps = 30
+            $0.typingSpeed = speed
+            $0.typingStyle = style
+        }
+        let path = directory.path + "/chat.mp4"
+        _ = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
+        let (loudness, truePeak) = try await Self.loudness(of: path)
+        print("sound track at \(speed), \(style): \(loudness) LUFS, true peak \(truePeak) dBTP")
+        #expect(abs(loudness - -14) <= 1, "\(loudness) LUFS")
+        #expect(truePeak < -1, "true peak \(truePeak) dBTP")
+    }
+
+    static let chat = [
+        ("sam", "you up?"), ("me", "yeah what's going on"), ("sam", "I think someone ate my leftovers again"),
+        ("me", "it wasn't me I swear"), ("sam", "there's a fork in your sink"), ("me", "ok it was me"),
+    ]
+
+    /// The integrated loudness (LUFS) and the true peak (dBTP) of `path`'s sound, as ffmpeg's `ebur128` measures them.
+    static func loudness(of path: String) async throws -> (integrated: Double, truePeak: Double) {
+        let output = try await Command.run([
+            "ffmpeg", "-v", "error", "-i", path, "-af", "ebur128=peak=true:metadata=1,ametadata=mode=print:file=-", "-f", "null", "-",
+        ])
+        // Each audio frame's metadata holds the running figures; the last frame's are the whole track's.
+        var integrated: Double?
+        var truePeak = 0.0
+        for line in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let value = Double(parts[1]) else { continue }
+            switch parts[0] {
+            case "lavfi.r128.I": integrated = value
+            case "lavfi.r128.true_peak": truePeak = max(truePeak, value)
+            default: break
+            }
+        }
+        return (try #require(integrated), 20 * log10(truePeak))
     }
 
     @Test func aVariableFrameRateExportHasOneFramePerPictureAndLastsToTheFrame() async throws {

@@ -22,4 +22,12 @@ enum Conversations {
             settings: settings)
     }
 
+    /// `messages` as (character, text) pairs between "me" and "sam".
+    static func with(messages: [(String, String)], _ configure: (inout ChatExportSettings) -> Void = { _ in }) -> ChatExportInput {
+        var settings = ChatExportSettings()
+        configure(&settings)
+        return ChatExportInput(
+            conversation: ChatConversation(characters: characters, messages: messages.map { ChatMessageLine(character: $0, text: $1) }),
+            settings: settings)
+    }
 }
