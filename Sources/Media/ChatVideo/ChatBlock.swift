@@ -4,7 +4,8 @@ import ChatTaleInputs
 import Drawing
 
 /// One message as the chat shows it — a bubble on its sender's side, or a Discord row with avatar and name — laid out
-/// and ready to draw. A block spans the frame's width; `height` includes the gap below it.
+/// and ready to draw. A block spans the frame's width; `height` includes the gap below it: tight inside a run of one
+/// sender's consecutive messages, wider between runs, as the apps space them.
 struct ChatBlock {
     enum Content {
         case text(TextLayout, cursor: Bool)
@@ -22,13 +23,21 @@ struct ChatBlock {
     let content: Content
     let side: ChatSide
     let sender: ChatCharacter
-    /// The sender's name above the message (group chats and Discord).
+    /// The sender's name, once per run at its start (group chats and Discord): above the bubble, or inside it at its
+    /// top (WhatsApp).
     let name: TextLayout?
+    let nameColor: RGBColor
     /// The time in the bubble's lower right corner (WhatsApp), once the message is sent.
     let stamp: TextLayout?
+    /// The bubble's tail, on one bubble of its run: the last (iMessage) or the first (WhatsApp, whose tail is at the top).
+    let tail: Bool
+    /// The sender's picture beside the bubble (group chats, Discord), on the same bubble of its run as the tail would be.
+    let avatar: Bool
     let height: Int
     /// The bubble (or row text) within the block, in pixels from its top-left corner.
     let bubble: (x: Double, y: Double, width: Double, height: Double)
+    /// Where the text starts below the bubble's top, in pixels: lower when the name is inside the bubble.
+    let textTop: Double
 }
 
 /// Makes and draws ``ChatBlock``s for one conversation in one style.
@@ -38,14 +47,27 @@ struct ChatBlockMaker {
     let typesetter: Typesetter
     let sides: [String: ChatSide]
     let characters: [String: ChatCharacter]
-    /// A group chat (three characters or more) names the sender of each received message and shows their picture
-    /// beside it.
+    let messages: [ChatMessageLine]
+    /// A group chat (three characters or more) names the sender of each run of received messages and shows their
+    /// picture beside it.
     let inGroup: Bool
 
     static let textPoints = 17.0
     /// The width of a sender's picture beside a received message in a group chat.
     static let groupAvatarPoints = 28.0
-    static let gapPoints = 6.0
+    /// The space between two runs of messages, and between two messages of one run.
+    static let gapPoints = 8.0
+    static let runGapPoints = 2.0
+
+    /// Whether message `index` opens a run of its sender's consecutive messages.
+    func startsRun(_ index: Int) -> Bool {
+        index == 0 || messages[index - 1].character != messages[index].character
+    }
+
+    /// Whether messages `index` and `index + 1` are of one run.
+    func continuesRun(_ index: Int) -> Bool {
+        index + 1 < messages.count && !startsRun(index + 1)
+    }
 
     private func px(_ points: Double) -> Double { geometry.px(points) }
 
@@ -60,53 +82,100 @@ struct ChatBlockMaker {
     /// The time every message shows, as the status bar does.
     static let time = "9:41"
 
-    func block(for message: ChatMessageLine, text: String, cursor: Bool) -> ChatBlock {
+    /// Message `index` showing `text` (all of it once sent, a prefix with a cursor while it is typed). `endsRun`: no
+    /// later message of its run is on screen yet, so it carries its run's last marks (iMessage's tail and picture).
+    func block(for index: Int, text: String, cursor: Bool, endsRun: Bool) -> ChatBlock {
+        let message = messages[index]
         if !cursor && LargeEmoji.applies(to: text) {
             let layout = typesetter.layout(text, size: px(LargeEmoji.points))
-            return block(message, content: .largeEmoji(layout), contentWidth: layout.width, contentHeight: layout.height)
+            return block(index, endsRun: endsRun, content: .largeEmoji(layout), contentWidth: layout.width, contentHeight: layout.height)
         }
         let layout = typesetter.layout(cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth)
-        guard style.stamps, !cursor else {
-            return block(message, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
+        guard style.stamps else {
+            return block(index, endsRun: endsRun, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
         }
-        // The time (and a sent message's ticks) ends the last line when it fits there, else has a line of its own.
+        // The time (and a sent message's ticks) ends the last line when it fits beside it, else has a line of its own.
+        // While the message is typed its place is kept, so the bubble does not grow when it is sent.
         let stamp = typesetter.layout(Self.time, size: px(11))
         let stampWidth = stamp.width + (sides[message.character] == .right ? px(Self.ticksPoints) : 0)
-        let sameLine = pango_layout_get_line_count(layout.pointer) == 1 && layout.width + px(8) + stampWidth <= textWidth
+        let (lastLine, leftToRight) = Self.lastLine(layout)
+        // A right-to-left last line ends on the left, under the time: the time goes below it.
+        let sameLine = (leftToRight || pango_layout_get_line_count(layout.pointer) == 1) && lastLine + px(8) + stampWidth <= textWidth
         return block(
-            message, content: .text(layout, cursor: false), stamp: stamp,
-            contentWidth: sameLine ? layout.width + px(8) + stampWidth : max(layout.width, stampWidth),
+            index, endsRun: endsRun, content: .text(layout, cursor: cursor), stamp: cursor ? nil : stamp,
+            contentWidth: sameLine ? max(layout.width, lastLine + px(8) + stampWidth) : max(layout.width, stampWidth),
             contentHeight: sameLine ? layout.height : layout.height + stamp.height)
     }
 
-    func indicator(for message: ChatMessageLine, phase: Int) -> ChatBlock {
-        block(message, content: .indicator(phase: phase), contentWidth: px(38), contentHeight: px(20))
+    /// The width of `layout`'s last line, in pixels, and whether it reads left to right.
+    private static func lastLine(_ layout: TextLayout) -> (width: Double, leftToRight: Bool) {
+        let count = pango_layout_get_line_count(layout.pointer)
+        guard count > 0, let line = pango_layout_get_line_readonly(layout.pointer, count - 1) else { return (layout.width, true) }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        return (Double(logical.width) / Double(PANGO_SCALE), pango_layout_line_get_resolved_direction(line) != PANGO_DIRECTION_RTL)
+    }
+
+    /// The "…" of message `index`'s sender: the last on screen of its run.
+    func indicator(for index: Int, phase: Int) -> ChatBlock {
+        block(index, endsRun: true, content: .indicator(phase: phase), contentWidth: px(38), contentHeight: px(20))
     }
 
     private func block(
-        _ message: ChatMessageLine, content: ChatBlock.Content, stamp: TextLayout? = nil, contentWidth: Double, contentHeight: Double
+        _ index: Int, endsRun: Bool, content: ChatBlock.Content, stamp: TextLayout? = nil, contentWidth: Double, contentHeight: Double
     ) -> ChatBlock {
+        let message = messages[index]
         let sender = characters[message.character]!
         let side = sides[message.character] ?? .left
+        let startsRun = startsRun(index)
+        let gap = px(continuesRun(index) ? Self.runGapPoints : Self.gapPoints)
+        // The marks of a run go on its first bubble when the tail is at the top, else on its last.
+        let marked = style.tail == .topCorner ? startsRun : endsRun
         switch style.layout {
         case .bubbles:
-            let name = inGroup && side == .left ? typesetter.layout(sender.name, size: px(12)) : nil
-            let nameHeight = name.map { $0.height + px(2) } ?? 0
+            let named = inGroup && side == .left && startsRun
+            let inside = named && style.namesInBubble && !content.isBare
+            let name =
+                named ? typesetter.layout(sender.name, size: px(inside ? 13 : 12), weight: inside ? PANGO_WEIGHT_SEMIBOLD : PANGO_WEIGHT_NORMAL) : nil
+            let nameAbove = name.map { inside ? 0 : $0.height + px(2) } ?? 0
+            let nameInside = name.map { inside ? $0.height + px(1) : 0 } ?? 0
             let bare = content.isBare
-            let width = bare ? contentWidth : max(contentWidth + px(24), px(36))
-            let height = contentHeight + (bare ? 0 : px(16))
+            let width = bare ? contentWidth : max(max(contentWidth, inside ? name?.width ?? 0 : 0) + px(24), px(36))
+            let height = contentHeight + nameInside + (bare ? 0 : px(16))
             let x = side == .right ? geometry.right - px(14) - width : geometry.x(inGroup ? 14 + Self.groupAvatarPoints + 6 : 14)
             return ChatBlock(
-                content: content, side: side, sender: sender, name: name, stamp: stamp,
-                height: Int((nameHeight + height + px(Self.gapPoints)).rounded(.up)),
-                bubble: (x, nameHeight, width, height))
+                content: content, side: side, sender: sender, name: name, nameColor: inside ? nameColor(sender) : style.secondaryText,
+                stamp: stamp, tail: marked, avatar: inGroup && side == .left && marked,
+                height: Int((nameAbove + height + gap).rounded(.up)), bubble: (x, nameAbove, width, height), textTop: px(8) + nameInside)
         case .rows:
-            let name = typesetter.layout(sender.name, size: px(16), weight: PANGO_WEIGHT_SEMIBOLD)
-            let height = max(name.height + px(4) + contentHeight, px(42))
+            // Discord: the avatar and name head a run; the messages after them are rows of text under it.
+            let gap = px(continuesRun(index) ? 4 : 16)
+            let name = startsRun ? typesetter.layout(sender.name, size: px(16), weight: PANGO_WEIGHT_SEMIBOLD) : nil
+            let top = name.map { $0.height + px(4) } ?? 0
+            let height = max(top + contentHeight, startsRun ? px(42) : 0)
             return ChatBlock(
-                content: content, side: side, sender: sender, name: name, stamp: stamp, height: Int((height + px(16)).rounded(.up)),
-                bubble: (geometry.x(72), name.height + px(4), contentWidth, contentHeight))
+                content: content, side: side, sender: sender, name: name,
+                nameColor: ChatColor(hex: sender.color).map(RGBColor.init) ?? style.receivedText,
+                stamp: stamp, tail: false, avatar: startsRun, height: Int((height + gap).rounded(.up)),
+                bubble: (geometry.x(72), top, contentWidth, contentHeight), textTop: 0)
         }
+    }
+
+    /// A group member's name in WhatsApp's bubble: in their own colour, made lighter on a dark theme's bubble or darker
+    /// on a light one until it reads there.
+    private func nameColor(_ sender: ChatCharacter) -> RGBColor {
+        let color = ChatColor(hex: sender.color).map(RGBColor.init) ?? style.secondaryText
+        let bubble = style.receivedBubble
+        func luminance(_ color: RGBColor) -> Double { 0.2126 * color.red + 0.7152 * color.green + 0.0722 * color.blue }
+        let dark = luminance(bubble) < 0.5
+        var mixed = color
+        // Towards white on a dark bubble, black on a light one, in steps, until the two differ by enough to read.
+        for _ in 0..<6 where abs(luminance(mixed) - luminance(bubble)) < 0.4 {
+            let target = dark ? 1.0 : 0.0
+            func toward(_ channel: Double) -> Double { channel + (target - channel) * 0.25 }
+            mixed = RGBColor(red: toward(mixed.red), green: toward(mixed.green), blue: toward(mixed.blue))
+        }
+        return mixed
     }
 
     /// Draws `block` with its top at `y` pixels.
@@ -116,21 +185,21 @@ struct ChatBlockMaker {
         let sent = block.side == .right
         switch style.layout {
         case .bubbles:
-            if let name = block.name {
-                canvas.draw(name, x: bubble.x + px(12), y: top, style.secondaryText)
+            if let name = block.name, !style.namesInBubble || block.content.isBare {
+                canvas.draw(name, x: bubble.x + px(12), y: top + bubble.y - name.height - px(2), block.nameColor)
             }
-            if inGroup && !sent {
+            if block.avatar {
                 let radius = px(Self.groupAvatarPoints / 2)
-                ChatAvatar(block.sender).draw(
-                    on: canvas, centerX: geometry.x(14) + radius, centerY: top + bubble.y + bubble.height - radius, radius: radius,
-                    typesetter: typesetter)
+                // Level with the bubble's tail: its top (WhatsApp) or its bottom (iMessage).
+                let centerY = style.tail == .topCorner ? top + bubble.y + radius : top + bubble.y + bubble.height - radius
+                ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(14) + radius, centerY: centerY, radius: radius, typesetter: typesetter)
             }
             if case .largeEmoji(let layout) = block.content {
                 canvas.draw(layout, x: bubble.x - layout.left, y: top + bubble.y, style.receivedText)
                 return
             }
             let color = sent ? style.sentBubble : style.receivedBubble
-            if case .text = block.content {
+            if case .text = block.content, block.tail {
                 switch style.tail {
                 case .none: break
                 case .curvedBottom:
@@ -140,22 +209,28 @@ struct ChatBlockMaker {
             }
             canvas.fillRoundedRect(
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
+            if let name = block.name, style.namesInBubble {
+                canvas.draw(name, x: bubble.x + px(12), y: top + bubble.y + px(6), block.nameColor)
+            }
             switch block.content {
             case .text(let layout, _):
                 // From the text's own left edge: a right-to-left paragraph is aligned right within the wrap width, and the
                 // bubble is sized to the text, not to that width.
-                canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + px(8), sent ? style.sentText : style.receivedText)
+                canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + block.textTop, sent ? style.sentText : style.receivedText)
             case .largeEmoji: break
             case .indicator(let phase):
-                drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + bubble.height / 2, on: canvas)
+                // Centred in the bubble under the name it may hold.
+                let below = block.textTop - px(8)
+                drawDots(phase: phase, centerX: bubble.x + bubble.width / 2, centerY: top + bubble.y + (below + bubble.height) / 2, on: canvas)
             }
             if let stamp = block.stamp {
                 drawStamp(stamp, right: bubble.x + bubble.width - px(8), bottom: top + bubble.y + bubble.height - px(5), sent: sent, on: canvas)
             }
         case .rows:
-            ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(36), centerY: top + px(20), radius: px(20), typesetter: typesetter)
             if let name = block.name {
-                canvas.draw(name, x: bubble.x, y: top, ChatColor(hex: block.sender.color).map(RGBColor.init) ?? style.receivedText)
+                let head = top + bubble.y - name.height - px(4)
+                ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(36), centerY: head + px(20), radius: px(20), typesetter: typesetter)
+                canvas.draw(name, x: bubble.x, y: head, block.nameColor)
             }
             switch block.content {
             case .text(let layout, _), .largeEmoji(let layout):

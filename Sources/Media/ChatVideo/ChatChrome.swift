@@ -15,9 +15,8 @@ struct ChatChrome {
 
     static let keyRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
 
-    /// The sender's words are typed into the input field (``ChatTypingStyle/field``): the send button is lit only
-    /// while the field holds text.
-    let typesInField: Bool
+    /// Under a group's name, its members (WhatsApp); nil for none.
+    let subtitle: String?
 
     /// Everything, the input field empty.
     func draw(on canvas: Canvas) {
@@ -64,8 +63,17 @@ struct ChatChrome {
             canvas.draw(name, x: geometry.x(60), y: top + px(46), style.headerText)
         } else {
             drawAvatars(firstCenterX: geometry.x(39) + radius, centerY: middle)
+            let nameX = geometry.x(48) + 2 * radius + stackWidth
             let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
-            canvas.draw(name, x: geometry.x(48) + 2 * radius + stackWidth, y: middle - name.height / 2, style.headerText)
+            guard let subtitle else {
+                canvas.draw(name, x: nameX, y: middle - name.height / 2, style.headerText)
+                return
+            }
+            // The name and, under it, the members on one line, cut after a whole name when they are many.
+            let members = typesetter.layout(subtitle, size: px(13), width: geometry.right - px(16) - nameX, maxLines: 1)
+            let top = middle - (name.height + members.height) / 2
+            canvas.draw(name, x: nameX, y: top, style.headerText)
+            canvas.draw(members, x: nameX, y: top + name.height, style.secondaryText)
         }
     }
 
@@ -126,13 +134,32 @@ struct ChatChrome {
             let placeholder = typesetter.layout(style.inputPlaceholder, size: px(17))
             canvas.draw(placeholder, x: fieldX + px(14), y: fieldY + (fieldHeight - placeholder.height) / 2, style.placeholderText)
         }
-        // The send (or microphone) button after it: a circle with an arrow, greyed while an empty field has nothing to send.
+        // The send button after it, lit only while the field holds something to send.
         let buttonX = geometry.right - px(28)
         let buttonY = fieldY + fieldHeight / 2
-        canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), typesInField && field == nil ? style.separator : style.inputButton)
-        canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
-        canvas.strokeLines(
-            [(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6), RGBColor(0xFFFFFF))
+        switch style.sendIcon {
+        case .arrow:
+            canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), field == nil ? style.separator : style.inputButton)
+            canvas.strokeLines([(buttonX, buttonY + px(7)), (buttonX, buttonY - px(7))], width: px(2.6), RGBColor(0xFFFFFF))
+            canvas.strokeLines(
+                [(buttonX - px(6), buttonY - px(1)), (buttonX, buttonY - px(7)), (buttonX + px(6), buttonY - px(1))], width: px(2.6),
+                RGBColor(0xFFFFFF))
+        case .paperPlane where field == nil:
+            drawMicrophone(centerX: buttonX, centerY: buttonY, on: canvas)
+        case .paperPlane:
+            canvas.fillCircle(centerX: buttonX, centerY: buttonY, radius: px(16), style.inputButton)
+            // A paper plane pointing right: its nose, its two wing tips behind, the fold between them.
+            func point(_ x: Double, _ y: Double) -> (Double, Double) { (buttonX + px(x), buttonY + px(y)) }
+            canvas.fillPolygon([point(8, 0), point(-7, -7), point(-5, -1), point(2, 0), point(-5, 1), point(-7, 7)], RGBColor(0xFFFFFF))
+        }
+    }
+
+    /// WhatsApp's microphone, where the send button comes once there is something to send: a capsule in a cradle on a
+    /// stem.
+    private func drawMicrophone(centerX: Double, centerY: Double, on canvas: Canvas) {
+        canvas.fillRoundedRect(x: centerX - px(4), y: centerY - px(11), width: px(8), height: px(14), radius: px(4), style.accent)
+        canvas.strokeArc(centerX: centerX, centerY: centerY - px(1), radius: px(7), from: 0, to: Double.pi, width: px(1.8), style.accent)
+        canvas.strokeLines([(centerX, centerY + px(6)), (centerX, centerY + px(10))], width: px(1.8), style.accent)
     }
 
     /// The keyboard, with the key labelled `pressed` held down (the special keys' darker grey); or the home indicator.

@@ -27,7 +27,7 @@ struct ChatGeometry {
     static let headerPoints = 64.0
     static let inputBarPoints = 52.0
     static let homeIndicatorPoints = 22.0
-    /// The portrait keyboard's height; a landscape one is lower, as on the phone.
+    /// The portrait keyboard's height; a landscape one (16:9, and the square's 700-point width) is lower, as on the phone.
     static let keyboardPoints = 216.0
     static let landscapeKeyboardPoints = 160.0
     /// At 16:9: the frame's height in points (so a point is 2.25 pixels) and the conversation column's width.
@@ -43,7 +43,9 @@ struct ChatGeometry {
         case .portrait, .square:
             scale = min(Double(width) / 390, Double(height) / 700)
             column = (0, Double(width))
-            keyboardPoints = Self.keyboardPoints
+            // The square is 700 points wide, as wide as a phone on its side: iOS gives so wide a screen its lower
+            // landscape keyboard, which leaves the conversation most of the frame.
+            keyboardPoints = format == .square ? Self.landscapeKeyboardPoints : Self.keyboardPoints
         case .landscape:
             scale = Double(height) / Self.landscapeHeightPoints
             let columnWidth = Self.landscapeColumnPoints * scale

@@ -36,6 +36,20 @@ struct ChatStyle {
     let stamps: Bool
     /// The avatar sits in the middle of the header, its name under it (iMessage); else left, beside it.
     let centredHeader: Bool
+    /// A group member's name heads their run inside its first bubble, in their colour (WhatsApp); else above it, grey.
+    let namesInBubble: Bool
+    /// The send button's mark.
+    enum SendIcon {
+        /// An arrow pointing up (iMessage, Messenger, Discord).
+        case arrow
+        /// A paper plane pointing right, on a green disc shown only while there is something to send; the microphone
+        /// in its place while the field is empty (WhatsApp).
+        case paperPlane
+    }
+
+    let sendIcon: SendIcon
+    /// A group's header lists its members under its name (WhatsApp).
+    let memberSubtitle: Bool
     let inputBackground: RGBColor
     let inputField: RGBColor
     let inputFieldBorder: RGBColor?
@@ -57,7 +71,7 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF6F6F6), headerText: RGBColor(0x000000),
                 accent: RGBColor(0x0A84FF), separator: RGBColor(0xD8D8DC), sentBubble: RGBColor(0x0B84FE), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0xE9E9EB), receivedText: RGBColor(0x000000), bubbleRadius: 18, tail: .curvedBottom, stamps: false,
-                centredHeader: true,
+                centredHeader: true, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0xFFFFFF), inputField: RGBColor(0xFFFFFF), inputFieldBorder: RGBColor(0xC7C7CC),
                 inputPlaceholder: "iMessage", placeholderText: RGBColor(0xA0A0A6), inputButton: RGBColor(0x0B84FE),
                 typingDots: RGBColor(0x8E8E93), keyboardBackground: RGBColor(0xD1D3D9), keyBackground: RGBColor(0xFFFFFF),
@@ -67,7 +81,7 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x1C1C1E), headerText: RGBColor(0xFFFFFF),
                 accent: RGBColor(0x0A84FF), separator: RGBColor(0x38383A), sentBubble: RGBColor(0x0B84FE), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0x26252A), receivedText: RGBColor(0xFFFFFF), bubbleRadius: 18, tail: .curvedBottom, stamps: false,
-                centredHeader: true,
+                centredHeader: true, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0x000000), inputField: RGBColor(0x000000), inputFieldBorder: RGBColor(0x3A3A3C),
                 inputPlaceholder: "iMessage", placeholderText: RGBColor(0x6E6E73), inputButton: RGBColor(0x0B84FE),
                 typingDots: RGBColor(0x8E8E93), keyboardBackground: RGBColor(0x2C2C2E), keyBackground: RGBColor(0x6B6B6E),
@@ -77,9 +91,9 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0xEFE7DE), headerBackground: RGBColor(0xF6F6F6), headerText: RGBColor(0x000000),
                 accent: RGBColor(0x007AFF), separator: RGBColor(0xD8D8DC), sentBubble: RGBColor(0xDCF8C6), sentText: RGBColor(0x111B21),
                 receivedBubble: RGBColor(0xFFFFFF), receivedText: RGBColor(0x111B21), bubbleRadius: 8, tail: .topCorner, stamps: true,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: true, sendIcon: .paperPlane, memberSubtitle: true,
                 inputBackground: RGBColor(0xF6F6F6), inputField: RGBColor(0xFFFFFF), inputFieldBorder: RGBColor(0xDADADA),
-                inputPlaceholder: "", placeholderText: RGBColor(0x8696A0), inputButton: RGBColor(0x25D366),
+                inputPlaceholder: "Message", placeholderText: RGBColor(0x8696A0), inputButton: RGBColor(0x25D366),
                 typingDots: RGBColor(0x8696A0), keyboardBackground: RGBColor(0xD1D3D9), keyBackground: RGBColor(0xFFFFFF),
                 keySpecialBackground: RGBColor(0xABB0BC), keyText: RGBColor(0x000000), secondaryText: RGBColor(0x667781))
         case (.whatsapp, true):
@@ -87,9 +101,9 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0x0B141A), headerBackground: RGBColor(0x1F2C34), headerText: RGBColor(0xE9EDEF),
                 accent: RGBColor(0x00A884), separator: RGBColor(0x2A3942), sentBubble: RGBColor(0x005C4B), sentText: RGBColor(0xE9EDEF),
                 receivedBubble: RGBColor(0x202C33), receivedText: RGBColor(0xE9EDEF), bubbleRadius: 8, tail: .topCorner, stamps: true,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: true, sendIcon: .paperPlane, memberSubtitle: true,
                 inputBackground: RGBColor(0x1F2C34), inputField: RGBColor(0x2A3942), inputFieldBorder: nil,
-                inputPlaceholder: "", placeholderText: RGBColor(0x8696A0), inputButton: RGBColor(0x00A884),
+                inputPlaceholder: "Message", placeholderText: RGBColor(0x8696A0), inputButton: RGBColor(0x00A884),
                 typingDots: RGBColor(0x8696A0), keyboardBackground: RGBColor(0x2C2C2E), keyBackground: RGBColor(0x6B6B6E),
                 keySpecialBackground: RGBColor(0x464649), keyText: RGBColor(0xFFFFFF), secondaryText: RGBColor(0x8696A0))
         case (.messenger, false):
@@ -97,7 +111,7 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xFFFFFF), headerText: RGBColor(0x050505),
                 accent: RGBColor(0x0084FF), separator: RGBColor(0xE4E6EB), sentBubble: RGBColor(0x0084FF), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0xE4E6EB), receivedText: RGBColor(0x050505), bubbleRadius: 18, tail: .none, stamps: false,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0xFFFFFF), inputField: RGBColor(0xF0F2F5), inputFieldBorder: nil,
                 inputPlaceholder: "Aa", placeholderText: RGBColor(0x65676B), inputButton: RGBColor(0x0084FF),
                 typingDots: RGBColor(0x65676B), keyboardBackground: RGBColor(0xD1D3D9), keyBackground: RGBColor(0xFFFFFF),
@@ -107,7 +121,7 @@ struct ChatStyle {
                 layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x000000), headerText: RGBColor(0xE4E6EB),
                 accent: RGBColor(0x0A7CFF), separator: RGBColor(0x242526), sentBubble: RGBColor(0x0A7CFF), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0x303030), receivedText: RGBColor(0xE4E6EB), bubbleRadius: 18, tail: .none, stamps: false,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0x000000), inputField: RGBColor(0x242526), inputFieldBorder: nil,
                 inputPlaceholder: "Aa", placeholderText: RGBColor(0xB0B3B8), inputButton: RGBColor(0x0A7CFF),
                 typingDots: RGBColor(0xB0B3B8), keyboardBackground: RGBColor(0x2C2C2E), keyBackground: RGBColor(0x6B6B6E),
@@ -117,7 +131,7 @@ struct ChatStyle {
                 layout: .rows, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF2F3F5), headerText: RGBColor(0x060607),
                 accent: RGBColor(0x5865F2), separator: RGBColor(0xE3E5E8), sentBubble: RGBColor(0x5865F2), sentText: RGBColor(0x2E3338),
                 receivedBubble: RGBColor(0xEBEDEF), receivedText: RGBColor(0x2E3338), bubbleRadius: 0, tail: .none, stamps: false,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0xFFFFFF), inputField: RGBColor(0xEBEDEF), inputFieldBorder: nil,
                 inputPlaceholder: "Message", placeholderText: RGBColor(0x747F8D), inputButton: RGBColor(0x5865F2),
                 typingDots: RGBColor(0x4F5660), keyboardBackground: RGBColor(0xD1D3D9), keyBackground: RGBColor(0xFFFFFF),
@@ -127,7 +141,7 @@ struct ChatStyle {
                 layout: .rows, background: RGBColor(0x313338), headerBackground: RGBColor(0x2B2D31), headerText: RGBColor(0xF2F3F5),
                 accent: RGBColor(0x5865F2), separator: RGBColor(0x1F2023), sentBubble: RGBColor(0x5865F2), sentText: RGBColor(0xDBDEE1),
                 receivedBubble: RGBColor(0x2B2D31), receivedText: RGBColor(0xDBDEE1), bubbleRadius: 0, tail: .none, stamps: false,
-                centredHeader: false,
+                centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
                 inputBackground: RGBColor(0x313338), inputField: RGBColor(0x383A40), inputFieldBorder: nil,
                 inputPlaceholder: "Message", placeholderText: RGBColor(0x949BA4), inputButton: RGBColor(0x5865F2),
                 typingDots: RGBColor(0xB5BAC1), keyboardBackground: RGBColor(0x2C2C2E), keyBackground: RGBColor(0x6B6B6E),
@@ -138,7 +152,8 @@ struct ChatStyle {
     private init(
         layout: Layout, background: RGBColor, headerBackground: RGBColor, headerText: RGBColor, accent: RGBColor, separator: RGBColor,
         sentBubble: RGBColor, sentText: RGBColor, receivedBubble: RGBColor, receivedText: RGBColor, bubbleRadius: Double, tail: Tail, stamps: Bool,
-        centredHeader: Bool, inputBackground: RGBColor, inputField: RGBColor, inputFieldBorder: RGBColor?, inputPlaceholder: String,
+        centredHeader: Bool, namesInBubble: Bool, sendIcon: SendIcon, memberSubtitle: Bool, inputBackground: RGBColor, inputField: RGBColor,
+        inputFieldBorder: RGBColor?, inputPlaceholder: String,
         placeholderText: RGBColor, inputButton: RGBColor, typingDots: RGBColor, keyboardBackground: RGBColor, keyBackground: RGBColor,
         keySpecialBackground: RGBColor, keyText: RGBColor, secondaryText: RGBColor
     ) {
@@ -156,6 +171,9 @@ struct ChatStyle {
         self.tail = tail
         self.stamps = stamps
         self.centredHeader = centredHeader
+        self.namesInBubble = namesInBubble
+        self.sendIcon = sendIcon
+        self.memberSubtitle = memberSubtitle
         self.inputBackground = inputBackground
         self.inputField = inputField
         self.inputFieldBorder = inputFieldBorder

@@ -31,14 +31,42 @@ import Testing
         #expect(Picture(renderer).meanDifference(from: golden) < 1.5)
     }
 
-    /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
-    @Test(arguments: [(ChatVideoFormat.portrait, ChatTypingStyle.bubble), (.landscape, .bubble), (.portrait, .field)])
-    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat, typing: ChatTypingStyle) {
-        let input = Conversations.short {
+    /// A group chat's finished conversation, in runs of one sender, in both apps and themes and at 9:16 and 1:1,
+    /// compared with the committed golden picture (rewritten with `KILN_UPDATE_GOLDEN=1`, as above).
+    @Test(arguments: [
+        (ChatTheme.imessage, false, ChatVideoFormat.portrait), (.imessage, true, .portrait), (.whatsapp, false, .portrait),
+        (.whatsapp, true, .square),
+    ])
+    func aGroupChatMatchesItsGoldenPicture(theme: ChatTheme, dark: Bool, format: ChatVideoFormat) throws {
+        let input = Conversations.group {
+            $0.theme = theme
+            $0.darkMode = dark
             $0.format = format
-            $0.keyboard = format == .portrait
-            $0.typingStyle = typing
         }
+        let renderer = ChatRenderer(input, watermark: false)
+        renderer.render(ChatFrameState(sent: input.conversation.messages.count, activity: .idle))
+        let name = "\(theme.rawValue)-group-\(dark ? "dark" : "light")\(format == .square ? "-square" : "").png"
+        if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDEN"] == "1" {
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
+            #expect(renderer.writePNG(to: source.path))
+            return
+        }
+        let golden = try #require(Picture(png: Self.goldenDirectory.appendingPathComponent(name).path), "no golden picture \(name)")
+        #expect(Picture(renderer).meanDifference(from: golden) < 1.5)
+    }
+
+    /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
+    @Test(arguments: [
+        (ChatVideoFormat.portrait, ChatTypingStyle.bubble, false), (.landscape, .bubble, false), (.portrait, .field, false),
+        (.square, .bubble, true), (.portrait, .field, true),
+    ])
+    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat, typing: ChatTypingStyle, group: Bool) {
+        let configure = { (settings: inout ChatExportSettings) in
+            settings.format = format
+            settings.keyboard = format != .landscape
+            settings.typingStyle = typing
+        }
+        let input = group ? Conversations.group(configure) : Conversations.short(configure)
         let timeline = ChatTimeline(input)
         let cached = ChatRenderer(input, watermark: true)
         let scratch = ChatRenderer(input, watermark: true)

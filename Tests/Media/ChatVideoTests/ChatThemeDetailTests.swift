@@ -57,7 +57,10 @@ import Testing
     /// and not along its bottom. Each sent bubble ends with its time and two blue ticks, each received one with its time.
     @Test(arguments: [ChatSide.right, .left])
     func whatsAppTailsAreAtTheTopWithTheTimeAndTicks(side: ChatSide) throws {
-        let renderer = ChatRenderer(Conversations.short { $0.theme = .whatsapp }, watermark: false)
+        var input = Conversations.short { $0.theme = .whatsapp }
+        // Without emoji, whose white background would read as a received bubble's.
+        input.conversation.messages[1].text = "Yes! leaving now"
+        let renderer = ChatRenderer(input, watermark: false)
         renderer.render(ChatFrameState(sent: 2, activity: .idle))
         let picture = Picture(renderer)
         let color: (UInt8, UInt8, UInt8) = side == .right ? (0xDC, 0xF8, 0xC6) : (0xFF, 0xFF, 0xFF)
@@ -74,7 +77,11 @@ import Testing
         #expect(try reach(lowerHalf) >= Int(6 * scale), "the lower half reaches out as far as a tail")
         // The time in the bubble's lower right corner, and on a sent bubble the read ticks' blue.
         let rightHalf = { (x: Int) in x >= (bubble.minX + bubble.maxX) / 2 && x <= bubble.maxX }
-        let time = picture.bounds(rows: lowerHalf) { abs(Int($0) - 0x66) < 14 && abs(Int($1) - 0x77) < 14 && abs(Int($2) - 0x81) < 14 }
+        // Past the end of the text (whose anti-aliased edges take the time's grey too): the corner the time and ticks take.
+        let corner = (bubble.maxX - Int((side == .right ? 56 : 40) * scale))..<(bubble.maxX + 1)
+        let time = picture.bounds(rows: lowerHalf, columns: corner) {
+            abs(Int($0) - 0x66) < 14 && abs(Int($1) - 0x77) < 14 && abs(Int($2) - 0x81) < 14
+        }
         #expect(time.map { rightHalf($0.minX) && rightHalf($0.maxX) } == true, "no time in the bubble's lower corner: \(String(describing: time))")
         let ticks = picture.bounds(rows: lowerHalf) { $0 < 0x70 && $1 > 0xA0 && $2 > 0xD0 }
         if side == .right {
@@ -133,9 +140,13 @@ import Testing
             discs.append(disc)
             // Beside the received bubble: its sender's picture, left of it, in its rows.
             let conversation = (header.maxY + 1)..<(picture.height / 2)
-            let beside = try #require(picture.bounds(rows: conversation) { ($0, $1, $2) == rgb }, "no picture of \(member.name) beside a message")
-            // Along the picture's top row, clear of its initial, the first pixel of the bubble's colour is the bubble's edge.
-            let row = beside.minY + 2
+            // In the left margin, where the pictures are: WhatsApp writes the name inside the bubble in the same colour.
+            let margin = 0..<Int(46 * Self.portraitScale)
+            let beside = try #require(
+                picture.bounds(rows: conversation, columns: margin) { ($0, $1, $2) == rgb }, "no picture of \(member.name) beside a message")
+            // Along a row of the picture clear of its initial and of the bubble's tail (at the bubble's top in WhatsApp, its
+            // bottom in iMessage), the first pixel of the bubble's colour is the bubble's edge.
+            let row = theme == .whatsapp ? beside.maxY - 2 : beside.minY + 2
             let bubbleLeft = try #require(
                 (0..<picture.width).first { x in
                     let index = (row * picture.width + x) * 3

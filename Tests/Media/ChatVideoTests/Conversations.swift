@@ -30,4 +30,31 @@ enum Conversations {
             conversation: ChatConversation(characters: characters, messages: messages.map { ChatMessageLine(character: $0, text: $1) }),
             settings: settings)
     }
+
+    /// The phone's owner and three friends, in runs of one sender: three from Ana (the last over two lines), one from
+    /// Ben, two from the owner, two from Cy.
+    static func group(_ configure: (inout ChatExportSettings) -> Void = { _ in }) -> ChatExportInput {
+        var settings = ChatExportSettings()
+        configure(&settings)
+        let me = characters[0]
+        let members = [
+            ChatCharacter(id: "ana", name: "Ana", color: "#FF9500", side: .left, avatar: nil),
+            ChatCharacter(id: "ben", name: "Ben", color: "#AF52DE", side: .left, avatar: nil),
+            ChatCharacter(id: "cy", name: "Cy", color: "#34C759", side: .left, avatar: "🦊"),
+        ]
+        return ChatExportInput(
+            conversation: ChatConversation(
+                title: "Flat 4B", characters: [me] + members,
+                messages: [
+                    ChatMessageLine(character: "ana", text: "who ate my leftovers"),
+                    ChatMessageLine(character: "ana", text: "be honest"),
+                    ChatMessageLine(character: "ana", text: "I labelled them. With my name. In capitals."),
+                    ChatMessageLine(character: "ben", text: "not me, I was at the gym all evening"),
+                    ChatMessageLine(character: "me", text: "wasn't me either 👀"),
+                    ChatMessageLine(character: "me", text: "check Cy's desk"),
+                    ChatMessageLine(character: "cy", text: "…ok it was me"),
+                    ChatMessageLine(character: "cy", text: "they were really good though"),
+                ]),
+            settings: settings)
+    }
 }

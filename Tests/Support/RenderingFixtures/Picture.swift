@@ -87,15 +87,17 @@ public struct Picture {
         }
     }
 
-    /// The smallest rectangle holding every pixel of `rows` for which `matches` holds (red, green, blue); nil when none does.
+    /// The smallest rectangle holding every pixel of `rows` (and `columns`) for which `matches` holds (red, green, blue);
+    /// nil when none does.
     public func bounds(
-        rows: Range<Int>? = nil, where matches: (UInt8, UInt8, UInt8) -> Bool
+        rows: Range<Int>? = nil, columns: Range<Int>? = nil, where matches: (UInt8, UInt8, UInt8) -> Bool
     ) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
         var found: (minX: Int, minY: Int, maxX: Int, maxY: Int)?
         rgb.withUnsafeBufferPointer { pixels in
             for y in rows ?? 0..<height {
-                var pixel = pixels.baseAddress! + y * width * 3
-                for x in 0..<width {
+                let columns = columns ?? 0..<width
+                var pixel = pixels.baseAddress! + (y * width + columns.lowerBound) * 3
+                for x in columns {
                     if matches(pixel[0], pixel[1], pixel[2]) {
                         let box = found ?? (x, y, x, y)
                         found = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
