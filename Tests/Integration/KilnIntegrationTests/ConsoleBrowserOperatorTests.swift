@@ -103,14 +103,19 @@ struct ConsoleBrowserOperatorTests {
                 try await browser.type("evalcon", into: try await browser.element("#tenant"))
                 _ = try await browser.run("document.querySelector('#state').value = 'queued'; return 0")
                 try await browser.click(try await browser.element("form.filters button[type=submit]"))
-                #expect(try await browser.text(of: try await browser.element("p.counts")).contains("queued 20000"))
+                // Read in the page itself, and the next page opened by its link's address: the list is part of what
+                // each refresh replaces, so an element looked up beforehand may be gone by the time it is used.
+                _ = try await browser.element("p.counts")
+                let counts = "return document.querySelector('p.counts').textContent"
+                #expect(try await browser.run(counts).stringValue?.contains("queued 20000") == true)
                 let listed = #"return [...document.querySelectorAll('table.live a[title]')].map((a) => a.title)"#
+                let next = #"const a = document.querySelector('a[rel="next"]'); return a ? a.getAttribute('href') : ''"#
                 var seen: [String] = []
                 for page in 1... {
                     seen += (try await browser.run(listed).arrayValue ?? []).compactMap(\.stringValue)
-                    guard let more = try await browser.find(#"a[rel="next"]"#) else { break }
+                    guard let more = try await browser.run(next).stringValue, !more.isEmpty else { break }
                     try #require(page < 100, "the pages never ended")
-                    try await browser.click(more)
+                    try await browser.open(base + more)
                 }
                 #expect(seen.count == queued.count)
                 #expect(Set(seen) == queued)
@@ -138,8 +143,9 @@ struct ConsoleBrowserOperatorTests {
             try await ConsoleBrowserTests.withBrowser(harness) { browser in
                 try await ConsoleBrowserTests.signIn(browser, base: base, token: token)
                 try await browser.open(base + "/console/dead?tenant=acme")
-                let ticked = try #require(try await browser.attribute("value", of: try await browser.element("input[name=id]")))
-                _ = try await browser.run("document.querySelector('input[name=id]').click(); window.kilnMark = 1; return 0")
+                _ = try await browser.element("input[name=id]")
+                let tick = "const box = document.querySelector('input[name=id]'); box.click(); window.kilnMark = 1; return box.value"
+                let ticked = try #require(try await browser.run(tick).stringValue)
 
                 let late = try await harness.submit(failing, as: client)
                 ids.append(late)
