@@ -61,7 +61,7 @@ struct ConsoleBrowserOperatorTests {
             let (theirs, talevonia) = try await harness.deadJob(tenant: "talevonia")
             let (others, _) = try await harness.deadJob(tenant: "joanie")
             let base = try await harness.startConsole()
-            let token = try await OperatorStore(pool: harness.database).create(name: "tv-ops", role: .operator, tenants: [talevonia.tenant.id]).token
+            let token = try await harness.operatorToken("tv-ops", role: .operator, tenants: [talevonia.tenant.id])
             try await ConsoleBrowserTests.withBrowser(harness) { browser in
                 try await ConsoleBrowserTests.signIn(browser, base: base, token: token)
                 for path in ["/console", "/console/dead", "/console/jobs", "/console/tenants"] {
@@ -88,12 +88,7 @@ struct ConsoleBrowserOperatorTests {
             #expect(try await harness.redisNamespace.admin.pause(.tenant(client.tenant.id)))
             var queued = Set<String>()
             for index in 0..<20_000 {
-                let job = try await harness.queue.enqueue(
-                    Submission(
-                        tenant: client.tenant.id, identity: try #require(Identity(validating: "user-\(index % 500)")), kind: "diag.echo",
-                        jobClass: .io, priority: .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30), runningCap: 100_000, weight: 1))
-                guard case .created(let id, _) = job else { throw TestFailure("job \(index) was not enqueued: \(job)") }
-                queued.insert(id.rawValue)
+                queued.insert(try await harness.enqueueEcho(tenant: client.tenant.id, identity: "user-\(index % 500)").rawValue)
             }
             let base = try await harness.startConsole { $0.pageSize = 500 }
             let token = try await harness.operatorToken("night-shift", role: .viewer)

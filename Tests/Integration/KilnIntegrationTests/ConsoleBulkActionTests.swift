@@ -60,8 +60,8 @@ import Testing
             for index in 0..<1_205 {
                 let jobClass: JobClass = index < 1_200 && index % 2 == 0 ? .io : .cpu
                 byClass[jobClass, default: []].append(
-                    try await Self.enqueue(
-                        on: harness, tenant: acme.tenant.id, identity: "user-\(index % 40)", jobClass: jobClass,
+                    try await harness.enqueueEcho(
+                        tenant: acme.tenant.id, identity: "user-\(index % 40)", jobClass: jobClass,
                         delay: index < 1_200 ? .zero : .seconds(3_600)))
             }
             let io = try #require(byClass[.io])
@@ -90,9 +90,7 @@ import Testing
             #expect(try await viewer.post("/console/tenants/acme/clear", ["csrf": viewerCSRF, "class": "cpu", "confirm": "yes"]).status == 403)
             let joanies = try await ConsoleClient.signedIn(
                 harness.http, base: base,
-                token: try await OperatorStore(pool: harness.database).create(
-                    name: "joanie-ops", role: .operator, tenants: [try #require(TenantID(validating: "joanie"))]
-                ).token)
+                token: try await harness.operatorToken("joanie-ops", role: .operator, tenants: [try #require(TenantID(validating: "joanie"))]))
             let joaniesCSRF = try await joanies.csrfToken(on: "/console/tenants/joanie")
             #expect(try await joanies.post("/console/tenants/acme/clear", ["csrf": joaniesCSRF, "class": "cpu", "confirm": "yes"]).status == 404)
             #expect(try await jobs.readyCounts(tenant: acme.tenant.id)[.cpu] == 600, "the refused posts cancelled nothing")
@@ -126,8 +124,8 @@ import Testing
             var birds: [JobID] = []
             for index in 0..<900 {
                 let owl = index % 3 != 0
-                let id = try await Self.enqueue(
-                    on: harness, tenant: acme.tenant.id, identity: owl ? "night-owl" : "early-bird", jobClass: index % 2 == 0 ? .io : .cpu)
+                let id = try await harness.enqueueEcho(
+                    tenant: acme.tenant.id, identity: owl ? "night-owl" : "early-bird", jobClass: index % 2 == 0 ? .io : .cpu)
                 if owl { owls.append(id) } else { birds.append(id) }
             }
 
@@ -157,9 +155,7 @@ import Testing
                 ).status == 403)
             let joanies = try await ConsoleClient.signedIn(
                 harness.http, base: base,
-                token: try await OperatorStore(pool: harness.database).create(
-                    name: "joanie-ops", role: .operator, tenants: [try #require(TenantID(validating: "joanie"))]
-                ).token)
+                token: try await harness.operatorToken("joanie-ops", role: .operator, tenants: [try #require(TenantID(validating: "joanie"))]))
             let joaniesCSRF = try await joanies.csrfToken(on: "/console/jobs")
             #expect(
                 try await joanies.post(
@@ -183,18 +179,6 @@ import Testing
             #expect(try await Self.states(of: owls, on: harness) == [.cancelled: 600])
             #expect(try await Self.states(of: birds, on: harness) == [.queued: 300])
         }
-    }
-
-    /// Enqueues a `diag.echo` of `tenant` straight into Redis, as the API would, claimable after `delay`.
-    static func enqueue(
-        on harness: Harness, tenant: TenantID, identity: String, jobClass: JobClass, delay: Duration = .zero
-    ) async throws -> JobID {
-        let outcome = try await harness.queue.enqueue(
-            Submission(
-                tenant: tenant, identity: try #require(Identity(validating: identity)), kind: "diag.echo", jobClass: jobClass, priority: .normal,
-                input: "{}", maxAttempts: 3, timeout: .seconds(30), delay: delay, runningCap: 1_000, weight: 1))
-        guard case .created(let id, _) = outcome else { throw TestFailure("not enqueued: \(outcome)") }
-        return id
     }
 
     /// How many of `ids` are in each state: as Redis holds them, or as recorded once Redis no longer does.

@@ -17,12 +17,8 @@ import Testing
             #expect(try await harness.redisNamespace.admin.pause(.tenant(client.tenant.id)))
             var queued = Set<String>()
             for index in 0..<1_200 {
-                let job = try await harness.queue.enqueue(
-                    Submission(
-                        tenant: client.tenant.id, identity: try #require(Identity(validating: "user-\(index % 40)")), kind: "diag.echo",
-                        jobClass: .io, priority: index % 3 == 0 ? .high : .normal, input: "{}", maxAttempts: 3, timeout: .seconds(30),
-                        runningCap: 1_000, weight: 1))
-                guard case .created(let id, _) = job else { throw TestFailure("job \(index) was not enqueued: \(job)") }
+                let id = try await harness.enqueueEcho(
+                    tenant: client.tenant.id, identity: "user-\(index % 40)", priority: index % 3 == 0 ? .high : .normal)
                 queued.insert(id.rawValue)
             }
             let base = try await harness.startConsole { $0.pageSize = 100 }

@@ -26,8 +26,20 @@ extension Harness {
     }
 
     /// A new operator with `role`, as `kiln operator create` makes one; returns its token.
-    func operatorToken(_ name: String, role: Operator.Role) async throws -> String {
-        try await OperatorStore(pool: database).create(name: name, role: role).token
+    func operatorToken(_ name: String, role: Operator.Role, tenants: [TenantID]? = nil) async throws -> String {
+        try await OperatorStore(pool: database).create(name: name, role: role, tenants: tenants).token
+    }
+
+    /// Enqueues a `diag.echo` of `tenant` straight into Redis, as the API would, claimable after `delay`.
+    func enqueueEcho(
+        tenant: TenantID, identity: String, jobClass: JobClass = .io, priority: Priority = .normal, delay: Duration = .zero
+    ) async throws -> JobID {
+        let outcome = try await queue.enqueue(
+            Submission(
+                tenant: tenant, identity: try #require(Identity(validating: identity)), kind: "diag.echo", jobClass: jobClass, priority: priority,
+                input: "{}", maxAttempts: 3, timeout: .seconds(30), delay: delay, runningCap: 1_000, weight: 1))
+        guard case .created(let id, _) = outcome else { throw TestFailure("not enqueued: \(outcome)") }
+        return id
     }
 
     /// Ends every console session now, as the passing of their expiry would.

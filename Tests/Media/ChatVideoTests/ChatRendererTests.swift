@@ -20,13 +20,17 @@ import Testing
         }
         let renderer = ChatRenderer(input, watermark: false)
         renderer.render(Self.goldenState)
-        let name = "\(theme.rawValue)-\(dark ? "dark" : "light").png"
+        try Self.expectGolden(renderer, named: "\(theme.rawValue)-\(dark ? "dark" : "light").png")
+    }
+
+    /// The renderer's picture against the committed golden picture `name`, or written as it with `KILN_UPDATE_GOLDEN=1`.
+    static func expectGolden(_ renderer: ChatRenderer, named name: String) throws {
         if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDEN"] == "1" {
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
             #expect(renderer.writePNG(to: source.path))
             return
         }
-        let golden = try #require(Picture(png: Self.goldenDirectory.appendingPathComponent(name).path), "no golden picture \(name)")
+        let golden = try #require(Picture(png: goldenDirectory.appendingPathComponent(name).path), "no golden picture \(name)")
         // Font rendering may move an edge by a pixel between machines; a layout change moves far more.
         #expect(Picture(renderer).meanDifference(from: golden) < 1.5)
     }
@@ -45,14 +49,7 @@ import Testing
         }
         let renderer = ChatRenderer(input, watermark: false)
         renderer.render(ChatFrameState(sent: input.conversation.messages.count, activity: .idle))
-        let name = "\(theme.rawValue)-group-\(dark ? "dark" : "light")\(format == .square ? "-square" : "").png"
-        if ProcessInfo.processInfo.environment["KILN_UPDATE_GOLDEN"] == "1" {
-            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
-            #expect(renderer.writePNG(to: source.path))
-            return
-        }
-        let golden = try #require(Picture(png: Self.goldenDirectory.appendingPathComponent(name).path), "no golden picture \(name)")
-        #expect(Picture(renderer).meanDifference(from: golden) < 1.5)
+        try Self.expectGolden(renderer, named: "\(theme.rawValue)-group-\(dark ? "dark" : "light")\(format == .square ? "-square" : "").png")
     }
 
     /// What the cached layers and dirty rows produce equals drawing every picture from nothing.

@@ -72,19 +72,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
     }
 
-    /// The sound track is what docs/chat-video.md says: AAC-LC, 48 kHz mono, at most 128 kb/s (FFmpeg's encoder spends
-    /// fewer bits on the quiet between the sounds, and never more than that), sparse or dense.
-    @Test(arguments: [(ChatTypingSpeed.slow, ChatTypingStyle.field), (.normal, .bubble), (.fast, .bubble)])
-    func theSoundTrackIsAACAtFortyEightKilohertzMonoAndAtMost128Kbps(speed: ChatTypingSpeed, style: ChatTypingStyle) async throws {
-        let directory = try TemporaryDirectory()
-        let input = Conversations.with(messages: Self.chat) {
+    /// The test chat exported at 1:1 and 30 fps at `speed` in `style`, as `directory`'s `chat.mp4`.
+    static func exportChat(speed: ChatTypingSpeed, style: ChatTypingStyle, into directory: TemporaryDirectory) async throws -> String {
+        let input = Conversations.with(messages: chat) {
             $0.format = .square
             $0.fps = 30
             $0.typingSpeed = speed
             $0.typingStyle = style
         }
         let path = directory.path + "/chat.mp4"
-        _ = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
+        _ = try await ChatVideoExporter(input, watermark: false, preset: preset).export(to: path) { _ in }
+        return path
+    }
+
+    /// The sound track is what docs/chat-video.md says: AAC-LC, 48 kHz mono, at most 128 kb/s (FFmpeg's encoder spends
+    /// fewer bits on the quiet between the sounds, and never more than that), sparse or dense.
+    @Test(arguments: [(ChatTypingSpeed.slow, ChatTypingStyle.field), (.normal, .bubble), (.fast, .bubble)])
+    func theSoundTrackIsAACAtFortyEightKilohertzMonoAndAtMost128Kbps(speed: ChatTypingSpeed, style: ChatTypingStyle) async throws {
+        let directory = try TemporaryDirectory()
+        let path = try await Self.exportChat(speed: speed, style: style, into: directory)
         let output = try await Command.run([
             "ffprobe", "-v", "error", "-select_streams", "a", "-show_entries", "stream=codec_name,profile,sample_rate,channels,bit_rate", "-of",
             "default=noprint_wrappers=1", path,
@@ -110,14 +116,7 @@ import Testing
     @Test(arguments: [(ChatTypingSpeed.slow, ChatTypingStyle.field), (.normal, .bubble), (.fast, .bubble)])
     func theSoundIsAtMinus14LUFSWithTruePeaksUnderMinus1dBTP(speed: ChatTypingSpeed, style: ChatTypingStyle) async throws {
         let directory = try TemporaryDirectory()
-        let input = Conversations.with(messages: Self.chat) {
-            $0.format = .square
-            $0.fps = 30
-            $0.typingSpeed = speed
-            $0.typingStyle = style
-        }
-        let path = directory.path + "/chat.mp4"
-        _ = try await ChatVideoExporter(input, watermark: false, preset: Self.preset).export(to: path) { _ in }
+        let path = try await Self.exportChat(speed: speed, style: style, into: directory)
         let (loudness, truePeak) = try await Self.loudness(of: path)
         print("sound track at \(speed), \(style): \(loudness) LUFS, true peak \(truePeak) dBTP")
         #expect(abs(loudness - -14) <= 1, "\(loudness) LUFS")
