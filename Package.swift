@@ -348,7 +348,8 @@ let package = Package(
         // Tests of the media: the pictures, files and videos as a person would check them.
 
         mediaTests.tests(
-            "ChatVideoTests", ["Locking", "ChatVideo", .clientPackage("ChatTaleInputs"), "RenderingFixtures"], resources: [.copy("Golden")]),
+            "ChatVideoTests", ["Locking", "ChatVideo", "CPangoCairo", "Drawing", .clientPackage("ChatTaleInputs"), "RenderingFixtures"],
+            resources: [.copy("Golden")]),
         mediaTests.tests(
             "DocumentsTests",
             [.clientPackage("TalevoniaInputs"), "BlockingWork", "CPangoCairo", "Documents", "Drawing", "KilnCore", "RenderingFixtures", "WebReader"],

@@ -13,10 +13,20 @@ struct ChatBlock {
         case largeEmoji(TextLayout)
         /// The "…" bubble at one phase of its wave.
         case indicator(phase: Int)
+        /// A message that is one link and nothing else: its card alone, as the bubble (iMessage).
+        case card(ChatLinkCard)
 
         /// Drawn without a bubble.
         var isBare: Bool {
             if case .largeEmoji = self { true } else { false }
+        }
+
+        /// Carries its run's tail when it is the run's marked message: a message's bubble, not the "…".
+        var hasTail: Bool {
+            switch self {
+            case .text, .card: true
+            case .largeEmoji, .indicator: false
+            }
         }
     }
 
@@ -38,6 +48,9 @@ struct ChatBlock {
     let bubble: (x: Double, y: Double, width: Double, height: Double)
     /// Where the text starts below the bubble's top, in pixels: lower when the name is inside the bubble.
     let textTop: Double
+    /// The card of a link in the message, under its bubble, in pixels from the block's top-left corner (iMessage): the
+    /// run's tail goes on it then, as it is the last balloon.
+    let card: (card: ChatLinkCard, x: Double, y: Double)?
 }
 
 /// Makes and draws ``ChatBlock``s for one conversation in one style.
@@ -90,7 +103,19 @@ struct ChatBlockMaker {
             let layout = typesetter.layout(text, size: px(LargeEmoji.points))
             return block(index, endsRun: endsRun, content: .largeEmoji(layout), contentWidth: layout.width, contentHeight: layout.height)
         }
-        let layout = typesetter.layout(cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth)
+        // Links are found once the message is sent, as the apps find them.
+        let links = cursor ? [] : ChatLink.ranges(in: text)
+        let layout = typesetter.layout(
+            cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth, hyphenates: false, links: links,
+            linkColor: style.linkColor(sent: sides[message.character] == .right))
+        if style.linkCards, let link = links.first {
+            let card = linkCard(text[link])
+            if text.trimmingCharacters(in: .whitespacesAndNewlines) == text[link] {
+                return block(index, endsRun: endsRun, content: .card(card), contentWidth: card.width - px(24), contentHeight: card.height - px(16))
+            }
+            return block(
+                index, endsRun: endsRun, content: .text(layout, cursor: cursor), card: card, contentWidth: layout.width, contentHeight: layout.height)
+        }
         guard style.stamps else {
             return block(index, endsRun: endsRun, content: .text(layout, cursor: cursor), contentWidth: layout.width, contentHeight: layout.height)
         }
@@ -116,13 +141,24 @@ struct ChatBlockMaker {
         return (Double(logical.width) / Double(PANGO_SCALE), pango_layout_line_get_resolved_direction(line) != PANGO_DIRECTION_RTL)
     }
 
+    /// The card of `address`: as wide as the widest bubble, its host over the address, each on one line.
+    private func linkCard(_ address: Substring) -> ChatLinkCard {
+        let width = textWidth + px(24)
+        let textRoom = width - px(12 + 12 + 26 + 8)
+        let site = typesetter.layout(ChatLink.host(of: address), size: px(15), weight: PANGO_WEIGHT_SEMIBOLD, width: textRoom, maxLines: 1)
+        let shown = address.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: "http://", with: "")
+        let line = typesetter.layout(shown, size: px(13), width: textRoom, maxLines: 1)
+        return ChatLinkCard(site: site, address: line, width: width, height: px(10) + site.height + px(1) + line.height + px(10))
+    }
+
     /// The "…" of message `index`'s sender: the last on screen of its run.
     func indicator(for index: Int, phase: Int) -> ChatBlock {
         block(index, endsRun: true, content: .indicator(phase: phase), contentWidth: px(38), contentHeight: px(20))
     }
 
     private func block(
-        _ index: Int, endsRun: Bool, content: ChatBlock.Content, stamp: TextLayout? = nil, contentWidth: Double, contentHeight: Double
+        _ index: Int, endsRun: Bool, content: ChatBlock.Content, stamp: TextLayout? = nil, card: ChatLinkCard? = nil, contentWidth: Double,
+        contentHeight: Double
     ) -> ChatBlock {
         let message = messages[index]
         let sender = characters[message.character]!
@@ -142,11 +178,17 @@ struct ChatBlockMaker {
             let bare = content.isBare
             let width = bare ? contentWidth : max(max(contentWidth, inside ? name?.width ?? 0 : 0) + px(24), px(36))
             let height = contentHeight + nameInside + (bare ? 0 : px(16))
-            let x = side == .right ? geometry.right - px(14) - width : geometry.x(inGroup ? 14 + Self.groupAvatarPoints + 6 : 14)
+            let left = geometry.x(inGroup ? 14 + Self.groupAvatarPoints + 6 : 14)
+            let x = side == .right ? geometry.right - px(14) - width : left
+            let placedCard = card.map {
+                (card: $0, x: side == .right ? geometry.right - px(14) - $0.width : left, y: nameAbove + height + px(Self.runGapPoints))
+            }
+            let below = placedCard.map { px(Self.runGapPoints) + $0.card.height } ?? 0
             return ChatBlock(
                 content: content, side: side, sender: sender, name: name, nameColor: inside ? nameColor(sender) : style.secondaryText,
                 stamp: stamp, tail: marked, avatar: inGroup && side == .left && marked,
-                height: Int((nameAbove + height + gap).rounded(.up)), bubble: (x, nameAbove, width, height), textTop: px(8) + nameInside)
+                height: Int((nameAbove + height + below + gap).rounded(.up)), bubble: (x, nameAbove, width, height), textTop: px(8) + nameInside,
+                card: placedCard)
         case .rows:
             // Discord: the avatar and name head a run; the messages after them are rows of text under it.
             let gap = px(continuesRun(index) ? 4 : 16)
@@ -157,7 +199,7 @@ struct ChatBlockMaker {
                 content: content, side: side, sender: sender, name: name,
                 nameColor: ChatColor(hex: sender.color).map(RGBColor.init) ?? style.receivedText,
                 stamp: stamp, tail: false, avatar: startsRun, height: Int((height + gap).rounded(.up)),
-                bubble: (geometry.x(72), top, contentWidth, contentHeight), textTop: 0)
+                bubble: (geometry.x(72), top, contentWidth, contentHeight), textTop: 0, card: nil)
         }
     }
 
@@ -188,27 +230,37 @@ struct ChatBlockMaker {
             if let name = block.name, !style.namesInBubble || block.content.isBare {
                 canvas.draw(name, x: bubble.x + px(12), y: top + bubble.y - name.height - px(2), block.nameColor)
             }
+            // The last balloon: the link's card under the bubble, when there is one.
+            let last =
+                block.card.map { (x: $0.x, y: top + $0.y, width: $0.card.width, height: $0.card.height) }
+                ?? (x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height)
             if block.avatar {
                 let radius = px(Self.groupAvatarPoints / 2)
-                // Level with the bubble's tail: its top (WhatsApp) or its bottom (iMessage).
-                let centerY = style.tail == .topCorner ? top + bubble.y + radius : top + bubble.y + bubble.height - radius
+                // Level with the run's tail: the top of its first balloon (WhatsApp) or the bottom of its last (iMessage).
+                let centerY = style.tail == .topCorner ? top + bubble.y + radius : last.y + last.height - radius
                 ChatAvatar(block.sender).draw(on: canvas, centerX: geometry.x(14) + radius, centerY: centerY, radius: radius, typesetter: typesetter)
             }
             if case .largeEmoji(let layout) = block.content {
                 canvas.draw(layout, x: bubble.x - layout.left, y: top + bubble.y, style.receivedText)
                 return
             }
-            let color = sent ? style.sentBubble : style.receivedBubble
-            if case .text = block.content, block.tail {
+            // A link's card is grey on either side.
+            let color = if case .card = block.content { style.receivedBubble } else { sent ? style.sentBubble : style.receivedBubble }
+            let tailColor = block.card == nil ? color : style.receivedBubble
+            if block.tail, block.content.hasTail {
                 switch style.tail {
                 case .none: break
                 case .curvedBottom:
-                    drawCurvedTail(x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, sent: sent, color, on: canvas)
+                    drawCurvedTail(x: last.x, y: last.y, width: last.width, height: last.height, sent: sent, tailColor, on: canvas)
                 case .topCorner: drawTopTail(x: bubble.x, y: top + bubble.y, width: bubble.width, sent: sent, color, on: canvas)
                 }
             }
             canvas.fillRoundedRect(
                 x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height, radius: px(style.bubbleRadius), color)
+            if let card = block.card {
+                canvas.fillRoundedRect(x: last.x, y: last.y, width: last.width, height: last.height, radius: px(style.bubbleRadius), tailColor)
+                drawCard(card.card, x: last.x, y: last.y, on: canvas)
+            }
             if let name = block.name, style.namesInBubble {
                 canvas.draw(name, x: bubble.x + px(12), y: top + bubble.y + px(6), block.nameColor)
             }
@@ -218,6 +270,7 @@ struct ChatBlockMaker {
                 // bubble is sized to the text, not to that width.
                 canvas.draw(layout, x: bubble.x + px(12) - layout.left, y: top + bubble.y + block.textTop, sent ? style.sentText : style.receivedText)
             case .largeEmoji: break
+            case .card(let card): drawCard(card, x: bubble.x, y: top + bubble.y, on: canvas)
             case .indicator(let phase):
                 // Centred in the bubble under the name it may hold.
                 let below = block.textTop - px(8)
@@ -237,8 +290,24 @@ struct ChatBlockMaker {
                 canvas.draw(layout, x: bubble.x, y: top + bubble.y, style.receivedText)
             case .indicator(let phase):
                 drawDots(phase: phase, centerX: bubble.x + px(19), centerY: top + bubble.y + px(10), on: canvas)
+            case .card: break
             }
         }
+    }
+
+    /// A link's card: the site over the address, and a compass at its end.
+    private func drawCard(_ card: ChatLinkCard, x: Double, y: Double, on canvas: Canvas) {
+        canvas.draw(card.site, x: x + px(12) - card.site.left, y: y + px(10), style.receivedText)
+        canvas.draw(card.address, x: x + px(12) - card.address.left, y: y + px(11) + card.site.height, style.secondaryText)
+        let radius = px(13)
+        let centerX = x + card.width - px(12) - radius
+        let centerY = y + card.height / 2
+        canvas.fillCircle(centerX: centerX, centerY: centerY, radius: radius, style.secondaryText)
+        canvas.fillPolygon(
+            [
+                (centerX + px(6), centerY - px(6)), (centerX + px(1.5), centerY + px(1.5)), (centerX - px(6), centerY + px(6)),
+                (centerX - px(1.5), centerY - px(1.5)),
+            ], style.receivedBubble)
     }
 
     /// The three dots, each brightening in turn: `phase` of ``ChatTimeline/indicatorPhases`` per wave.

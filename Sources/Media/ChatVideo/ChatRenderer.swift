@@ -3,10 +3,10 @@ import Foundation
 public import ChatTaleInputs
 import Drawing
 
-/// Draws the pictures of a chat video into one frame buffer, from cached layers: the status bar, header, input bar
-/// and keyboard are drawn once; each finished message once, into a layer of its own that is copied while it is on
-/// screen; per picture only the message being typed (or the "…") is laid out and drawn, and only the rows that
-/// changed are redrawn when nothing scrolled.
+/// Draws the pictures of a chat video into one frame buffer, from cached layers: the status bar and header are drawn
+/// once, the input bar and keyboard when the field changes; each finished message once, into a layer of its own that
+/// is copied while it is on screen; per picture only the message being typed (or the "…") is laid out and drawn, and
+/// only the rows that changed are redrawn when nothing scrolled.
 public final class ChatRenderer {
     public let width: Int
     public let height: Int
@@ -15,23 +15,34 @@ public final class ChatRenderer {
     private let typesetter = Typesetter()
     private let blocks: ChatBlockMaker
     private let chrome: ChatChrome
+    private let inputBar: ChatInputBar
+    private let keyboard: ChatKeyboard
+    /// iMessage's "iMessage / Today 9:41" over the first message, and its receipts.
+    private let heading: ChatHeading?
+    private let receipt: ChatReceipt?
+    /// Whether the other side's receipts say "Read": a group's only say "Delivered".
+    private let readReceipts: Bool
     private let messages: [ChatMessageLine]
     /// Each message's grapheme clusters, so typing shows whole characters only.
     private let clusters: [[Character]]
     /// Heights of the finished messages before each index: `offsets[i]` is where message `i` starts below the first.
     private let offsets: [Int]
+    /// Where each finished message's last balloon ends, below its block's top: where its receipt goes.
+    private let balloonBottoms: [Double]
+    /// The phone's owner's latest message before each index, `ownLatest[i]` of the first `i` messages.
+    private let ownLatest: [Int?]
     private let frame: CairoSurface
     /// Each finished message's layer, drawn with or without its run's last marks (iMessage's tail and picture).
     private var finishedLayers: [Int: (layer: CairoSurface, endsRun: Bool)] = [:]
     /// The free tier's mark, drawn with the chrome.
     private let watermark: ChatWatermark?
-    private var previous: (sent: Int, scroll: Int, active: PixelRect?, lastEndsRun: Bool, field: String?, pressed: String?)?
+    private var previous: (sent: Int, scroll: Int, active: PixelRect?, lastEndsRun: Bool, field: String?, receipt: Receipt?)?
     /// The heights of the message being typed at each number of characters, to ease the scroll as it grows.
     private var typedHeights: (message: Int, heights: [Int: Int]) = (-1, [:])
-    /// The pictures over which a jump of the scroll is eased in the bubble style: the characters typed in a quarter
-    /// of a second, and the "…"'s wave steps in as long, when the "…" lasts one wave (its steps do not repeat).
+    /// The pictures over which a jump of the scroll is eased: the characters typed in a quarter of a second (bubble
+    /// style), and the steps of the "…"'s first wave in as long (its later waves' steps are told apart from them).
     private let easedCharacters: Int
-    private let easedIndicatorPhases: Int
+    private static let easedIndicatorPhases = ChatTimeline.indicatorPhases / 4
     /// Before the first character of a message typed in its bubble, the "…" stood there (the other side's, when on).
     private let indicatorBeforeTyping: Bool
 
@@ -54,6 +65,11 @@ public final class ChatRenderer {
         let others = conversation.characters.filter { sides[$0.id] == .left }
         let contact = others.first ?? conversation.characters[0]
         let group = conversation.characters.count > 2
+        inputBar = ChatInputBar(geometry: geometry, style: style, typesetter: typesetter)
+        keyboard = ChatKeyboard(geometry: geometry, style: style, typesetter: typesetter)
+        heading = style.heading ? ChatHeading(geometry: geometry, style: style, typesetter: typesetter) : nil
+        receipt = style.receipts ? ChatReceipt(geometry: geometry, style: style, typesetter: typesetter) : nil
+        readReceipts = !group
         let title = group ? conversation.title ?? others.map(\.name).joined(separator: ", ") : contact.name
         chrome = ChatChrome(
             geometry: geometry, style: style, typesetter: typesetter, title: title,
@@ -62,20 +78,25 @@ public final class ChatRenderer {
         messages = conversation.messages
         clusters = messages.map { Array($0.text) }
         var offsets = [0]
+        var balloonBottoms: [Double] = []
+        var ownLatest: [Int?] = [nil]
         for (index, message) in messages.enumerated() {
-            offsets.append(offsets.last! + blocks.block(for: index, text: message.text, cursor: false, endsRun: true).height)
+            let block = blocks.block(for: index, text: message.text, cursor: false, endsRun: true)
+            offsets.append(offsets.last! + block.height)
+            balloonBottoms.append(block.card.map { $0.y + $0.card.height } ?? block.bubble.y + block.bubble.height)
+            ownLatest.append(sides[message.character] == .right ? index : ownLatest.last!)
         }
-        self.offsets = offsets
+        (self.offsets, self.balloonBottoms, self.ownLatest) = (offsets, balloonBottoms, ownLatest)
         let pacing = ChatPacing(settings)
-        let bubbleStyle = settings.typingStyle == .bubble
         easedCharacters = max(1, Int((Double(ChatTimeline.arrivalTicks(fps: pacing.fps)) / Double(pacing.ticksPerCharacter)).rounded(.up)))
-        easedIndicatorPhases = bubbleStyle && pacing.indicatorTicks <= pacing.fps ? ChatTimeline.indicatorPhases / 4 : 0
         indicatorBeforeTyping = pacing.indicatorTicks > 0
         frame = CairoSurface(width: width, height: height, opaque: true)
         self.watermark = watermark ? ChatWatermark(geometry: geometry, typesetter: typesetter) : nil
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
+            inputBar.draw(field: nil, on: canvas)
+            keyboard.draw(ChatKeyboard.state(after: nil), on: canvas)
             self.watermark?.draw(on: canvas)
         }
     }
@@ -84,88 +105,130 @@ public final class ChatRenderer {
     public var pixels: UnsafePointer<UInt8> { UnsafePointer(frame.pixels) }
     public var stride: Int { frame.stride }
 
+    /// Where the receipt stands in a picture: under message `index`, read or not.
+    private struct Receipt: Equatable {
+        let index: Int
+        let read: Bool
+    }
+
+    /// What one picture places where, besides the finished messages' layers.
+    private struct Scene {
+        let active: ChatBlock?
+        let field: String?
+        let receipt: Receipt?
+        /// The messages' band, above the input bar as the field has grown it.
+        let viewport: PixelRect
+        let scroll: Int
+        /// Where the first message's block starts.
+        let firstMessageY: Int
+        /// The active block's place, its receipt under it included when it has one.
+        let activeRect: PixelRect?
+    }
+
+    private func scene(_ state: ChatFrameState) -> Scene {
+        let active = activeBlock(state)
+        let field = fieldText(state)
+        let receipt = receipt(state)
+        let viewport = viewport(growth: inputBar.growth(for: field))
+        let scroll = scrollOffset(state, active: active, receipt: receipt, viewport: viewport)
+        let firstMessageY = viewport.y + padding + leading - scroll
+        let activeRect = active.map {
+            PixelRect(
+                x: 0, y: activeY(state, restingY: firstMessageY + top(state.sent, receipt)), width: width,
+                height: $0.height + (receipt?.index == state.sent ? self.receipt?.height ?? 0 : 0))
+        }
+        return Scene(
+            active: active, field: field, receipt: receipt, viewport: viewport, scroll: scroll, firstMessageY: firstMessageY, activeRect: activeRect)
+    }
+
     /// Draws `state` over the previous picture and returns the rows that changed (all of them the first time, as the
     /// header, input bar and keyboard are new then too).
     @discardableResult
     public func render(_ state: ChatFrameState) -> Range<Int> {
         let first = previous == nil
-        let active = activeBlock(state)
-        let scroll = scrollOffset(state, active: active)
-        let firstMessageY = geometry.viewport.y + padding - scroll
-        let activeRect = active.map {
-            PixelRect(x: 0, y: activeY(state, restingY: firstMessageY + offsets[state.sent]), width: width, height: $0.height)
-        }
-        let lastEndsRun = state.sent > 0 && endsRun(state.sent - 1, state, active: active)
-        var dirty = geometry.viewport
-        if let previous, previous.sent == state.sent, previous.scroll == scroll {
+        let scene = scene(state)
+        let lastEndsRun = state.sent > 0 && endsRun(state.sent - 1, state, active: scene.active)
+        var dirty = scene.viewport
+        if let previous, previous.sent == state.sent, previous.scroll == scene.scroll, previous.field == scene.field,
+            previous.receipt == scene.receipt
+        {
             // Only the message being typed (or the "…") changed, and the one above it when it lost or regained its run's marks.
-            var changed = [previous.active, activeRect].compactMap { $0 }
+            var changed = [previous.active, scene.activeRect].compactMap { $0 }
             if previous.lastEndsRun != lastEndsRun {
                 let index = state.sent - 1
-                changed.append(
-                    PixelRect(x: 0, y: firstMessageY + offsets[index], width: width, height: offsets[index + 1] - offsets[index]))
+                let y = scene.firstMessageY + top(index, scene.receipt)
+                changed.append(PixelRect(x: 0, y: y, width: width, height: scene.firstMessageY + top(index + 1, scene.receipt) - y))
             }
             dirty = changed.dropFirst().reduce(changed.first ?? PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
-                .intersection(geometry.viewport)
+                .intersection(scene.viewport)
         }
-        let field = fieldText(state)
-        let pressed = pressedKey(field)
-        let fieldChanged = previous.map { $0.field != field } ?? true
-        let keyChanged = previous.map { $0.pressed != pressed } ?? true
-        previous = (state.sent, scroll, activeRect, lastEndsRun, field, pressed)
-        // The input bar sits right on the keyboard: their rows are one range.
+        let fieldChanged = previous.map { $0.field != scene.field } ?? true
+        previous = (state.sent, scene.scroll, scene.activeRect, lastEndsRun, scene.field, scene.receipt)
+        // The input bar sits right on the keyboard, and a key's pop-up reaches over it: they are drawn together.
         var inputRows = 0..<0
         if fieldChanged {
+            let bar = inputBar.rect(for: scene.field)
             frame.draw { canvas in
-                canvas.clipped(to: geometry.inputBar) { chrome.drawInputBar(field: field, on: canvas) }
+                canvas.clipped(to: bar) { inputBar.draw(field: scene.field, on: canvas) }
+                canvas.clipped(to: bar.union(geometry.keyboard)) { keyboard.draw(ChatKeyboard.state(after: scene.field), on: canvas) }
             }
-            inputRows = geometry.inputBar.y..<geometry.inputBar.maxY
-        }
-        if keyChanged {
-            frame.draw { canvas in
-                canvas.clipped(to: geometry.keyboard) { chrome.drawKeyboard(pressed: pressed, on: canvas) }
-            }
-            inputRows = (inputRows.isEmpty ? geometry.keyboard.y : inputRows.lowerBound)..<geometry.keyboard.maxY
+            inputRows = bar.y..<geometry.keyboard.maxY
         }
         guard dirty.height > 0 else { return first ? 0..<height : inputRows }
         frame.draw { canvas in
             canvas.clipped(to: dirty) {
                 canvas.fill(dirty, style.background)
-                for index in 0..<state.sent {
-                    let y = firstMessageY + offsets[index]
-                    let bottom = firstMessageY + offsets[index + 1]
-                    if bottom <= geometry.viewport.y {
-                        // Scrolled away for good: the chat only ever scrolls down.
-                        finishedLayers[index] = nil
-                        continue
-                    }
-                    guard bottom > dirty.y, y < dirty.maxY else { continue }
-                    canvas.paint(finishedLayer(index, endsRun: endsRun(index, state, active: active)), x: 0, y: y)
-                }
-                if let active, let activeRect { blocks.draw(active, on: canvas, y: activeRect.y) }
+                drawMessages(state, scene, on: canvas, within: dirty)
             }
         }
         if first { return 0..<height }
         return inputRows.isEmpty ? dirty.y..<dirty.maxY : min(dirty.y, inputRows.lowerBound)..<max(dirty.maxY, inputRows.upperBound)
     }
 
+    /// The heading, the finished messages from their layers, the receipt and the active block, in the rows of `dirty`.
+    private func drawMessages(_ state: ChatFrameState, _ scene: Scene, on canvas: Canvas, within dirty: PixelRect) {
+        for index in 0..<state.sent {
+            let y = scene.firstMessageY + top(index, scene.receipt)
+            let bottom = y + offsets[index + 1] - offsets[index]
+            if bottom <= scene.viewport.y {
+                // Scrolled away for good: the chat only ever scrolls down.
+                finishedLayers[index] = nil
+                continue
+            }
+            guard bottom > dirty.y, y < dirty.maxY else { continue }
+            canvas.paint(finishedLayer(index, endsRun: endsRun(index, state, active: scene.active)), x: 0, y: y)
+        }
+        if let active = scene.active, let activeRect = scene.activeRect { blocks.draw(active, on: canvas, y: activeRect.y) }
+        drawAnnotations(state, scene, on: canvas)
+    }
+
+    /// The heading over the first message and the receipt under the owner's latest.
+    private func drawAnnotations(_ state: ChatFrameState, _ scene: Scene, on canvas: Canvas) {
+        heading?.draw(on: canvas, y: scene.firstMessageY - leading)
+        if let receipt, let shown = scene.receipt {
+            let y = shown.index == state.sent ? scene.activeRect?.y ?? 0 : scene.firstMessageY + top(shown.index, scene.receipt)
+            receipt.draw(read: shown.read, under: Double(y) + balloonBottoms[shown.index], on: canvas)
+        }
+    }
+
     /// Draws `state` from nothing, laying out and drawing every element, as a renderer without caches would: what
     /// the benchmark's naive pipeline does per frame, and the reference the cached path must equal.
     public func renderFromScratch(_ state: ChatFrameState) {
-        let active = activeBlock(state)
-        let firstMessageY = geometry.viewport.y + padding - scrollOffset(state, active: active)
+        let scene = scene(state)
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
-            chrome.drawInputBar(field: fieldText(state), on: canvas)
-            chrome.drawKeyboard(pressed: pressedKey(fieldText(state)), on: canvas)
+            inputBar.draw(field: scene.field, on: canvas)
+            keyboard.draw(ChatKeyboard.state(after: scene.field), on: canvas)
             watermark?.draw(on: canvas)
-            canvas.clipped(to: geometry.viewport) {
+            canvas.clipped(to: scene.viewport) {
                 for index in 0..<state.sent {
-                    let block = blocks.block(for: index, text: messages[index].text, cursor: false, endsRun: endsRun(index, state, active: active))
-                    blocks.draw(block, on: canvas, y: firstMessageY + offsets[index])
+                    let block = blocks.block(
+                        for: index, text: messages[index].text, cursor: false, endsRun: endsRun(index, state, active: scene.active))
+                    blocks.draw(block, on: canvas, y: scene.firstMessageY + top(index, scene.receipt))
                 }
-                if let active { blocks.draw(active, on: canvas, y: activeY(state, restingY: firstMessageY + offsets[state.sent])) }
+                if let active = scene.active, let activeRect = scene.activeRect { blocks.draw(active, on: canvas, y: activeRect.y) }
+                drawAnnotations(state, scene, on: canvas)
             }
         }
         previous = nil
@@ -179,8 +242,8 @@ public final class ChatRenderer {
     /// Where each message on screen is drawn for `state` (the one under way included), and which of its run's marks it
     /// shows.
     public func layout(_ state: ChatFrameState) -> [ChatMessagePlacement] {
-        let active = activeBlock(state)
-        let firstMessageY = geometry.viewport.y + padding - scrollOffset(state, active: active)
+        let scene = scene(state)
+        let active = scene.active
         func placement(_ index: Int, _ block: ChatBlock, y: Int) -> ChatMessagePlacement {
             let top = Double(y) + block.bubble.y
             return ChatMessagePlacement(
@@ -190,15 +253,44 @@ public final class ChatRenderer {
         }
         var placements = (0..<state.sent).map { index in
             let block = blocks.block(for: index, text: messages[index].text, cursor: false, endsRun: endsRun(index, state, active: active))
-            return placement(index, block, y: firstMessageY + offsets[index])
+            return placement(index, block, y: scene.firstMessageY + top(index, scene.receipt))
         }
-        if let active {
-            placements.append(placement(state.sent, active, y: activeY(state, restingY: firstMessageY + offsets[state.sent])))
-        }
+        if let active, let activeRect = scene.activeRect { placements.append(placement(state.sent, active, y: activeRect.y)) }
         return placements
     }
 
     private var padding: Int { Int(geometry.px(Self.paddingPoints).rounded()) }
+
+    /// What stands above the first message: the heading, when the app shows one.
+    private var leading: Int { heading?.height ?? 0 }
+
+    /// Where message `index` starts below the first, `receipt` standing under an earlier one.
+    private func top(_ index: Int, _ receipt: Receipt?) -> Int {
+        offsets[index] + (receipt.map { $0.index < index } == true ? self.receipt?.height ?? 0 : 0)
+    }
+
+    /// The messages' band, its bottom raised by `growth` pixels of the input bar.
+    private func viewport(growth: Int) -> PixelRect {
+        PixelRect(x: geometry.viewport.x, y: geometry.viewport.y, width: geometry.viewport.width, height: geometry.viewport.height - growth)
+    }
+
+    /// Where the receipt stands in `state`: under the owner's latest sent message, or the one arriving from the field,
+    /// read once a later message of the other side is under way or in.
+    private func receipt(_ state: ChatFrameState) -> Receipt? {
+        guard receipt != nil else { return nil }
+        var index = ownLatest[state.sent]
+        var later: Int?
+        switch state.activity {
+        case .arriving(let message, _, _) where blocks.sides[messages[message].character] == .right: index = message
+        case .arriving(let message, _, _), .indicator(let message, _), .typing(let message, _): later = message
+        case .idle, .composing: break
+        }
+        guard let index else { return nil }
+        let answered =
+            later.map { blocks.sides[messages[$0].character] != .right } == true
+            || messages[min(index + 1, state.sent)..<state.sent].contains { blocks.sides[$0.character] != .right }
+        return Receipt(index: index, read: readReceipts && answered)
+    }
 
     /// The block under way below the sent messages: the "…" of the other side (the phone's owner sees none of their
     /// own), the message being typed in its bubble, or the one arriving.
@@ -247,12 +339,6 @@ public final class ChatRenderer {
         return restingY + Int((remaining * distance).rounded())
     }
 
-    /// The key held down as the last character of `field` is typed, when there is a keyboard to show it on.
-    private func pressedKey(_ field: String?) -> String? {
-        guard geometry.showsKeyboard, let last = field?.last else { return nil }
-        return ChatChrome.key(for: last)
-    }
-
     /// The words in the input field, when the state has some.
     private func fieldText(_ state: ChatFrameState) -> String? {
         state.activity.field.map { String(clusters[$0.message].prefix($0.characters)) }
@@ -261,25 +347,36 @@ public final class ChatRenderer {
     /// How far `state`'s chat has scrolled. While a message arrives the scroll moves with it, eased out like it, from
     /// where it stood before (the field being typed in, or the other side's "…") to where the arrived message needs it.
     /// In the bubble style, where each character is a picture, a jump (a line more, the first character's bubble) is
-    /// eased out the same way over the characters typed in a quarter of a second, and the "…" appearing over its first
-    /// steps of the wave.
-    private func scrollOffset(_ state: ChatFrameState, active: ChatBlock?) -> Int {
-        let target = scrollOffset(sent: state.sent, activeHeight: active?.height ?? 0)
+    /// eased out the same way over the characters typed in a quarter of a second; in both styles the other side's "…"
+    /// appearing, over the first steps of its wave. The band the chat scrolls in is `viewport`, the input bar as the
+    /// field has grown it below.
+    private func scrollOffset(_ state: ChatFrameState, active: ChatBlock?, receipt: Receipt?, viewport: PixelRect) -> Int {
+        func offset(activeHeight: Int, receipt shown: Bool = receipt != nil, viewport: PixelRect = viewport) -> Int {
+            let content = padding + leading + offsets[state.sent] + activeHeight + (shown ? self.receipt?.height ?? 0 : 0) + padding
+            return max(0, content - viewport.height)
+        }
+        let target = offset(activeHeight: active?.height ?? 0)
         switch state.activity {
         case .arriving(let message, let step, let steps):
+            // Before it, the field held the whole message (the receipt still under the owner's one before), or the
+            // other side's "…" stood in its place.
             let sent = blocks.sides[messages[message].character] == .right
-            let before = scrollOffset(sent: state.sent, activeHeight: sent ? 0 : blocks.indicator(for: message, phase: 0).height)
+            let before =
+                sent
+                ? offset(
+                    activeHeight: 0, receipt: ownLatest[state.sent] != nil,
+                    viewport: self.viewport(growth: inputBar.growth(for: messages[message].text)))
+                : offset(activeHeight: blocks.indicator(for: message, phase: 0).height)
             return target - Int((Self.remaining(step: step, of: steps) * Double(target - before)).rounded())
-        case .indicator(_, let phase) where active != nil && phase < easedIndicatorPhases:
-            let before = scrollOffset(sent: state.sent, activeHeight: 0)
-            return target - Int((Self.remaining(step: phase, of: easedIndicatorPhases) * Double(target - before)).rounded())
+        case .indicator(_, let phase) where active != nil && phase < Self.easedIndicatorPhases:
+            let before = offset(activeHeight: 0)
+            return target - Int((Self.remaining(step: phase, of: Self.easedIndicatorPhases) * Double(target - before)).rounded())
         case .typing(let message, let characters):
             // Each jump between consecutive characters still under way, with what is left of it.
             var left = 0.0
             for typed in max(1, characters - easedCharacters + 1)...characters {
                 let jump =
-                    scrollOffset(sent: state.sent, activeHeight: typedHeight(message, characters: typed))
-                    - scrollOffset(sent: state.sent, activeHeight: typedHeight(message, characters: typed - 1))
+                    offset(activeHeight: typedHeight(message, characters: typed)) - offset(activeHeight: typedHeight(message, characters: typed - 1))
                 if jump != 0 { left += Double(jump) * Self.remaining(step: characters - typed, of: easedCharacters) }
             }
             return target - Int(left.rounded())
@@ -291,12 +388,6 @@ public final class ChatRenderer {
     /// What is left of an arrival's way at `step` of `steps`: cubic ease-out, fast then settling, never quite 0 or 1.
     private static func remaining(step: Int, of steps: Int) -> Double {
         pow(1 - Double(step + 1) / Double(steps + 1), 3)
-    }
-
-    /// How far the chat has scrolled: none until it outgrows the screen, then enough to keep its end in view.
-    private func scrollOffset(sent: Int, activeHeight: Int) -> Int {
-        let content = padding + offsets[sent] + activeHeight + padding
-        return max(0, content - geometry.viewport.height)
     }
 
     /// Message `index`, finished, in a layer of its own (drawn the first time it is needed, and again when it gains or

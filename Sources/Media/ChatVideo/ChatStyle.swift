@@ -7,6 +7,8 @@ struct ChatStyle {
     /// avatar and name, all on the left (Discord).
     enum Layout { case bubbles, rows }
 
+    let theme: ChatTheme
+    let dark: Bool
     let layout: Layout
     let background: RGBColor
     let headerBackground: RGBColor
@@ -64,11 +66,30 @@ struct ChatStyle {
     let keyText: RGBColor
     let secondaryText: RGBColor
 
+    /// Above the first message, the service and the day it began: "iMessage", "Today 9:41" (iMessage).
+    var heading: Bool { theme == .imessage }
+    /// Under the phone's owner's latest sent message, "Delivered", then "Read" once the other side answers (iMessage;
+    /// in a group, "Delivered" only, as groups send no read receipts).
+    var receipts: Bool { theme == .imessage }
+    /// A message with a link is followed by the link's card, as the app previews it (iMessage).
+    var linkCards: Bool { theme == .imessage }
+
+    /// The colour of a link in a sent or received message; nil for the message's own, underlined.
+    func linkColor(sent: Bool) -> RGBColor? {
+        switch theme {
+        case .imessage: sent ? nil : accent
+        case .whatsapp: RGBColor(dark ? 0x53BDEB : 0x027EB5)
+        case .messenger: nil
+        case .discord: RGBColor(dark ? 0x00A8FC : 0x006CE7)
+        }
+    }
+
     init(theme: ChatTheme, dark: Bool) {
         switch (theme, dark) {
         case (.imessage, false):
             self.init(
-                layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF6F6F6), headerText: RGBColor(0x000000),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF6F6F6),
+                headerText: RGBColor(0x000000),
                 accent: RGBColor(0x0A84FF), separator: RGBColor(0xD8D8DC), sentBubble: RGBColor(0x0B84FE), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0xE9E9EB), receivedText: RGBColor(0x000000), bubbleRadius: 18, tail: .curvedBottom, stamps: false,
                 centredHeader: true, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -78,7 +99,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0xABB0BC), keyText: RGBColor(0x000000), secondaryText: RGBColor(0x8E8E93))
         case (.imessage, true):
             self.init(
-                layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x1C1C1E), headerText: RGBColor(0xFFFFFF),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x1C1C1E),
+                headerText: RGBColor(0xFFFFFF),
                 accent: RGBColor(0x0A84FF), separator: RGBColor(0x38383A), sentBubble: RGBColor(0x0B84FE), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0x26252A), receivedText: RGBColor(0xFFFFFF), bubbleRadius: 18, tail: .curvedBottom, stamps: false,
                 centredHeader: true, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -88,7 +110,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0x464649), keyText: RGBColor(0xFFFFFF), secondaryText: RGBColor(0x8E8E93))
         case (.whatsapp, false):
             self.init(
-                layout: .bubbles, background: RGBColor(0xEFE7DE), headerBackground: RGBColor(0xF6F6F6), headerText: RGBColor(0x000000),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0xEFE7DE), headerBackground: RGBColor(0xF6F6F6),
+                headerText: RGBColor(0x000000),
                 accent: RGBColor(0x007AFF), separator: RGBColor(0xD8D8DC), sentBubble: RGBColor(0xDCF8C6), sentText: RGBColor(0x111B21),
                 receivedBubble: RGBColor(0xFFFFFF), receivedText: RGBColor(0x111B21), bubbleRadius: 8, tail: .topCorner, stamps: true,
                 centredHeader: false, namesInBubble: true, sendIcon: .paperPlane, memberSubtitle: true,
@@ -98,7 +121,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0xABB0BC), keyText: RGBColor(0x000000), secondaryText: RGBColor(0x667781))
         case (.whatsapp, true):
             self.init(
-                layout: .bubbles, background: RGBColor(0x0B141A), headerBackground: RGBColor(0x1F2C34), headerText: RGBColor(0xE9EDEF),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0x0B141A), headerBackground: RGBColor(0x1F2C34),
+                headerText: RGBColor(0xE9EDEF),
                 accent: RGBColor(0x00A884), separator: RGBColor(0x2A3942), sentBubble: RGBColor(0x005C4B), sentText: RGBColor(0xE9EDEF),
                 receivedBubble: RGBColor(0x202C33), receivedText: RGBColor(0xE9EDEF), bubbleRadius: 8, tail: .topCorner, stamps: true,
                 centredHeader: false, namesInBubble: true, sendIcon: .paperPlane, memberSubtitle: true,
@@ -108,7 +132,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0x464649), keyText: RGBColor(0xFFFFFF), secondaryText: RGBColor(0x8696A0))
         case (.messenger, false):
             self.init(
-                layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xFFFFFF), headerText: RGBColor(0x050505),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xFFFFFF),
+                headerText: RGBColor(0x050505),
                 accent: RGBColor(0x0084FF), separator: RGBColor(0xE4E6EB), sentBubble: RGBColor(0x0084FF), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0xE4E6EB), receivedText: RGBColor(0x050505), bubbleRadius: 18, tail: .none, stamps: false,
                 centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -118,7 +143,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0xABB0BC), keyText: RGBColor(0x000000), secondaryText: RGBColor(0x65676B))
         case (.messenger, true):
             self.init(
-                layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x000000), headerText: RGBColor(0xE4E6EB),
+                theme: theme, dark: dark, layout: .bubbles, background: RGBColor(0x000000), headerBackground: RGBColor(0x000000),
+                headerText: RGBColor(0xE4E6EB),
                 accent: RGBColor(0x0A7CFF), separator: RGBColor(0x242526), sentBubble: RGBColor(0x0A7CFF), sentText: RGBColor(0xFFFFFF),
                 receivedBubble: RGBColor(0x303030), receivedText: RGBColor(0xE4E6EB), bubbleRadius: 18, tail: .none, stamps: false,
                 centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -128,7 +154,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0x464649), keyText: RGBColor(0xFFFFFF), secondaryText: RGBColor(0xB0B3B8))
         case (.discord, false):
             self.init(
-                layout: .rows, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF2F3F5), headerText: RGBColor(0x060607),
+                theme: theme, dark: dark, layout: .rows, background: RGBColor(0xFFFFFF), headerBackground: RGBColor(0xF2F3F5),
+                headerText: RGBColor(0x060607),
                 accent: RGBColor(0x5865F2), separator: RGBColor(0xE3E5E8), sentBubble: RGBColor(0x5865F2), sentText: RGBColor(0x2E3338),
                 receivedBubble: RGBColor(0xEBEDEF), receivedText: RGBColor(0x2E3338), bubbleRadius: 0, tail: .none, stamps: false,
                 centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -138,7 +165,8 @@ struct ChatStyle {
                 keySpecialBackground: RGBColor(0xABB0BC), keyText: RGBColor(0x000000), secondaryText: RGBColor(0x747F8D))
         case (.discord, true):
             self.init(
-                layout: .rows, background: RGBColor(0x313338), headerBackground: RGBColor(0x2B2D31), headerText: RGBColor(0xF2F3F5),
+                theme: theme, dark: dark, layout: .rows, background: RGBColor(0x313338), headerBackground: RGBColor(0x2B2D31),
+                headerText: RGBColor(0xF2F3F5),
                 accent: RGBColor(0x5865F2), separator: RGBColor(0x1F2023), sentBubble: RGBColor(0x5865F2), sentText: RGBColor(0xDBDEE1),
                 receivedBubble: RGBColor(0x2B2D31), receivedText: RGBColor(0xDBDEE1), bubbleRadius: 0, tail: .none, stamps: false,
                 centredHeader: false, namesInBubble: false, sendIcon: .arrow, memberSubtitle: false,
@@ -150,13 +178,16 @@ struct ChatStyle {
     }
 
     private init(
-        layout: Layout, background: RGBColor, headerBackground: RGBColor, headerText: RGBColor, accent: RGBColor, separator: RGBColor,
+        theme: ChatTheme, dark: Bool, layout: Layout, background: RGBColor, headerBackground: RGBColor, headerText: RGBColor, accent: RGBColor,
+        separator: RGBColor,
         sentBubble: RGBColor, sentText: RGBColor, receivedBubble: RGBColor, receivedText: RGBColor, bubbleRadius: Double, tail: Tail, stamps: Bool,
         centredHeader: Bool, namesInBubble: Bool, sendIcon: SendIcon, memberSubtitle: Bool, inputBackground: RGBColor, inputField: RGBColor,
         inputFieldBorder: RGBColor?, inputPlaceholder: String,
         placeholderText: RGBColor, inputButton: RGBColor, typingDots: RGBColor, keyboardBackground: RGBColor, keyBackground: RGBColor,
         keySpecialBackground: RGBColor, keyText: RGBColor, secondaryText: RGBColor
     ) {
+        self.theme = theme
+        self.dark = dark
         self.layout = layout
         self.background = background
         self.headerBackground = headerBackground

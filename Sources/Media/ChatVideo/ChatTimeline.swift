@@ -14,7 +14,8 @@ public struct ChatFrameState: Hashable, Sendable {
 
 public enum ChatActivity: Hashable, Sendable {
     case idle
-    /// The "…" bubble of `message`'s sender; `phase` steps through ``ChatTimeline/indicatorPhases`` per cycle.
+    /// The "…" bubble of `message`'s sender; `phase` steps through ``ChatTimeline/indicatorPhases`` per cycle, from 0 in
+    /// its first cycle and from ``ChatTimeline/indicatorPhases`` in the later ones (``ChatTimeline/phase(step:)``).
     case indicator(message: Int, phase: Int)
     /// `message` typed out to its first `characters` grapheme clusters, with a cursor.
     case typing(message: Int, characters: Int)
@@ -81,11 +82,11 @@ public struct ChatTimeline: Sendable {
             func indicator(from start: Int, for ticks: Int) {
                 for tick in start..<(start + ticks) {
                     let step = tick * Self.indicatorStepsPerSecond / pacing.fps
-                    builder.show(ChatFrameState(sent: index, activity: .indicator(message: index, phase: step % Self.indicatorPhases)), for: 1)
+                    builder.show(ChatFrameState(sent: index, activity: .indicator(message: index, phase: Self.phase(step: step))), for: 1)
                 }
             }
-            // In the field style the phone's owner sees no "…" of their own: the pause before they type.
-            if inField && sender {
+            // The phone's owner sees no "…" of their own: the pause before they type.
+            if sender {
                 builder.show(ChatFrameState(sent: index, activity: .idle), for: pacing.indicatorTicks)
             } else {
                 indicator(from: 0, for: pacing.indicatorTicks)
@@ -120,6 +121,12 @@ public struct ChatTimeline: Sendable {
         totalTicks = builder.tick
         segments = builder.segments
         sounds = builder.sounds
+    }
+
+    /// The "…"'s phase at `step` of its wave: the first cycle's steps told apart from the later cycles' (which repeat),
+    /// so that the "…" appearing can be eased in over its first steps.
+    static func phase(step: Int) -> Int {
+        step < indicatorPhases ? step : indicatorPhases + step % indicatorPhases
     }
 
     /// A sent message slides up from the input field, a received one rises into place, in a quarter of a second.

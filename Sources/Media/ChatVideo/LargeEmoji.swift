@@ -11,7 +11,7 @@ enum LargeEmoji {
 
     /// Drawn as an emoji picture: one with emoji presentation by default (😂), or a sequence that asks for it (❤️, 👍🏽,
     /// 👨‍👩‍👧, 🇫🇷). A digit or `#`, which are emoji only as part of a keycap, is not.
-    private static func isEmoji(_ character: Character) -> Bool {
+    static func isEmoji(_ character: Character) -> Bool {
         let scalars = character.unicodeScalars
         guard let first = scalars.first, first.properties.isEmoji else { return false }
         return first.properties.isEmojiPresentation || scalars.count > 1

@@ -31,9 +31,13 @@ public final class Typesetter {
     ///     with an ellipsis (titles on cards, footers). Only a first word longer than the lines is cut inside.
     ///   - avoidingLoneLastWord: with `width` and no `maxLines`, whether a wrapped text's last line takes the word before its last one when it
     ///     would otherwise hold one word alone (a book's paragraphs).
+    ///   - hyphenates: whether a word too long for a line is broken with a hyphen (a book) or, as a phone's chat apps do,
+    ///     without one.
+    ///   - links: parts of `text` drawn underlined, in `linkColor` when given (else in the text's colour).
     public func layout(
         _ text: String, size: Double, weight: PangoWeight = PANGO_WEIGHT_NORMAL, width: Double? = nil, centred: Bool = false, italic: Bool = false,
-        maxLines: Int? = nil, avoidingLoneLastWord: Bool = false
+        maxLines: Int? = nil, avoidingLoneLastWord: Bool = false, hyphenates: Bool = true, links: [Range<String.Index>] = [],
+        linkColor: RGBColor? = nil
     ) -> TextLayout {
         let layout = pango_layout_new(context)!
         let font = pango_font_description_new()
@@ -45,6 +49,7 @@ public final class Typesetter {
         pango_font_description_free(font)
         if centred { pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER) }
         pango_layout_set_text(layout, text, -1)
+        if !hyphenates || !links.isEmpty { Self.setAttributes(layout, text: text, hyphenates: hyphenates, links: links, linkColor: linkColor) }
         if let width {
             pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
             pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
@@ -86,6 +91,27 @@ public final class Typesetter {
             if fits(breaks[middle]) { low = middle + 1 } else { high = middle }
         }
         pango_layout_set_text(layout, low > 0 ? shortened(breaks[low - 1]) : text, -1)
+    }
+
+    private static func setAttributes(
+        _ layout: OpaquePointer, text: String, hyphenates: Bool, links: [Range<String.Index>], linkColor: RGBColor?
+    ) {
+        let attributes = pango_attr_list_new()
+        if !hyphenates { pango_attr_list_insert(attributes, pango_attr_insert_hyphens_new(0)) }
+        func channel(_ value: Double) -> UInt16 { UInt16((value * 65535).rounded()) }
+        for link in links {
+            let start = UInt32(text.utf8.distance(from: text.startIndex, to: link.lowerBound))
+            let end = UInt32(text.utf8.distance(from: text.startIndex, to: link.upperBound))
+            var marks = [pango_attr_underline_new(PANGO_UNDERLINE_SINGLE)]
+            if let linkColor { marks.append(pango_attr_foreground_new(channel(linkColor.red), channel(linkColor.green), channel(linkColor.blue))) }
+            for mark in marks {
+                mark?.pointee.start_index = start
+                mark?.pointee.end_index = end
+                pango_attr_list_insert(attributes, mark)
+            }
+        }
+        pango_layout_set_attributes(layout, attributes)
+        pango_attr_list_unref(attributes)
     }
 
     deinit {

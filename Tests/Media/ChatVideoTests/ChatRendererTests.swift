@@ -52,6 +52,43 @@ import Testing
         try Self.expectGolden(renderer, named: "\(theme.rawValue)-group-\(dark ? "dark" : "light")\(format == .square ? "-square" : "").png")
     }
 
+    /// The cases the themes' and groups' pictures leave out, each compared with its committed golden picture (rewritten
+    /// with `KILN_UPDATE_GOLDEN=1`, as above): iMessage typing in the field — its heading, a link's card, a long word
+    /// broken without a hyphen, the "Read" receipt, the field grown to three lines and the key struck popped up; a
+    /// group at 16:9, dark; right-to-left messages in WhatsApp.
+    @Test(arguments: ["imessage-field", "imessage-group-dark-landscape", "whatsapp-rtl"])
+    func eachOtherCaseMatchesItsGoldenPicture(name: String) throws {
+        let input: ChatExportInput
+        let state: ChatFrameState
+        switch name {
+        case "imessage-field":
+            input = Conversations.with(messages: [
+                ("sam", "are you coming? it's at luma.com/rooftop-party"),
+                ("me", "Yes! bringing the supercalifragilisticexpialidocious-level snacks"),
+                ("sam", "🎉"),
+                ("me", "Perfect, see you there around nine then, I'll text you when I'm outside the building"),
+            ]) { $0.typingStyle = .field }
+            state = ChatFrameState(sent: 3, activity: .composing(message: 3, characters: 70))
+        case "imessage-group-dark-landscape":
+            input = Conversations.group {
+                $0.darkMode = true
+                $0.format = .landscape
+            }
+            state = ChatFrameState(sent: 6, activity: .typing(message: 6, characters: 9))
+        default:
+            input = Conversations.with(messages: [
+                ("sam", "שלום! מה שלומך היום?"),
+                ("me", "\u{645}\u{631}\u{62D}\u{628}\u{627} \u{628}\u{627}\u{644}\u{639}\u{627}\u{644}\u{645}"),
+                ("sam", "See you at שוק הכרמל tomorrow"),
+                ("me", "نلتقي في the station غدا"),
+            ]) { $0.theme = .whatsapp }
+            state = ChatFrameState(sent: 4, activity: .idle)
+        }
+        let renderer = ChatRenderer(input, watermark: false)
+        renderer.render(state)
+        try Self.expectGolden(renderer, named: "\(name).png")
+    }
+
     /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
     @Test(arguments: [
         (ChatVideoFormat.portrait, ChatTypingStyle.bubble, false), (.landscape, .bubble, false), (.portrait, .field, false),
@@ -90,28 +127,13 @@ import Testing
         let size = button.maxX - button.minX
         let disc = empty.meanColor(x: button.minX + size / 6, y: button.minY + size * 2 / 5, width: size / 8, height: size / 5)
         #expect(disc.red > 0xC0 && abs(disc.red - disc.blue) < 8, "the empty field's send button is \(disc), not grey")
-        // "Yes!" in black in the field, left of the button; nothing else changed, the conversation included.
+        // "Yes!" in black in the field, left of the button; nothing above the field changed, the conversation included
+        // (the keyboard below it did: its capitals turned lowercase).
         let bar = (button.minY - size / 2)..<(button.maxY + size / 2)
         let rows = try #require(composing.differingRows(from: empty))
-        #expect(bar.contains(rows.lowerBound) && bar.contains(rows.upperBound), "rows \(rows) changed, the input bar is \(bar)")
+        #expect(bar.contains(rows.lowerBound), "rows \(rows) changed, the input bar is \(bar)")
         let text = try #require(composing.bounds(rows: bar) { $0 < 0x40 && $1 < 0x40 && $2 < 0x40 }, "no words in the field")
         #expect(text.maxX < button.minX && text.minX > empty.width / 10, "\(text)")
-    }
-
-    /// Typing in the field, the key of the letter just typed is held down on the keyboard: after "Yes" the S key of the
-    /// middle row takes the special keys' darker grey, which the letter rows never show otherwise; after the emoji, no key.
-    @Test func typingInTheFieldPressesTheKeyOfEachLetter() throws {
-        let renderer = ChatRenderer(Conversations.short { $0.typingStyle = .field }, watermark: false)
-        /// Where the letter rows (the top two) show the special keys' grey.
-        func pressed(_ state: ChatFrameState) -> (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
-            renderer.render(state)
-            let picture = Picture(renderer)
-            return picture.bounds(rows: (picture.height * 3 / 4)..<(picture.height * 5 / 6)) { ($0, $1, $2) == (0xAB, 0xB0, 0xBC) }
-        }
-        #expect(pressed(ChatFrameState(sent: 1, activity: .idle)) == nil)
-        let s = try #require(pressed(ChatFrameState(sent: 1, activity: .composing(message: 1, characters: 3))), "no key held after \"Yes\"")
-        #expect(s.minX > renderer.width / 10 && s.maxX < renderer.width / 4, "the held key spans \(s.minX)–\(s.maxX), not the S key")
-        #expect(pressed(ChatFrameState(sent: 1, activity: .composing(message: 1, characters: 6))) == nil, "a key held for 👍🏽")
     }
 
     /// Typing in the field, a sent message slides up from the input field into its place, eased out: a few ticks in it
@@ -137,11 +159,18 @@ import Testing
         var input = Conversations.short { $0.typingStyle = .field }
         input.conversation.messages = (0..<12).map { ChatMessageLine(character: $0 % 2 == 0 ? "sam" : "me", text: "Message number \($0 + 1)") }
         let renderer = ChatRenderer(input, watermark: false)
-        /// The top of the lowest received bubble above the conversation's lower part, a landmark that scrolls.
+        /// The bottom of the tenth message's bubble in the picture drawn, a landmark that scrolls.
         func landmark(_ state: ChatFrameState) throws -> Int {
             renderer.render(state)
+            let placement = try #require(renderer.layout(state).first { $0.message == 9 }, "\(state)")
             let picture = Picture(renderer)
-            return try #require(picture.bounds(rows: 0..<(picture.height / 3)) { ($0, $1, $2) == (0xE9, 0xE9, 0xEB) }, "\(state)").maxY
+            let bubble = picture.bounds(rows: placement.top..<placement.bottom, columns: placement.left..<placement.right) {
+                ($0, $1, $2) == (0x0B, 0x84, 0xFE)
+            }
+            #expect(
+                bubble.map { abs($0.maxY - placement.bottom) <= 2 } == true,
+                "the picture's bubble \(String(describing: bubble)) is not where the layout says")
+            return placement.bottom
         }
         let before = try landmark(ChatFrameState(sent: 11, activity: .composing(message: 11, characters: 5)))
         let moving = try landmark(ChatFrameState(sent: 11, activity: .arriving(message: 11, step: 1, of: 15)))

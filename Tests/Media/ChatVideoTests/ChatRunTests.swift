@@ -103,6 +103,27 @@ import Testing
         try expectSmooth((wraps...(wraps + 8)).map(typed), "a line more")
     }
 
+    /// In the field style too, the other side's "…" appearing in a full chat scrolls it over the first steps of the
+    /// wave, eased out; the wave's later cycles (whose phases count from one cycle on) stand where the scroll ended.
+    @Test func theOtherSidesIndicatorScrollsInSmoothlyInTheFieldStyle() throws {
+        let input = Conversations.with(
+            messages: (0..<14).map { ($0 % 2 == 0 ? "sam" : "me", "Message number \($0 + 1), long enough to wrap onto a second line") }
+        ) {
+            $0.typingStyle = .field
+        }
+        let renderer = ChatRenderer(input, watermark: false)
+        let timeline = ChatTimeline(input)
+        let states = timeline.segments.map(\.state).filter {
+            if case .indicator(message: 12, _) = $0.activity { true } else { false }
+        }
+        let tops = try ([ChatFrameState(sent: 12, activity: .idle)] + states).map { try #require(renderer.layout($0).first).top }
+        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
+        let total = tops.first! - tops.last!
+        #expect(total > 20, "the chat scrolled \(total) pixels")
+        #expect(steps.allSatisfy { $0 >= 0 && Double($0) <= Double(total) * 2 / 3 }, "steps \(steps)")
+        #expect(Set(tops.dropFirst(ChatTimeline.indicatorPhases)).count == 1, "the scroll still moves after the first cycle: \(tops)")
+    }
+
     /// The send button is lit only while the field holds text: in the bubble style, where words are typed in their
     /// bubble, it stays grey (iMessage), and WhatsApp shows its microphone there instead of its green button.
     @Test(arguments: [ChatTheme.imessage, .whatsapp])

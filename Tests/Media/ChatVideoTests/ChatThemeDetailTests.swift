@@ -154,9 +154,11 @@ import Testing
                 }, "no bubble beside \(member.name)")
             #expect(beside.maxX < bubbleLeft, "\(member.name)'s picture is not left of the message")
         }
-        // Side by side and overlapping, in the order of the members.
+        // Side by side in the order of the members, close together but not overlapping, so each initial shows whole.
         #expect(discs[0].minX < discs[1].minX && discs[1].minX < discs[2].minX, "\(discs)")
-        #expect(discs[1].minX < discs[0].maxX + 3 * Int(Self.portraitScale) && discs[2].minX < discs[1].maxX + 3 * Int(Self.portraitScale))
+        for (left, right) in zip(discs, discs.dropFirst()) {
+            #expect(right.minX > left.maxX && right.minX < left.maxX + 6 * Int(Self.portraitScale), "\(discs)")
+        }
     }
 
     /// Whether column `x` holds a dark pixel (the status bar's text colour in the light theme) in `rows`.

@@ -125,10 +125,12 @@ import Testing
         }
         let timeline = ChatTimeline(input)
         #expect(timeline.state(at: 0) == ChatFrameState(sent: 1, activity: .idle))
-        // It stays for the lead-in and a hold (and, in the field style, the owner's pause before typing the second).
+        // It stays for the lead-in, a hold and the owner's pause before typing the second (they see no "…" of their
+        // own), and then the second is typed.
         let pacing = ChatPacing(input.settings)
-        #expect(timeline.segments[0].length >= pacing.leadInTicks + pacing.holdTicks)
-        #expect(timeline.state(at: pacing.leadInTicks + pacing.holdTicks) != ChatFrameState(sent: 1, activity: .idle) || style == .field)
+        #expect(timeline.segments[0].length == pacing.leadInTicks + pacing.holdTicks + pacing.indicatorTicks)
+        let typed: ChatActivity = style == .field ? .composing(message: 1, characters: 1) : .typing(message: 1, characters: 1)
+        #expect(timeline.segments[1].state == ChatFrameState(sent: 1, activity: typed))
     }
 
     /// A 300-character message from the other side: their "…" and typing stop at the speed's limit (2–3 s) instead of
