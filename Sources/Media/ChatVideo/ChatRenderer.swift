@@ -19,7 +19,7 @@ public final class ChatRenderer {
     private let keyboard: ChatKeyboard
     /// iMessage's "iMessage / Today 9:41" over the first message, and its receipts.
     private let heading: ChatHeading?
-    private let receipt: ChatReceipt?
+    private let receiptLabel: ChatReceipt?
     /// Whether the other side's receipts say "Read": a group's only say "Delivered".
     private let readReceipts: Bool
     private let messages: [ChatMessageLine]
@@ -68,7 +68,7 @@ public final class ChatRenderer {
         inputBar = ChatInputBar(geometry: geometry, style: style, typesetter: typesetter)
         keyboard = ChatKeyboard(geometry: geometry, style: style, typesetter: typesetter)
         heading = style.heading ? ChatHeading(geometry: geometry, style: style, typesetter: typesetter) : nil
-        receipt = style.receipts ? ChatReceipt(geometry: geometry, style: style, typesetter: typesetter) : nil
+        receiptLabel = style.receipts ? ChatReceipt(geometry: geometry, style: style, typesetter: typesetter) : nil
         readReceipts = !group
         let title = group ? conversation.title ?? others.map(\.name).joined(separator: ", ") : contact.name
         chrome = ChatChrome(
@@ -105,10 +105,22 @@ public final class ChatRenderer {
     public var pixels: UnsafePointer<UInt8> { UnsafePointer(frame.pixels) }
     public var stride: Int { frame.stride }
 
-    /// Where the receipt stands in a picture: under message `index`, read or not.
+    /// Where the receipt stands in a picture: under message `index`, read or not, drawn or (while that message is typed
+    /// in its bubble) only its space kept. Moving on from the owner's previous message, it takes its space from there
+    /// over a few pictures: `leaving` still holds `left` of it.
     private struct Receipt: Equatable {
         let index: Int
         let read: Bool
+        let shown: Bool
+        let leaving: Int?
+        let left: Double
+    }
+
+    /// The receipt's space in pixels under its message and under the one it is leaving; together, one receipt's.
+    private func spaces(_ receipt: Receipt) -> (here: Int, leaving: Int) {
+        let height = receiptLabel?.height ?? 0
+        let leaving = receipt.leaving == nil ? 0 : Int((Double(height) * receipt.left).rounded())
+        return (height - leaving, leaving)
     }
 
     /// What one picture places where, besides the finished messages' layers.
@@ -135,7 +147,7 @@ public final class ChatRenderer {
         let activeRect = active.map {
             PixelRect(
                 x: 0, y: activeY(state, restingY: firstMessageY + top(state.sent, receipt)), width: width,
-                height: $0.height + (receipt?.index == state.sent ? self.receipt?.height ?? 0 : 0))
+                height: $0.height + (receipt.map { $0.index == state.sent ? spaces($0).here : 0 } ?? 0))
         }
         return Scene(
             active: active, field: field, receipt: receipt, viewport: viewport, scroll: scroll, firstMessageY: firstMessageY, activeRect: activeRect)
@@ -205,9 +217,9 @@ public final class ChatRenderer {
     /// The heading over the first message and the receipt under the owner's latest.
     private func drawAnnotations(_ state: ChatFrameState, _ scene: Scene, on canvas: Canvas) {
         heading?.draw(on: canvas, y: scene.firstMessageY - leading)
-        if let receipt, let shown = scene.receipt {
-            let y = shown.index == state.sent ? scene.activeRect?.y ?? 0 : scene.firstMessageY + top(shown.index, scene.receipt)
-            receipt.draw(read: shown.read, under: Double(y) + balloonBottoms[shown.index], on: canvas)
+        if let receiptLabel, let receipt = scene.receipt, receipt.shown {
+            let y = receipt.index == state.sent ? scene.activeRect?.y ?? 0 : scene.firstMessageY + top(receipt.index, receipt)
+            receiptLabel.draw(read: receipt.read, under: Double(y) + balloonBottoms[receipt.index], on: canvas)
         }
     }
 
@@ -264,9 +276,11 @@ public final class ChatRenderer {
     /// What stands above the first message: the heading, when the app shows one.
     private var leading: Int { heading?.height ?? 0 }
 
-    /// Where message `index` starts below the first, `receipt` standing under an earlier one.
+    /// Where message `index` starts below the first, after the receipt's space under earlier messages.
     private func top(_ index: Int, _ receipt: Receipt?) -> Int {
-        offsets[index] + (receipt.map { $0.index < index } == true ? self.receipt?.height ?? 0 : 0)
+        guard let receipt else { return offsets[index] }
+        let (here, leaving) = spaces(receipt)
+        return offsets[index] + (receipt.index < index ? here : 0) + (receipt.leaving.map { $0 < index } == true ? leaving : 0)
     }
 
     /// The messages' band, its bottom raised by `growth` pixels of the input bar.
@@ -274,14 +288,22 @@ public final class ChatRenderer {
         PixelRect(x: geometry.viewport.x, y: geometry.viewport.y, width: geometry.viewport.width, height: geometry.viewport.height - growth)
     }
 
-    /// Where the receipt stands in `state`: under the owner's latest sent message, or the one arriving from the field,
-    /// read once a later message of the other side is under way or in.
+    /// Where the receipt stands in `state`: under the owner's latest sent message, read once a later message of the
+    /// other side is under way or in. The owner's next message takes it as it arrives from the field, or as it starts
+    /// being typed in its bubble (drawn once sent), its space leaving the previous one over the arrival's steps or the
+    /// first characters typed in a quarter of a second: the messages between move up smoothly, not in one picture.
     private func receipt(_ state: ChatFrameState) -> Receipt? {
-        guard receipt != nil else { return nil }
-        var index = ownLatest[state.sent]
+        guard receiptLabel != nil else { return nil }
+        let previous = ownLatest[state.sent]
+        var index = previous
+        var (shown, left) = (true, 0.0)
         var later: Int?
         switch state.activity {
-        case .arriving(let message, _, _) where blocks.sides[messages[message].character] == .right: index = message
+        case .arriving(let message, let step, let steps) where blocks.sides[messages[message].character] == .right:
+            (index, left) = (message, Self.remaining(step: step, of: steps))
+        case .typing(let message, let characters) where blocks.sides[messages[message].character] == .right:
+            (index, shown) = (message, false)
+            left = characters - 1 < easedCharacters ? Self.remaining(step: characters - 1, of: easedCharacters) : 0
         case .arriving(let message, _, _), .indicator(let message, _), .typing(let message, _): later = message
         case .idle, .composing: break
         }
@@ -289,7 +311,8 @@ public final class ChatRenderer {
         let answered =
             later.map { blocks.sides[messages[$0].character] != .right } == true
             || messages[min(index + 1, state.sent)..<state.sent].contains { blocks.sides[$0.character] != .right }
-        return Receipt(index: index, read: readReceipts && answered)
+        let leaving = previous.flatMap { $0 < index && left > 0 ? $0 : nil }
+        return Receipt(index: index, read: readReceipts && answered, shown: shown, leaving: leaving, left: leaving == nil ? 0 : left)
     }
 
     /// The block under way below the sent messages: the "…" of the other side (the phone's owner sees none of their
@@ -352,7 +375,7 @@ public final class ChatRenderer {
     /// field has grown it below.
     private func scrollOffset(_ state: ChatFrameState, active: ChatBlock?, receipt: Receipt?, viewport: PixelRect) -> Int {
         func offset(activeHeight: Int, receipt shown: Bool = receipt != nil, viewport: PixelRect = viewport) -> Int {
-            let content = padding + leading + offsets[state.sent] + activeHeight + (shown ? self.receipt?.height ?? 0 : 0) + padding
+            let content = padding + leading + offsets[state.sent] + activeHeight + (shown ? receiptLabel?.height ?? 0 : 0) + padding
             return max(0, content - viewport.height)
         }
         let target = offset(activeHeight: active?.height ?? 0)

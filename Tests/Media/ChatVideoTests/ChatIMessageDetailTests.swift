@@ -56,6 +56,23 @@ import Testing
         #expect(try Self.receipt(group, ChatFrameState(sent: 7, activity: .idle), under: 5) == sent, "a group's receipt changed once answered")
     }
 
+    /// When the owner's next message takes the receipt, the messages between move up by its space over several
+    /// pictures (as the message is typed in its bubble, or as it arrives from the field), none taking more than two
+    /// thirds of the way at once, and nothing moves when the message is sent.
+    @Test(arguments: [ChatTypingStyle.bubble, .field])
+    func theReceiptMovesOnWithoutAJump(style: ChatTypingStyle) throws {
+        let input = Conversations.with(messages: [("me", "Are you coming tonight?"), ("sam", "yes, at nine"), ("me", "great, see you there")]) {
+            $0.typingStyle = style
+        }
+        let renderer = ChatRenderer(input, watermark: false)
+        let states = ChatTimeline(input).segments.map(\.state).filter { $0.sent == 2 || $0.sent == 3 }
+        let tops = try states.map { state in try #require(renderer.layout(state).first { $0.message == 1 }).top }
+        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
+        let total = tops.first! - tops.last!
+        #expect(Double(total) / Self.scale > 10, "Sam's reply moved up \(total) pixels")
+        #expect(steps.allSatisfy { $0 >= 0 && Double($0) <= Double(total) * 2 / 3 }, "steps \(steps)")
+    }
+
     /// A link in a received message is underlined in the link blue, and its card follows in a grey balloon of its own,
     /// the site's name in it; a message that is only a link is its card alone.
     @Test func aLinkIsColouredAndFollowedByItsCard() throws {
