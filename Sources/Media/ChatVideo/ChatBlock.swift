@@ -4,8 +4,8 @@ import ChatTaleInputs
 import Drawing
 
 /// One message as the chat shows it — a bubble on its sender's side, or a Discord row with avatar and name — laid out
-/// and ready to draw. A block spans the frame's width; `height` includes the gap below it: tight inside a run of one
-/// sender's consecutive messages, wider between runs, as the apps space them.
+/// and ready to draw. A block spans the frame's width; `height` includes a link's card under the bubble and the gap
+/// below: tight inside a run of one sender's consecutive messages, wider between runs, as the apps space them.
 struct ChatBlock {
     enum Content {
         case text(TextLayout, cursor: Bool)
@@ -39,7 +39,8 @@ struct ChatBlock {
     let nameColor: RGBColor
     /// The time in the bubble's lower right corner (WhatsApp), once the message is sent.
     let stamp: TextLayout?
-    /// The bubble's tail, on one bubble of its run: the last (iMessage) or the first (WhatsApp, whose tail is at the top).
+    /// The run's tail, on one message of its run: the last (iMessage; on its link's card when it has one) or the first
+    /// (WhatsApp, whose tail is at the top).
     let tail: Bool
     /// The sender's picture beside the bubble (group chats, Discord), on the same bubble of its run as the tail would be.
     let avatar: Bool
@@ -105,14 +106,14 @@ struct ChatBlockMaker {
         }
         // Links are found once the message is sent, as the apps find them.
         let links = cursor ? [] : ChatLink.ranges(in: text)
+        let card = style.linkCards ? links.first.map { linkCard(text[$0]) } : nil
+        if let card, let link = links.first, text.trimmingCharacters(in: .whitespacesAndNewlines) == text[link] {
+            return block(index, endsRun: endsRun, content: .card(card), contentWidth: card.width - px(24), contentHeight: card.height - px(16))
+        }
         let layout = typesetter.layout(
             cursor ? text + "|" : text, size: px(style.layout == .rows ? 16 : Self.textPoints), width: textWidth, hyphenates: false, links: links,
-            linkColor: style.linkColor(sent: sides[message.character] == .right))
-        if style.linkCards, let link = links.first {
-            let card = linkCard(text[link])
-            if text.trimmingCharacters(in: .whitespacesAndNewlines) == text[link] {
-                return block(index, endsRun: endsRun, content: .card(card), contentWidth: card.width - px(24), contentHeight: card.height - px(16))
-            }
+            linkColor: sides[message.character] == .right ? style.sentLink : style.receivedLink)
+        if let card {
             return block(
                 index, endsRun: endsRun, content: .text(layout, cursor: cursor), card: card, contentWidth: layout.width, contentHeight: layout.height)
         }

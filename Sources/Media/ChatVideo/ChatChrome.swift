@@ -30,22 +30,22 @@ struct ChatChrome {
         canvas.strokeLines(
             [(geometry.x(26), middle - px(10)), (geometry.x(16), middle), (geometry.x(26), middle + px(10))], width: px(3), style.accent)
         // A group's pictures side by side, a small gap between them, so each initial shows whole.
-        let stacked = avatars.count > 1
-        let radius = px(stacked ? 16 : style.centredHeader ? 20 : 19)
+        let group = avatars.count > 1
+        let radius = px(group ? 16 : style.centredHeader ? 20 : 19)
         let step = 2 * radius + px(3)
-        let stackWidth = step * Double(avatars.count - 1)
+        let rowWidth = step * Double(avatars.count - 1)
         func drawAvatars(firstCenterX: Double, centerY: Double) {
             for (index, avatar) in avatars.enumerated() {
                 avatar.draw(on: canvas, centerX: firstCenterX + step * Double(index), centerY: centerY, radius: radius, typesetter: typesetter)
             }
         }
         if style.centredHeader {
-            drawAvatars(firstCenterX: geometry.centreX - stackWidth / 2, centerY: top + px(22))
+            drawAvatars(firstCenterX: geometry.centreX - rowWidth / 2, centerY: top + px(22))
             let name = typesetter.layout(title, size: px(12), width: geometry.column.width - px(120), centred: true)
             canvas.draw(name, x: geometry.x(60), y: top + px(46), style.headerText)
         } else {
             drawAvatars(firstCenterX: geometry.x(39) + radius, centerY: middle)
-            let nameX = geometry.x(48) + 2 * radius + stackWidth
+            let nameX = geometry.x(48) + 2 * radius + rowWidth
             let name = typesetter.layout(title, size: px(17), weight: PANGO_WEIGHT_SEMIBOLD)
             guard let subtitle else {
                 canvas.draw(name, x: nameX, y: middle - name.height / 2, style.headerText)

@@ -21,30 +21,35 @@ struct ChatInputBar {
     private var fieldX: Double { geometry.x(52) }
     private var fieldWidth: Double { geometry.column.width - px(52 + 56) }
 
-    /// The words in the field, wrapped at its width (with room for the caret).
-    private func text(_ field: String) -> TextLayout {
-        typesetter.layout(field, size: px(17), width: fieldWidth - px(2 * Self.textInset + 4), hyphenates: false)
+    /// Words typed in the field, laid out once for a picture.
+    struct Field {
+        let text: String
+        /// Wrapped at the field's width, with room for the caret.
+        let layout: TextLayout
+        let lines: Int
+        /// How far the bar reaches above its one-line place, in whole pixels.
+        let growth: Int
     }
 
-    /// How far the bar reaches above its one-line place for `field`, in whole pixels.
-    func growth(for field: String?) -> Int {
-        guard let field else { return 0 }
-        let text = text(field)
-        let lines = Int(pango_layout_get_line_count(text.pointer))
-        guard lines > 1 else { return 0 }
-        let lineHeight = text.height / Double(lines)
-        return Int((lineHeight * Double(min(lines, Self.maxLines) - 1)).rounded())
+    /// `text` laid out in the field; nil (the field empty, its placeholder shown) for nil.
+    func field(_ text: String?) -> Field? {
+        guard let text else { return nil }
+        let layout = typesetter.layout(text, size: px(17), width: fieldWidth - px(2 * Self.textInset + 4), hyphenates: false)
+        let lines = Int(pango_layout_get_line_count(layout.pointer))
+        let lineHeight = layout.height / Double(max(1, lines))
+        return Field(
+            text: text, layout: layout, lines: lines, growth: Int((lineHeight * Double(max(1, min(lines, Self.maxLines)) - 1)).rounded()))
     }
 
     /// Where the bar is with `field` in it.
-    func rect(for field: String?) -> PixelRect {
+    func rect(for field: Field?) -> PixelRect {
         let base = geometry.inputBar
-        let growth = growth(for: field)
+        let growth = field?.growth ?? 0
         return PixelRect(x: base.x, y: base.y - growth, width: base.width, height: base.height + growth)
     }
 
     /// Draws the bar, its field holding `field` (words being typed, with a caret) or its placeholder when nil.
-    func draw(field: String?, on canvas: Canvas) {
+    func draw(_ field: Field?, on canvas: Canvas) {
         let bar = rect(for: field)
         canvas.fill(bar, style.inputBackground)
         let oneLine = px(Self.fieldPoints)
@@ -62,8 +67,8 @@ struct ChatInputBar {
             canvas.strokeRoundedRect(x: fieldX, y: fieldY, width: fieldWidth, height: fieldHeight, radius: radius, lineWidth: px(1), border)
         }
         if let field {
-            let text = text(field)
-            let lines = Int(pango_layout_get_line_count(text.pointer))
+            let text = field.layout
+            let lines = field.lines
             let lineHeight = text.height / Double(max(1, lines))
             // Past the lines the field grows to, its first lines scroll up out of it.
             let hidden = Double(max(0, lines - Self.maxLines)) * lineHeight
@@ -74,7 +79,7 @@ struct ChatInputBar {
             }
             // The caret after the last character typed.
             var caret = PangoRectangle()
-            pango_layout_get_cursor_pos(text.pointer, Int32(field.utf8.count), &caret, nil)
+            pango_layout_get_cursor_pos(text.pointer, Int32(field.text.utf8.count), &caret, nil)
             let caretX = textX - text.left + Double(caret.x) / Double(PANGO_SCALE) + px(1)
             let caretTop = textY + Double(caret.y) / Double(PANGO_SCALE)
             canvas.strokeLines([(caretX, caretTop + px(1)), (caretX, caretTop + lineHeight - px(1))], width: px(2), style.accent)

@@ -1,9 +1,9 @@
 import CPangoCairo
 import Drawing
 
-/// The keyboard under the input bar, as iOS draws it while the phone's owner types: the letters, capitals only where a
-/// sentence starts or a capital was just typed, the key just struck shown in its pop-up above it; or, while emoji are
-/// typed, the emoji keyboard. Without a keyboard, the home indicator.
+/// The keyboard under the input bar, as iOS draws it while the phone's owner types: the letters, in capitals while the
+/// shift is on (before the first letter, and as a capital is struck), the key just struck shown in its pop-up above it;
+/// or, while emoji are typed, the emoji keyboard. Without a keyboard, the home indicator.
 struct ChatKeyboard {
     /// What the keyboard shows after the field's last character was typed.
     enum State: Equatable {
@@ -19,7 +19,7 @@ struct ChatKeyboard {
 
     static let keyRows = ["QWERTYUIOP", "ASDFGHJKL", "ZXCVBNM"]
 
-    /// Gaps between keys and rows, and a key's corner, in points.
+    /// Gaps between keys and between rows, in points.
     private static let keyGap = 6.0
     private static let rowGap = 12.0
 
@@ -29,8 +29,8 @@ struct ChatKeyboard {
         "😘", "💯", "🙌", "😁", "😢", "💖", "👏", "😉", "😏", "🤗", "🥲", "😡", "😌", "👌", "💔", "😬", "🤩", "😴",
     ]
 
-    /// The keyboard once `field` was typed: letters with the key of its last character held, capitals before a
-    /// sentence's first letter and after a capital; the emoji keyboard after an emoji.
+    /// The keyboard as `field`'s last character is struck: letters with its key held, in capitals when it is one (the
+    /// shift was on for it) and with the field empty; the emoji keyboard after an emoji.
     static func state(after field: String?) -> State {
         guard let field, let last = field.last else { return .letters(shifted: true, pressed: nil) }
         if LargeEmoji.isEmoji(last) { return .emoji(pressed: String(last)) }
@@ -65,14 +65,14 @@ struct ChatKeyboard {
 
     private var keyWidth: Double { (geometry.columnPoints - Self.keyGap - 9 * Self.keyGap) / 10 }
 
-    /// The bottom row's top, in pixels.
-    private var bottomRowY: Double { Double(geometry.keyboard.y) + px(8) + 3 * px(keyHeight + Self.rowGap) }
+    /// The top of row `row` (0 to 3, the bottom row's keys 3), in pixels.
+    private func rowY(_ row: Int) -> Double { Double(geometry.keyboard.y) + px(8) + Double(row) * px(keyHeight + Self.rowGap) }
 
     private func drawLetters(shifted: Bool, pressed: String?, on canvas: Canvas) {
         let keyboardWidth = geometry.columnPoints
-        var y = Double(geometry.keyboard.y) + px(8)
         var popUp: (label: String, x: Double, y: Double)?
         for (row, keys) in Self.keyRows.enumerated() {
+            let y = rowY(row)
             let rowWidth = Double(keys.count) * keyWidth + Double(keys.count - 1) * Self.keyGap
             var x = (keyboardWidth - rowWidth) / 2
             if row == 2 {
@@ -82,12 +82,16 @@ struct ChatKeyboard {
             }
             for letter in keys {
                 let label = shifted ? String(letter) : String(letter).lowercased()
-                if String(letter) == pressed { popUp = (label, x, y) }
-                key(label, x: x, y: y, width: keyWidth, special: false, on: canvas)
+                // The struck key is drawn with its pop-up, which covers it.
+                if String(letter) == pressed {
+                    popUp = (label, x, y)
+                } else {
+                    key(label, x: x, y: y, width: keyWidth, special: false, on: canvas)
+                }
                 x += keyWidth + Self.keyGap
             }
-            y += px(keyHeight + Self.rowGap)
         }
+        let y = rowY(3)
         let specialWidth = keyWidth * 1.3
         key("123", x: 3, y: y, width: specialWidth, special: true, on: canvas)
         key("😊", x: 9 + specialWidth, y: y, width: specialWidth, special: true, on: canvas)
@@ -135,7 +139,7 @@ struct ChatKeyboard {
         let cell = 44.0
         let columns = Int((geometry.columnPoints - 12) / cell)
         let gridTop = top + px(30)
-        let rows = max(1, Int(((bottomRowY - gridTop) / geometry.scale) / cell))
+        let rows = max(1, Int(((rowY(3) - gridTop) / geometry.scale) / cell))
         let shown = [pressed] + Self.frequentEmoji.filter { $0 != pressed }
         let left = (geometry.columnPoints - Double(columns) * cell) / 2
         for (index, emoji) in shown.prefix(columns * rows).enumerated() {
@@ -145,7 +149,7 @@ struct ChatKeyboard {
             let glyph = typesetter.layout(emoji, size: px(32))
             canvas.draw(glyph, x: x + (px(cell) - glyph.width) / 2, y: y + (px(cell) - glyph.height) / 2, style.keyText)
         }
-        let y = bottomRowY
+        let y = rowY(3)
         let abc = typesetter.layout("ABC", size: px(16), weight: PANGO_WEIGHT_MEDIUM)
         canvas.draw(abc, x: geometry.x(14), y: y + (px(keyHeight) - abc.height) / 2, style.keyText)
         // The categories: small grey discs, the first (frequently used) circled as the one shown.

@@ -36,13 +36,24 @@ public final class ChatRenderer {
     private var finishedLayers: [Int: (layer: CairoSurface, endsRun: Bool)] = [:]
     /// The free tier's mark, drawn with the chrome.
     private let watermark: ChatWatermark?
-    private var previous: (sent: Int, scroll: Int, active: PixelRect?, lastEndsRun: Bool, field: String?, receipt: Receipt?)?
+    /// What the previous picture drew, to redraw only what changed.
+    private struct Drawn {
+        let sent: Int
+        let scroll: Int
+        let active: PixelRect?
+        let lastEndsRun: Bool
+        let field: String?
+        let growth: Int
+        let receipt: Receipt?
+    }
+
+    private var previous: Drawn?
     /// The heights of the message being typed at each number of characters, to ease the scroll as it grows.
     private var typedHeights: (message: Int, heights: [Int: Int]) = (-1, [:])
     /// The pictures over which a jump of the scroll is eased: the characters typed in a quarter of a second (bubble
     /// style), and the steps of the "…"'s first wave in as long (its later waves' steps are told apart from them).
     private let easedCharacters: Int
-    private static let easedIndicatorPhases = ChatTimeline.indicatorPhases / 4
+    private static let easedIndicatorPhases = ChatTimeline.indicatorStepsPerSecond / 4
     /// Before the first character of a message typed in its bubble, the "…" stood there (the other side's, when on).
     private let indicatorBeforeTyping: Bool
 
@@ -95,7 +106,7 @@ public final class ChatRenderer {
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
-            inputBar.draw(field: nil, on: canvas)
+            inputBar.draw(nil, on: canvas)
             keyboard.draw(ChatKeyboard.state(after: nil), on: canvas)
             self.watermark?.draw(on: canvas)
         }
@@ -107,26 +118,26 @@ public final class ChatRenderer {
 
     /// Where the receipt stands in a picture: under message `index`, read or not, drawn or (while that message is typed
     /// in its bubble) only its space kept. Moving on from the owner's previous message, it takes its space from there
-    /// over a few pictures: `leaving` still holds `left` of it.
+    /// over a few pictures: `leaving` still holds the `remaining` share of it.
     private struct Receipt: Equatable {
         let index: Int
         let read: Bool
         let shown: Bool
         let leaving: Int?
-        let left: Double
+        let remaining: Double
     }
 
     /// The receipt's space in pixels under its message and under the one it is leaving; together, one receipt's.
     private func spaces(_ receipt: Receipt) -> (here: Int, leaving: Int) {
         let height = receiptLabel?.height ?? 0
-        let leaving = receipt.leaving == nil ? 0 : Int((Double(height) * receipt.left).rounded())
+        let leaving = receipt.leaving == nil ? 0 : Int((Double(height) * receipt.remaining).rounded())
         return (height - leaving, leaving)
     }
 
     /// What one picture places where, besides the finished messages' layers.
     private struct Scene {
         let active: ChatBlock?
-        let field: String?
+        let field: ChatInputBar.Field?
         let receipt: Receipt?
         /// The messages' band, above the input bar as the field has grown it.
         let viewport: PixelRect
@@ -139,9 +150,9 @@ public final class ChatRenderer {
 
     private func scene(_ state: ChatFrameState) -> Scene {
         let active = activeBlock(state)
-        let field = fieldText(state)
+        let field = inputBar.field(fieldText(state))
         let receipt = receipt(state)
-        let viewport = viewport(growth: inputBar.growth(for: field))
+        let viewport = viewport(growth: field?.growth ?? 0)
         let scroll = scrollOffset(state, active: active, receipt: receipt, viewport: viewport)
         let firstMessageY = viewport.y + padding + leading - scroll
         let activeRect = active.map {
@@ -161,7 +172,7 @@ public final class ChatRenderer {
         let scene = scene(state)
         let lastEndsRun = state.sent > 0 && endsRun(state.sent - 1, state, active: scene.active)
         var dirty = scene.viewport
-        if let previous, previous.sent == state.sent, previous.scroll == scene.scroll, previous.field == scene.field,
+        if let previous, previous.sent == state.sent, previous.scroll == scene.scroll, previous.growth == (scene.field?.growth ?? 0),
             previous.receipt == scene.receipt
         {
             // Only the message being typed (or the "…") changed, and the one above it when it lost or regained its run's marks.
@@ -174,15 +185,17 @@ public final class ChatRenderer {
             dirty = changed.dropFirst().reduce(changed.first ?? PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
                 .intersection(scene.viewport)
         }
-        let fieldChanged = previous.map { $0.field != scene.field } ?? true
-        previous = (state.sent, scene.scroll, scene.activeRect, lastEndsRun, scene.field, scene.receipt)
+        let fieldChanged = previous.map { $0.field != scene.field?.text } ?? true
+        previous = Drawn(
+            sent: state.sent, scroll: scene.scroll, active: scene.activeRect, lastEndsRun: lastEndsRun, field: scene.field?.text,
+            growth: scene.field?.growth ?? 0, receipt: scene.receipt)
         // The input bar sits right on the keyboard, and a key's pop-up reaches over it: they are drawn together.
         var inputRows = 0..<0
         if fieldChanged {
             let bar = inputBar.rect(for: scene.field)
             frame.draw { canvas in
-                canvas.clipped(to: bar) { inputBar.draw(field: scene.field, on: canvas) }
-                canvas.clipped(to: bar.union(geometry.keyboard)) { keyboard.draw(ChatKeyboard.state(after: scene.field), on: canvas) }
+                canvas.clipped(to: bar) { inputBar.draw(scene.field, on: canvas) }
+                canvas.clipped(to: bar.union(geometry.keyboard)) { keyboard.draw(ChatKeyboard.state(after: scene.field?.text), on: canvas) }
             }
             inputRows = bar.y..<geometry.keyboard.maxY
         }
@@ -230,8 +243,8 @@ public final class ChatRenderer {
         frame.draw { canvas in
             canvas.fill(PixelRect(x: 0, y: 0, width: width, height: height), style.background)
             chrome.draw(on: canvas)
-            inputBar.draw(field: scene.field, on: canvas)
-            keyboard.draw(ChatKeyboard.state(after: scene.field), on: canvas)
+            inputBar.draw(scene.field, on: canvas)
+            keyboard.draw(ChatKeyboard.state(after: scene.field?.text), on: canvas)
             watermark?.draw(on: canvas)
             canvas.clipped(to: scene.viewport) {
                 for index in 0..<state.sent {
@@ -296,14 +309,14 @@ public final class ChatRenderer {
         guard receiptLabel != nil else { return nil }
         let previous = ownLatest[state.sent]
         var index = previous
-        var (shown, left) = (true, 0.0)
+        var (shown, remaining) = (true, 0.0)
         var later: Int?
         switch state.activity {
         case .arriving(let message, let step, let steps) where blocks.sides[messages[message].character] == .right:
-            (index, left) = (message, Self.remaining(step: step, of: steps))
+            (index, remaining) = (message, Self.remaining(step: step, of: steps))
         case .typing(let message, let characters) where blocks.sides[messages[message].character] == .right:
             (index, shown) = (message, false)
-            left = characters - 1 < easedCharacters ? Self.remaining(step: characters - 1, of: easedCharacters) : 0
+            remaining = characters - 1 < easedCharacters ? Self.remaining(step: characters - 1, of: easedCharacters) : 0
         case .arriving(let message, _, _), .indicator(let message, _), .typing(let message, _): later = message
         case .idle, .composing: break
         }
@@ -311,12 +324,13 @@ public final class ChatRenderer {
         let answered =
             later.map { blocks.sides[messages[$0].character] != .right } == true
             || messages[min(index + 1, state.sent)..<state.sent].contains { blocks.sides[$0.character] != .right }
-        let leaving = previous.flatMap { $0 < index && left > 0 ? $0 : nil }
-        return Receipt(index: index, read: readReceipts && answered, shown: shown, leaving: leaving, left: leaving == nil ? 0 : left)
+        let leaving = previous.flatMap { $0 < index && remaining > 0 ? $0 : nil }
+        return Receipt(index: index, read: readReceipts && answered, shown: shown, leaving: leaving, remaining: leaving == nil ? 0 : remaining)
     }
 
-    /// The block under way below the sent messages: the "…" of the other side (the phone's owner sees none of their
-    /// own), the message being typed in its bubble, or the one arriving.
+    /// The block under way below the sent messages: the "…" of the other side, the message being typed in its bubble, or
+    /// the one arriving. The timeline gives the phone's owner no "…" (they see none of their own); a state made by hand
+    /// with one draws nothing there.
     private func activeBlock(_ state: ChatFrameState) -> ChatBlock? {
         switch state.activity {
         case .idle: nil
@@ -388,18 +402,20 @@ public final class ChatRenderer {
                 sent
                 ? offset(
                     activeHeight: 0, receipt: ownLatest[state.sent] != nil,
-                    viewport: self.viewport(growth: inputBar.growth(for: messages[message].text)))
+                    viewport: self.viewport(growth: inputBar.field(messages[message].text)?.growth ?? 0))
                 : offset(activeHeight: blocks.indicator(for: message, phase: 0).height)
             return target - Int((Self.remaining(step: step, of: steps) * Double(target - before)).rounded())
         case .indicator(_, let phase) where active != nil && phase < Self.easedIndicatorPhases:
             let before = offset(activeHeight: 0)
             return target - Int((Self.remaining(step: phase, of: Self.easedIndicatorPhases) * Double(target - before)).rounded())
         case .typing(let message, let characters):
-            // Each jump between consecutive characters still under way, with what is left of it.
+            // Each jump between consecutive characters still under way, with what is left of it. Before the first
+            // character the owner's first message had no receipt's space yet.
+            let receiptBefore = receipt != nil && (blocks.sides[messages[message].character] != .right || ownLatest[state.sent] != nil)
             var left = 0.0
             for typed in max(1, characters - easedCharacters + 1)...characters {
-                let jump =
-                    offset(activeHeight: typedHeight(message, characters: typed)) - offset(activeHeight: typedHeight(message, characters: typed - 1))
+                let before = offset(activeHeight: typedHeight(message, characters: typed - 1), receipt: typed == 1 ? receiptBefore : receipt != nil)
+                let jump = offset(activeHeight: typedHeight(message, characters: typed)) - before
                 if jump != 0 { left += Double(jump) * Self.remaining(step: characters - typed, of: easedCharacters) }
             }
             return target - Int(left.rounded())

@@ -76,9 +76,11 @@ import Testing
     /// A link in a received message is underlined in the link blue, and its card follows in a grey balloon of its own,
     /// the site's name in it; a message that is only a link is its card alone.
     @Test func aLinkIsColouredAndFollowedByItsCard() throws {
-        let input = Conversations.with(messages: [("sam", "tickets at luma.com/rooftop tonight"), ("me", "https://apple.com")])
+        let input = Conversations.with(messages: [
+            ("sam", "tickets at luma.com/rooftop tonight"), ("me", "https://apple.com"), ("sam", "ask ana@example.com, the example.community one"),
+        ])
         let renderer = ChatRenderer(input, watermark: false)
-        let state = ChatFrameState(sent: 2, activity: .idle)
+        let state = ChatFrameState(sent: 3, activity: .idle)
         renderer.render(state)
         let picture = Picture(renderer)
         let placements = renderer.layout(state)
@@ -92,9 +94,19 @@ import Testing
             "no card under the message")
         #expect(Double(card.maxY - card.minY) / Self.scale > 40, "the card is \(card) high")
         // The message that is only a link is a grey card on the owner's side, not a blue bubble.
-        let own = try #require(placements.last)
+        let own = try #require(placements.first { $0.message == 1 })
         let middle = (own.top + own.bottom) / 2 * picture.width * 3 + (own.left + 10) * 3
         #expect((picture.rgb[middle], picture.rgb[middle + 1], picture.rgb[middle + 2]) == Self.received, "the owner's link is not a card")
+        // An e-mail address and a word that only starts like a domain are no links: no link blue, no card under them.
+        let plain = try #require(placements.last)
+        let blue = picture.bounds(rows: plain.top..<plain.bottom, columns: plain.left..<plain.right) { ($0, $1, $2) == (0x0A, 0x84, 0xFF) }
+        #expect(blue == nil, "a link found in \"ask ana@example.com, the example.community one\"")
+        let below = picture.bounds(
+            rows: (plain.bottom + 1)..<min(picture.height, plain.bottom + Int(30 * Self.scale)), columns: plain.left..<(plain.left + 20)
+        ) {
+            ($0, $1, $2) == Self.received
+        }
+        #expect(below == nil, "a card under a message without a link")
     }
 
     /// iOS's chat apps break a word too long for a line without a hyphen: the chat's first line is exactly as wide as

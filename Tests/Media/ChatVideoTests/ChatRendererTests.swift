@@ -62,12 +62,7 @@ import Testing
         let state: ChatFrameState
         switch name {
         case "imessage-field":
-            input = Conversations.with(messages: [
-                ("sam", "are you coming? it's at luma.com/rooftop-party"),
-                ("me", "Yes! bringing the supercalifragilisticexpialidocious-level snacks"),
-                ("sam", "🎉"),
-                ("me", "Perfect, see you there around nine then, I'll text you when I'm outside the building"),
-            ]) { $0.typingStyle = .field }
+            input = Conversations.details { $0.typingStyle = .field }
             state = ChatFrameState(sent: 3, activity: .composing(message: 3, characters: 70))
         case "imessage-group-dark-landscape":
             input = Conversations.group {
@@ -89,18 +84,25 @@ import Testing
         try Self.expectGolden(renderer, named: "\(name).png")
     }
 
-    /// What the cached layers and dirty rows produce equals drawing every picture from nothing.
+    /// What the cached layers and dirty rows produce equals drawing every picture from nothing: the short and the group
+    /// conversations, and one with links, a receipt moving on, a message that grows the field to several lines and
+    /// emoji typed on the emoji keyboard.
     @Test(arguments: [
-        (ChatVideoFormat.portrait, ChatTypingStyle.bubble, false), (.landscape, .bubble, false), (.portrait, .field, false),
-        (.square, .bubble, true), (.portrait, .field, true),
+        (ChatVideoFormat.portrait, ChatTypingStyle.bubble, "short"), (.landscape, .bubble, "short"), (.portrait, .field, "short"),
+        (.square, .bubble, "group"), (.portrait, .field, "group"), (.portrait, .field, "details"), (.portrait, .bubble, "details"),
     ])
-    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat, typing: ChatTypingStyle, group: Bool) {
+    func drawingFromCachedLayersEqualsDrawingFromScratch(format: ChatVideoFormat, typing: ChatTypingStyle, conversation: String) {
         let configure = { (settings: inout ChatExportSettings) in
             settings.format = format
             settings.keyboard = format != .landscape
             settings.typingStyle = typing
         }
-        let input = group ? Conversations.group(configure) : Conversations.short(configure)
+        let input =
+            switch conversation {
+            case "group": Conversations.group(configure)
+            case "details": Conversations.details(configure)
+            default: Conversations.short(configure)
+            }
         let timeline = ChatTimeline(input)
         let cached = ChatRenderer(input, watermark: true)
         let scratch = ChatRenderer(input, watermark: true)

@@ -31,6 +31,19 @@ enum Conversations {
             settings: settings)
     }
 
+    /// iMessage's details in one conversation: a link in a message and a message that is one, a word too long for a
+    /// line, emoji typed among words, a message long enough to grow the field to several lines, and the receipt moving
+    /// from one of the owner's messages to the next.
+    static func details(_ configure: (inout ChatExportSettings) -> Void = { _ in }) -> ChatExportInput {
+        with(
+            messages: [
+                ("sam", "are you coming? it's at luma.com/rooftop-party"),
+                ("me", "Yes! bringing the supercalifragilisticexpialidocious-level snacks 🍰🎉"),
+                ("sam", "https://www.youtube.com/watch?v=rooftop"),
+                ("me", "Perfect, see you there around nine then, I'll text you when I'm outside the building with the snacks"),
+            ], configure)
+    }
+
     /// The phone's owner and three friends, in runs of one sender: three from Ana (the last over two lines), one from
     /// Ben, two from the owner, two from Cy.
     static func group(_ configure: (inout ChatExportSettings) -> Void = { _ in }) -> ChatExportInput {
