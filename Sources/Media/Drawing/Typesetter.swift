@@ -93,6 +93,8 @@ public final class Typesetter {
         pango_layout_set_text(layout, low > 0 ? shortened(breaks[low - 1]) : text, -1)
     }
 
+    /// Gives `layout` the attributes of ``layout(_:size:weight:width:centred:italic:maxLines:avoidingLoneLastWord:hyphenates:links:linkColor:)``
+    /// that Pango keeps apart from the font: no inserted hyphens, and the links' underline and colour (by UTF-8 offset).
     private static func setAttributes(
         _ layout: OpaquePointer, text: String, hyphenates: Bool, links: [Range<String.Index>], linkColor: RGBColor?
     ) {
