@@ -52,6 +52,12 @@ struct ChatBlock {
     /// The card of a link in the message, under its bubble, in pixels from the block's top-left corner (iMessage): the
     /// run's tail goes on it then, as it is the last balloon.
     let card: (card: ChatLinkCard, x: Double, y: Double)?
+
+    /// The message's last balloon, in pixels from the block's top-left corner: the link's card under the bubble when
+    /// there is one, else the bubble. The run's tail and (iMessage) the sender's picture and the receipt go by it.
+    var lastBalloon: (x: Double, y: Double, width: Double, height: Double) {
+        card.map { (x: $0.x, y: $0.y, width: $0.card.width, height: $0.card.height) } ?? bubble
+    }
 }
 
 /// Makes and draws ``ChatBlock``s for one conversation in one style.
@@ -231,10 +237,8 @@ struct ChatBlockMaker {
             if let name = block.name, !style.namesInBubble || block.content.isBare {
                 canvas.draw(name, x: bubble.x + px(12), y: top + bubble.y - name.height - px(2), block.nameColor)
             }
-            // The last balloon: the link's card under the bubble, when there is one.
-            let last =
-                block.card.map { (x: $0.x, y: top + $0.y, width: $0.card.width, height: $0.card.height) }
-                ?? (x: bubble.x, y: top + bubble.y, width: bubble.width, height: bubble.height)
+            let balloon = block.lastBalloon
+            let last = (x: balloon.x, y: top + balloon.y, width: balloon.width, height: balloon.height)
             if block.avatar {
                 let radius = px(Self.groupAvatarPoints / 2)
                 // Level with the run's tail: the top of its first balloon (WhatsApp) or the bottom of its last (iMessage).

@@ -94,7 +94,7 @@ public final class ChatRenderer {
         for (index, message) in messages.enumerated() {
             let block = blocks.block(for: index, text: message.text, cursor: false, endsRun: true)
             offsets.append(offsets.last! + block.height)
-            balloonBottoms.append(block.card.map { $0.y + $0.card.height } ?? block.bubble.y + block.bubble.height)
+            balloonBottoms.append(block.lastBalloon.y + block.lastBalloon.height)
             ownLatest.append(sides[message.character] == .right ? index : ownLatest.last!)
         }
         (self.offsets, self.balloonBottoms, self.ownLatest) = (offsets, balloonBottoms, ownLatest)

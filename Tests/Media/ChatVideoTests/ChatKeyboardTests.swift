@@ -6,8 +6,7 @@ import Testing
 /// The keyboard and the field as the phone's owner types in the field (iMessage, light, 9:16): the key struck pops up,
 /// the keycaps follow the shift, emoji are typed on the emoji keyboard, and the field grows with its lines.
 @Suite struct ChatKeyboardTests {
-    /// Pixels per point at 9:16.
-    static let scale = 1080.0 / 390
+    static let scale = ChatThemeDetailTests.portraitScale
     static let white = (UInt8(0xFF), UInt8(0xFF), UInt8(0xFF))
 
     /// "Yes! 👍🏽👨‍👩‍👧" typed to its first `characters` in the field (none: the empty field).
@@ -22,10 +21,9 @@ import Testing
     /// The pixels of `picture` in a rectangle given in points from the keyboard's top-left corner.
     static func keyboardRegion(_ picture: Picture, x: Range<Double>, y: Range<Double>) -> [UInt8] {
         let top = keyboardTop(picture)
-        let rows = (top + Int(y.lowerBound * scale))..<(top + Int(y.upperBound * scale))
-        let (left, right) = (Int(x.lowerBound * scale), Int(x.upperBound * scale))
-        return rows.flatMap { (row: Int) -> ArraySlice<UInt8> in picture.rgb[((row * picture.width + left) * 3)..<((row * picture.width + right) * 3)]
-        }
+        return picture.pixels(
+            rows: (top + Int(y.lowerBound * scale))..<(top + Int(y.upperBound * scale)),
+            columns: Int(x.lowerBound * scale)..<Int(x.upperBound * scale))
     }
 
     /// After "Yes" the S key pops up: its white cap covers the grey gap between the top two rows over the S and nowhere

@@ -74,6 +74,15 @@ import Testing
         #expect(renderer.layout(ChatFrameState(sent: 2, activity: .indicator(message: 2, phase: 3))).map(\.message) == [0, 1, 2])
     }
 
+    /// Expects `tops`, where something stood in successive pictures, to move up by more than `minimum` pixels in all,
+    /// never down and never more than two thirds of the way in one picture.
+    static func expectSmooth(_ tops: [Int], by minimum: Int, _ what: String) {
+        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
+        let total = tops.first! - tops.last!
+        #expect(total > minimum, "\(what): moved \(total) pixels")
+        #expect(steps.allSatisfy { $0 >= 0 && Double($0) <= Double(total) * 2 / 3 }, "\(what): steps \(steps)")
+    }
+
     /// In the bubble style the chat never jumps: when the other side's "…" appears in a full chat, and when a message
     /// being typed grows a line, the scroll moves over several pictures, eased out, no step more than two thirds of it.
     @Test func theBubbleStyleScrollsSmoothly() throws {
@@ -84,13 +93,7 @@ import Testing
         let renderer = ChatRenderer(input, watermark: false)
         /// Where the first message's bubble stands: it moves up as the chat scrolls.
         func top(_ state: ChatFrameState) throws -> Int { try #require(renderer.layout(state).first).top }
-        func expectSmooth(_ states: [ChatFrameState], _ what: String) throws {
-            let tops = try states.map(top)
-            let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
-            let total = tops.first! - tops.last!
-            #expect(total > 20, "\(what): the chat scrolled \(total) pixels")
-            #expect(steps.allSatisfy { $0 >= 0 && Double($0) <= Double(total) * 2 / 3 }, "\(what): steps \(steps)")
-        }
+        func expectSmooth(_ states: [ChatFrameState], _ what: String) throws { Self.expectSmooth(try states.map(top), by: 20, what) }
         try expectSmooth(
             [ChatFrameState(sent: 12, activity: .idle)] + (0..<4).map { ChatFrameState(sent: 12, activity: .indicator(message: 12, phase: $0)) },
             "the \"…\" appearing")
@@ -117,10 +120,7 @@ import Testing
             if case .indicator(message: 12, _) = $0.activity { true } else { false }
         }
         let tops = try ([ChatFrameState(sent: 12, activity: .idle)] + states).map { try #require(renderer.layout($0).first).top }
-        let steps = zip(tops, tops.dropFirst()).map { $0 - $1 }
-        let total = tops.first! - tops.last!
-        #expect(total > 20, "the chat scrolled \(total) pixels")
-        #expect(steps.allSatisfy { $0 >= 0 && Double($0) <= Double(total) * 2 / 3 }, "steps \(steps)")
+        Self.expectSmooth(tops, by: 20, "the \"…\" appearing")
         #expect(Set(tops.dropFirst(ChatTimeline.indicatorPhases)).count == 1, "the scroll still moves after the first cycle: \(tops)")
     }
 

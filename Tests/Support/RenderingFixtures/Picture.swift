@@ -109,6 +109,11 @@ public struct Picture {
         return found
     }
 
+    /// The red, green and blue bytes of the rectangle `rows` × `columns`, row after row.
+    public func pixels(rows: Range<Int>, columns: Range<Int>) -> [UInt8] {
+        rows.flatMap { row in rgb[((row * width + columns.lowerBound) * 3)..<((row * width + columns.upperBound) * 3)] }
+    }
+
     /// The mean colour of a rectangle.
     public func meanColor(x: Int, y: Int, width: Int, height: Int) -> (red: Double, green: Double, blue: Double) {
         var sums = (0, 0, 0)
